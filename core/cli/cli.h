@@ -1,0 +1,13 @@
+/* The `frx` program's subcommands. Each returns the process exit status. */
+#ifndef FRX_CLI_H
+#define FRX_CLI_H
+
+int frx_cmd_run(int argc, char **argv);     /* frx run CASE.yaml */
+int frx_cmd_plugins(int argc, char **argv); /* frx plugins [--config F] */
+int frx_cmd_config(int argc, char **argv);  /* frx config check FILE */
+
+/* The demo case behind `frx run` until a solver plugin exists. */
+struct frx_config;
+int frx_demo_run(const struct frx_config *cfg);
+
+#endif

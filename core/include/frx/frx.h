@@ -1,0 +1,259 @@
+/* frx: application API.
+ *
+ * Everything here returns an int status: FRX_OK (0) or a negative FRX_E*
+ * code. The detailed message of the last failure on the calling thread
+ * (what failed, where, what to do) is frx_errmsg(). The library never
+ * exits the process. */
+#ifndef FRX_FRX_H
+#define FRX_FRX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(FRX_BUILDING_LIBFRX)
+#define FRX_EXTERN __attribute__((visibility("default")))
+#else
+#define FRX_EXTERN
+#endif
+
+/* ABI of the plugin interface (plugin.h). Bump the major on any change
+ * that breaks a compiled plugin; the minor when fields are appended. */
+#define FRX_ABI_MAJOR 1
+#define FRX_ABI_MINOR 0
+#define FRX_VERSION "0.1.0"
+
+/* ---------------------------------------------------------------- errors */
+
+/* One list, three uses: the enum, frx_err_name() and frx_strerror(). */
+#define FRX_ERRNO_MAP(X)                                            \
+    X(EINVAL, -1, "invalid argument")                               \
+    X(ENOMEM, -2, "out of memory")                                  \
+    X(EIO, -3, "input/output error")                                \
+    X(ECONFIG, -4, "invalid configuration")                         \
+    X(EPLUGIN, -5, "unusable plugin")                               \
+    X(ENOTFOUND, -6, "not found")                                   \
+    X(EUNAVAIL, -7, "cannot start here")                            \
+    X(EALIGN, -8, "misaligned slice")                               \
+    X(ESHAPE, -9, "shape mismatch")                                 \
+    X(ERANGE, -10, "value out of range")                            \
+    X(EBACKEND, -11, "backend failure")                             \
+    X(EMPI, -12, "MPI error")                                       \
+    X(ENOTSUP, -13, "not supported")
+
+enum {
+    FRX_OK = 0,
+#define FRX__ERRNO_ENUM(name, val, str) FRX_##name = (val),
+    FRX_ERRNO_MAP(FRX__ERRNO_ENUM)
+#undef FRX__ERRNO_ENUM
+};
+
+FRX_EXTERN const char *frx_strerror(int code);  /* "invalid argument" */
+FRX_EXTERN const char *frx_err_name(int code);  /* "FRX_EINVAL" */
+FRX_EXTERN const char *frx_errmsg(void);        /* last detailed message */
+
+/* --------------------------------------------------------------- logging */
+
+enum frx_log_level {
+    FRX_LOG_ERROR = 0,
+    FRX_LOG_WARN = 1,
+    FRX_LOG_INFO = 2,
+    FRX_LOG_DEBUG = 3
+};
+
+/* Messages go to stderr as "[frx 0/2] info: ...": rank/size prefix once
+ * MPI is initialised. FRX_LOG (error|warn|info|debug) overrides the
+ * level set here or from the case's log.level. */
+FRX_EXTERN void frx_log_set_level(int level);
+FRX_EXTERN int frx_log_get_level(void);
+FRX_EXTERN int frx_log_level_from_name(const char *name); /* -1 if bad */
+FRX_EXTERN void frx_log(int level, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* ---------------------------------------------------------------- config */
+
+typedef struct frx_config frx_config;   /* a parsed case file */
+typedef struct frx_cfgnode frx_cfgnode; /* one node of it */
+
+enum frx_cfg_type {
+    FRX_CFG_SCALAR = 1,
+    FRX_CFG_LIST = 2,
+    FRX_CFG_MAP = 3
+};
+
+/* Parse only (syntax errors are reported here as file:line:col). */
+FRX_EXTERN int frx_config_load(const char *path, frx_config **out);
+FRX_EXTERN int frx_config_parse(const char *text, size_t len,
+                                const char *name, frx_config **out);
+FRX_EXTERN void frx_config_free(frx_config *cfg);
+FRX_EXTERN const char *frx_config_file(const frx_config *cfg);
+FRX_EXTERN const frx_cfgnode *frx_config_root(const frx_config *cfg);
+
+/* Validate against frx's schema and the schemas of the plugins it can
+ * find (backend.<name>.*). Every error is reported, one per line of
+ * frx_errmsg(); returns FRX_ECONFIG if there was any. */
+FRX_EXTERN int frx_config_check(const frx_config *cfg);
+
+/* Tree access. path is dotted ("backend.openmp.cc"); NULL/"" = node. */
+FRX_EXTERN const frx_cfgnode *frx_cfg_get(const frx_cfgnode *node,
+                                          const char *path);
+FRX_EXTERN int frx_cfg_type(const frx_cfgnode *node);
+FRX_EXTERN int frx_cfg_line(const frx_cfgnode *node); /* 1-based */
+FRX_EXTERN int frx_cfg_col(const frx_cfgnode *node);  /* 1-based */
+FRX_EXTERN const char *frx_cfg_scalar(const frx_cfgnode *node);
+FRX_EXTERN size_t frx_cfg_len(const frx_cfgnode *node); /* list/map size */
+FRX_EXTERN const frx_cfgnode *frx_cfg_at(const frx_cfgnode *node, size_t i);
+FRX_EXTERN const char *frx_cfg_key_at(const frx_cfgnode *node, size_t i);
+FRX_EXTERN const frx_cfgnode *frx_cfg_key_node_at(const frx_cfgnode *node,
+                                                   size_t i);
+FRX_EXTERN const frx_config *frx_cfg_owner(const frx_cfgnode *node);
+
+/* Typed getters: an absent key gives the default; a present one of the
+ * wrong type or out of range is FRX_ECONFIG with "file:line:col: ...". */
+FRX_EXTERN int frx_cfg_string(const frx_cfgnode *node, const char *path,
+                              const char *def, const char **out);
+FRX_EXTERN int frx_cfg_int(const frx_cfgnode *node, const char *path,
+                           long def, long min, long max, long *out);
+FRX_EXTERN int frx_cfg_double(const frx_cfgnode *node, const char *path,
+                              double def, double min, double max,
+                              double *out);
+FRX_EXTERN int frx_cfg_bool(const frx_cfgnode *node, const char *path,
+                            int def, int *out);
+/* choices is "a|b|c"; *out is the index of the match. */
+FRX_EXTERN int frx_cfg_enum(const frx_cfgnode *node, const char *path,
+                            const char *choices, int def, int *out);
+
+/* --------------------------------------------------------------- plugins */
+
+typedef struct frx_plugin frx_plugin;
+struct frx_plugin_desc;
+
+/* Open and validate one plugin file (ABI, entry symbol, name). */
+FRX_EXTERN int frx_plugin_open(const char *path, frx_plugin **out);
+/* Find "frx-<name>.so" along the search path: plugins.path from cfg (may
+ * be NULL), then FRX_PLUGIN_PATH, then the directory beside libfrx. */
+FRX_EXTERN int frx_plugin_find(const frx_config *cfg, const char *name,
+                               frx_plugin **out);
+FRX_EXTERN const struct frx_plugin_desc *
+frx_plugin_descriptor(const frx_plugin *p);
+FRX_EXTERN const char *frx_plugin_path(const frx_plugin *p);
+/* Backends: can it start here? FRX_OK, or FRX_EUNAVAIL with why. */
+FRX_EXTERN int frx_plugin_probe(const frx_plugin *p, char *why, size_t n);
+
+/* Every frx-*.so along the search path, in search order (first one of a
+ * name wins; later ones are reported as shadowed). p is NULL when the
+ * file could not be opened; err and msg say why. */
+typedef void (*frx_plugin_visit_fn)(const char *path, const frx_plugin *p,
+                                    int err, const char *msg, void *ud);
+FRX_EXTERN int frx_plugin_foreach(const frx_config *cfg,
+                                  frx_plugin_visit_fn fn, void *ud);
+/* The directories searched, for messages: "dir1:dir2:...". */
+FRX_EXTERN int frx_plugin_search_path(const frx_config *cfg, char *buf,
+                                      size_t n);
+
+/* --------------------------------------------------------------- backend */
+
+typedef struct frx_backend frx_backend;
+typedef struct frx_matrix frx_matrix;
+typedef struct frx_view frx_view;
+typedef struct frx_xchg_matrix frx_xchg_matrix;
+typedef struct frx_xchg_view frx_xchg_view;
+
+enum frx_precision { FRX_SINGLE = 1, FRX_DOUBLE = 2 };
+
+/* Create this rank's backend from the case (backend.name, precision,
+ * backend.<name>.*). "auto" picks the highest-priority backend that
+ * starts; a named backend that cannot start is an error. */
+FRX_EXTERN int frx_backend_create(const frx_config *cfg, frx_backend **out);
+FRX_EXTERN void frx_backend_destroy(frx_backend *be);
+FRX_EXTERN const char *frx_backend_name(const frx_backend *be);
+FRX_EXTERN int frx_backend_precision(const frx_backend *be);
+FRX_EXTERN size_t frx_backend_fpsize(const frx_backend *be); /* 4 or 8 */
+FRX_EXTERN size_t frx_backend_soasz(const frx_backend *be);
+FRX_EXTERN size_t frx_backend_alignment(const frx_backend *be); /* bytes */
+FRX_EXTERN int frx_backend_sync(frx_backend *be);
+
+/* ---------------------------------------------------------------- matrix */
+
+/* A matrix holds nrow x nvar x neles values in AoSoA layout: elements in
+ * chunks of soasz, value (r, v, e) at
+ *   r*leaddim + (e/soasz)*nvar*soasz + v*soasz + e%soasz
+ * with leaddim a multiple of the alignment. Host copies use the logical
+ * dense layout [nrow][nvar][neles] in the backend's precision. */
+typedef struct frx_matrix_shape {
+    size_t nrow, nvar, neles;
+} frx_matrix_shape;
+
+FRX_EXTERN int frx_matrix_create(frx_backend *be, size_t nrow, size_t nvar,
+                                 size_t neles, frx_matrix **out);
+/* Several matrices in one allocation: views may span them. */
+FRX_EXTERN int frx_matrix_create_group(frx_backend *be, size_t count,
+                                       const frx_matrix_shape *shapes,
+                                       frx_matrix **out);
+/* Constant operator matrix, nrow x ncol row-major doubles (converted to
+ * the backend precision). Equal contents give the same matrix. */
+FRX_EXTERN int frx_matrix_create_const(frx_backend *be, size_t nrow,
+                                       size_t ncol, const double *data,
+                                       frx_matrix **out);
+/* Elements [e0, e1) of m, sharing its storage; e0 must be a multiple of
+ * soasz (FRX_EALIGN otherwise). */
+FRX_EXTERN int frx_matrix_slice(frx_matrix *m, size_t e0, size_t e1,
+                                frx_matrix **out);
+FRX_EXTERN void frx_matrix_destroy(frx_matrix *m); /* reference counted */
+FRX_EXTERN int frx_matrix_write(frx_matrix *m, const void *host);
+FRX_EXTERN int frx_matrix_read(const frx_matrix *m, void *host);
+FRX_EXTERN size_t frx_matrix_nrow(const frx_matrix *m);
+FRX_EXTERN size_t frx_matrix_nvar(const frx_matrix *m);
+FRX_EXTERN size_t frx_matrix_neles(const frx_matrix *m);
+FRX_EXTERN size_t frx_matrix_leaddim(const frx_matrix *m);
+
+/* ------------------------------------------------------------------ view */
+
+/* n points; point i reads matrix mats[i] at element eles[i]; its value
+ * (r, c) is mats[i] row rows[i] + r*rstrides[i], variable c. rstrides
+ * may be NULL when nvrow == 1. All matrices share one allocation. */
+FRX_EXTERN int frx_view_create(frx_backend *be, size_t n,
+                               frx_matrix *const *mats, const size_t *rows,
+                               const size_t *eles, const size_t *rstrides,
+                               size_t nvrow, size_t nvcol, frx_view **out);
+FRX_EXTERN void frx_view_destroy(frx_view *v);
+FRX_EXTERN size_t frx_view_n(const frx_view *v);
+FRX_EXTERN size_t frx_view_nvrow(const frx_view *v);
+FRX_EXTERN size_t frx_view_nvcol(const frx_view *v);
+
+/* ---------------------------------------------------------- xchg matrix */
+
+/* Dense, unpadded; value (r, c, i) at (r*nvcol + c)*n + i on every
+ * backend. It has a host mirror for MPI when the device is not the host. */
+FRX_EXTERN int frx_xchg_matrix_create(frx_backend *be, size_t n,
+                                      size_t nvrow, size_t nvcol,
+                                      frx_xchg_matrix **out);
+FRX_EXTERN void frx_xchg_matrix_destroy(frx_xchg_matrix *xm);
+FRX_EXTERN int frx_xchg_matrix_write(frx_xchg_matrix *xm, const void *host);
+FRX_EXTERN int frx_xchg_matrix_read(const frx_xchg_matrix *xm, void *host);
+FRX_EXTERN void *frx_xchg_matrix_host(frx_xchg_matrix *xm);
+FRX_EXTERN int frx_xchg_matrix_to_host(frx_xchg_matrix *xm);
+FRX_EXTERN int frx_xchg_matrix_to_device(frx_xchg_matrix *xm);
+FRX_EXTERN size_t frx_xchg_matrix_n(const frx_xchg_matrix *xm);
+FRX_EXTERN size_t frx_xchg_matrix_bytes(const frx_xchg_matrix *xm);
+
+/* ------------------------------------------------------------ xchg view */
+
+FRX_EXTERN int frx_xchg_view_create(frx_view *v, frx_xchg_view **out);
+FRX_EXTERN void frx_xchg_view_destroy(frx_xchg_view *xv);
+FRX_EXTERN frx_xchg_matrix *frx_xchg_view_matrix(frx_xchg_view *xv);
+/* Gather the view's points into its xchg matrix. */
+FRX_EXTERN int frx_xchg_view_pack(frx_xchg_view *xv);
+/* Scatter the xchg matrix back into the view's points. */
+FRX_EXTERN int frx_xchg_view_unpack(frx_xchg_view *xv);
+/* Pack now into a new persistent xchg matrix (the base flow at t = 0). */
+FRX_EXTERN int frx_xchg_view_snapshot(frx_xchg_view *xv,
+                                      frx_xchg_matrix **out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,154 @@
+/* frx: plugin SDK.
+ *
+ * A plugin is a shared object named frx-<name>.so that exports one
+ * symbol, frx_plugin_entry, returning a const descriptor. Every struct a
+ * plugin fills starts with its size and only ever grows at the end: the
+ * core treats a function past the plugin's struct size as absent. */
+#ifndef FRX_PLUGIN_H
+#define FRX_PLUGIN_H
+
+#include "frx.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define FRX_PLUGIN_EXPORT __attribute__((visibility("default")))
+#define FRX_PLUGIN_ENTRY_SYMBOL "frx_plugin_entry"
+#define FRX_PLUGIN_PREFIX "frx-"
+
+enum frx_plugin_kind { FRX_PLUGIN_BACKEND = 1, FRX_PLUGIN_SOLVER = 2 };
+
+/* ------------------------------------------------------- option schemas */
+
+enum frx_option_type {
+    FRX_OPT_STRING = 1,
+    FRX_OPT_INT,
+    FRX_OPT_DOUBLE,
+    FRX_OPT_BOOL,
+    FRX_OPT_ENUM,        /* choices: "a|b|c" */
+    FRX_OPT_STRING_LIST, /* a YAML list of strings */
+    FRX_OPT_MAP          /* a mapping; its keys are checked elsewhere */
+};
+
+/* One key of a schema; arrays end with a zeroed entry (key == NULL). */
+typedef struct frx_option {
+    const char *key;     /* relative dotted path, e.g. "cflags" */
+    int type;            /* enum frx_option_type */
+    const char *choices; /* FRX_OPT_ENUM */
+    double min, max;     /* FRX_OPT_INT/DOUBLE; min > max: unbounded */
+    const char *def;     /* default, as text for messages and docs */
+    int required;
+    const char *help;
+} frx_option;
+
+/* --------------------------------------------------------------- backend */
+
+/* Device memory is a handle the backend returns from mem_alloc; offsets
+ * into it are in bytes. */
+typedef struct frx_backend_init {
+    uint32_t size;
+    const frx_cfgnode *options; /* backend.<name>, or NULL */
+    const frx_config *config;
+    int precision;              /* enum frx_precision */
+    int rank, local_rank;
+} frx_backend_init;
+
+typedef struct frx_backend_info {
+    uint32_t size;
+    size_t soasz;        /* chunk width in elements */
+    size_t alignment;    /* bytes; rows of matrices start on it */
+    int host_accessible; /* mem handles are host pointers */
+    char device[128];    /* for logs and `frx plugins` */
+} frx_backend_info;
+
+typedef int32_t frx_ix_t; /* view offsets, in elements */
+
+/* A run of points whose offsets step by one and whose row strides are
+ * equal: packed as block copies. */
+typedef struct frx_run {
+    frx_ix_t start, len;
+} frx_run;
+
+/* What pack (gather) and unpack (scatter) need; value (r, c) of point i
+ * lives at base + off[i] + r*rstride[i] + c*cstride, in elements of
+ * elsize bytes, and goes to xchg + (r*nvcol + c)*n + i. */
+typedef struct frx_pack_args {
+    uint32_t size;
+    void *base;              /* mem handle of the view's allocation */
+    void *xchg;              /* mem handle of the xchg matrix */
+    const frx_ix_t *off;     /* host copies of the maps */
+    const frx_ix_t *rstride;
+    void *off_mem;           /* device copies of the maps */
+    void *rstride_mem;
+    const frx_run *runs;     /* host, nruns entries covering 0..n-1 */
+    size_t nruns;
+    size_t n, nvrow, nvcol, cstride, elsize;
+} frx_pack_args;
+
+typedef struct frx_backend_ops {
+    uint32_t size;
+    int priority;               /* for backend.name: auto; higher wins */
+    const frx_option *options;  /* schema of backend.<name>.* */
+
+    /* Can it start here? 0, or FRX_EUNAVAIL with a reason in why. */
+    int (*probe)(char *why, size_t whylen);
+    int (*create)(const frx_backend_init *init, frx_backend_info *info,
+                  void **state);
+    void (*destroy)(void *state);
+
+    int (*mem_alloc)(void *state, size_t bytes, void **mem);
+    void (*mem_free)(void *state, void *mem);
+    int (*mem_write)(void *state, void *mem, size_t off, const void *src,
+                     size_t bytes);
+    int (*mem_read)(void *state, void *mem, size_t off, void *dst,
+                    size_t bytes);
+
+    int (*pack)(void *state, const frx_pack_args *a);
+    int (*unpack)(void *state, const frx_pack_args *a);
+    int (*sync)(void *state);
+} frx_backend_ops;
+
+/* ---------------------------------------------------------------- solver */
+
+typedef struct frx_solver_ops {
+    uint32_t size;
+    const frx_option *options; /* schema of solver.* */
+} frx_solver_ops;
+
+/* ------------------------------------------------------------ descriptor */
+
+typedef struct frx_plugin_desc {
+    uint16_t abi_major, abi_minor;
+    uint32_t size;
+    uint32_t kind;        /* enum frx_plugin_kind */
+    const char *name;     /* must equal the file name's <name> */
+    const char *version;
+    const char *summary;
+    const frx_backend_ops *backend;
+    const frx_solver_ops *solver;
+} frx_plugin_desc;
+
+typedef const frx_plugin_desc *(*frx_plugin_entry_fn)(void);
+
+#define FRX_PLUGIN_DESC_INIT(kind_, name_, version_, summary_)              \
+    .abi_major = FRX_ABI_MAJOR, .abi_minor = FRX_ABI_MINOR,                 \
+    .size = sizeof(frx_plugin_desc), .kind = (kind_), .name = (name_),      \
+    .version = (version_), .summary = (summary_)
+
+/* Define the entry point of a plugin from its descriptor. */
+#define FRX_PLUGIN_DEFINE(desc)                                             \
+    FRX_PLUGIN_EXPORT const frx_plugin_desc *frx_plugin_entry(void);        \
+    const frx_plugin_desc *frx_plugin_entry(void) { return &(desc); }
+
+/* ------------------------------------------- services for plugin authors */
+
+/* Record the detailed message of a failure (printf-style) and return
+ * code, so a plugin can write `return frx_error(FRX_EBACKEND, ...)`. */
+FRX_EXTERN int frx_error(int code, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#ifdef __cplusplus
+}
+#endif
+#endif

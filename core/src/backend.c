@@ -1,0 +1,204 @@
+/* Backend selection and dispatch: one backend per rank, from the case. */
+#include "frx-impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Fields past a plugin's struct size count as absent. */
+#define OPS_HAS(ops, field) \
+    ((ops)->size >= offsetof(frx_backend_ops, field) + sizeof((ops)->field) && \
+     (ops)->field != NULL)
+
+static const char *const required_ops[] = {"create", "mem_alloc", "mem_free",
+                                           "mem_write", "mem_read", "pack",
+                                           "unpack"};
+
+static int check_ops(const frx_plugin *p)
+{
+    const frx_backend_ops *ops = frx_plugin_descriptor(p)->backend;
+    const int have[] = {OPS_HAS(ops, create), OPS_HAS(ops, mem_alloc),
+                        OPS_HAS(ops, mem_free), OPS_HAS(ops, mem_write),
+                        OPS_HAS(ops, mem_read), OPS_HAS(ops, pack),
+                        OPS_HAS(ops, unpack)};
+    for (size_t i = 0; i < sizeof have / sizeof *have; i++)
+        if (!have[i])
+            return frx_error(FRX_EPLUGIN,
+                             "plugin %s: backend function '%s' is missing: "
+                             "rebuild the plugin against this frx",
+                             frx_plugin_path(p), required_ops[i]);
+    return FRX_OK;
+}
+
+/* Start the backend of plugin p; on failure nothing is left allocated. */
+static int start(const frx_config *cfg, const frx_plugin *p, int precision,
+                 frx_backend **out)
+{
+    const frx_plugin_desc *d = frx_plugin_descriptor(p);
+    if (d->kind != FRX_PLUGIN_BACKEND || !d->backend)
+        return frx_error(FRX_EPLUGIN,
+                         "plugin %s is not a backend: choose a backend "
+                         "plugin for backend.name", frx_plugin_path(p));
+    int rc = check_ops(p);
+    if (rc)
+        return rc;
+    char why[512] = "";
+    rc = frx_plugin_probe(p, why, sizeof why);
+    if (rc)
+        return frx_error(FRX_EUNAVAIL,
+                         "backend '%s' cannot start here: %s (plugin %s; "
+                         "choose another backend.name, or auto)",
+                         d->name, why[0] ? why : frx_errmsg(),
+                         frx_plugin_path(p));
+
+    frx_backend *be = frx__calloc(1, sizeof *be, "a backend");
+    if (!be)
+        return FRX_ENOMEM;
+    be->name = frx__strdup(d->name);
+    be->plugin = p;
+    be->ops = d->backend;
+    be->precision = precision;
+    be->fpsize = precision == FRX_SINGLE ? 4 : 8;
+    be->info.size = sizeof be->info;
+
+    char key[160];
+    snprintf(key, sizeof key, "backend.%s", d->name);
+    frx_backend_init init = {
+        .size = sizeof init,
+        .options = cfg ? frx_cfg_get(frx_config_root(cfg), key) : NULL,
+        .config = cfg,
+        .precision = precision,
+        .local_rank = frx__mpi_local_rank(),
+    };
+    int size;
+    frx__mpi_rank_size(&init.rank, &size);
+
+    rc = be->name ? be->ops->create(&init, &be->info, &be->state) : FRX_ENOMEM;
+    if (rc == FRX_OK && (be->info.soasz == 0 || be->info.alignment == 0 ||
+                         be->info.alignment % be->fpsize))
+        rc = frx_error(FRX_EPLUGIN,
+                       "plugin %s reported chunk width %zu and alignment "
+                       "%zu bytes: both must be positive and the alignment "
+                       "a multiple of %zu; fix the plugin",
+                       frx_plugin_path(p), be->info.soasz,
+                       be->info.alignment, be->fpsize);
+    if (rc) {
+        if (be->state && be->ops->destroy)
+            be->ops->destroy(be->state);
+        free(be->name);
+        free(be);
+        return rc;
+    }
+    *out = be;
+    return FRX_OK;
+}
+
+/* backend.name: auto -- every backend plugin found, by priority. */
+struct candidates {
+    const frx_plugin *p[64];
+    size_t n;
+};
+
+static void collect(const char *path, const frx_plugin *p, int err,
+                    const char *msg, void *ud)
+{
+    (void)path, (void)err, (void)msg;
+    struct candidates *c = ud;
+    if (!p || c->n == 64)
+        return;
+    const frx_plugin_desc *d = frx_plugin_descriptor(p);
+    if (d->kind == FRX_PLUGIN_BACKEND && d->backend)
+        c->p[c->n++] = p;
+}
+
+static int by_priority(const void *a, const void *b)
+{
+    const frx_plugin *pa = *(const frx_plugin *const *)a;
+    const frx_plugin *pb = *(const frx_plugin *const *)b;
+    int x = frx_plugin_descriptor(pa)->backend->priority;
+    int y = frx_plugin_descriptor(pb)->backend->priority;
+    return (x < y) - (x > y);
+}
+
+static int start_auto(const frx_config *cfg, int precision, frx_backend **out)
+{
+    struct candidates c = {.n = 0};
+    int rc = frx_plugin_foreach(cfg, collect, &c);
+    if (rc)
+        return rc;
+    qsort(c.p, c.n, sizeof *c.p, by_priority);
+
+    char tried[2048] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < c.n; i++) {
+        rc = start(cfg, c.p[i], precision, out);
+        if (rc == FRX_OK) {
+            frx_log(FRX_LOG_INFO, "backend auto: chose '%s' (%s)",
+                    (*out)->name, (*out)->info.device);
+            return FRX_OK;
+        }
+        int k = snprintf(tried + len, sizeof tried - len, "\n  %s: %s",
+                         frx_plugin_descriptor(c.p[i])->name, frx_errmsg());
+        if (k > 0 && len + (size_t)k < sizeof tried)
+            len += (size_t)k;
+    }
+    char path[1024];
+    frx_plugin_search_path(cfg, path, sizeof path);
+    return frx_error(FRX_EUNAVAIL,
+                     "backend auto: no backend can start here (searched %s)%s",
+                     path, c.n ? tried : "\n  no backend plugin was found");
+}
+
+int frx_backend_create(const frx_config *cfg, frx_backend **out)
+{
+    if (!cfg || !out)
+        return frx_error(FRX_EINVAL, "frx_backend_create: NULL argument");
+    *out = NULL;
+    const frx_cfgnode *root = frx_config_root(cfg);
+    const char *name;
+    int prec;
+    int rc = frx_cfg_string(root, "backend.name", "auto", &name);
+    if (rc == FRX_OK)
+        rc = frx_cfg_enum(root, "backend.precision", "single|double", 1,
+                          &prec);
+    if (rc)
+        return rc;
+    int precision = prec == 0 ? FRX_SINGLE : FRX_DOUBLE;
+    if (strcmp(name, "auto") == 0)
+        return start_auto(cfg, precision, out);
+
+    frx_plugin *p;
+    rc = frx_plugin_find(cfg, name, &p);
+    if (rc)
+        return rc;
+    rc = start(cfg, p, precision, out);
+    if (rc == FRX_OK)
+        frx_log(FRX_LOG_INFO, "backend '%s' started (%s, %s precision)",
+                name, (*out)->info.device,
+                precision == FRX_SINGLE ? "single" : "double");
+    return rc;
+}
+
+void frx_backend_destroy(frx_backend *be)
+{
+    if (!be)
+        return;
+    if (be->ops->destroy)
+        be->ops->destroy(be->state);
+    free(be->name);
+    free(be);
+}
+
+const char *frx_backend_name(const frx_backend *be) { return be->name; }
+int frx_backend_precision(const frx_backend *be) { return be->precision; }
+size_t frx_backend_fpsize(const frx_backend *be) { return be->fpsize; }
+size_t frx_backend_soasz(const frx_backend *be) { return be->info.soasz; }
+size_t frx_backend_alignment(const frx_backend *be)
+{
+    return be->info.alignment;
+}
+
+int frx_backend_sync(frx_backend *be)
+{
+    return OPS_HAS(be->ops, sync) ? be->ops->sync(be->state) : FRX_OK;
+}

@@ -1,0 +1,87 @@
+/* Error codes, names and the per-thread detailed message. */
+#include "frx-impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static _Thread_local char errmsg[8192];
+
+const char *frx_strerror(int code)
+{
+    switch (code) {
+    case FRX_OK: return "success";
+#define FRX__ERRNO_STR(name, val, str) case FRX_##name: return str;
+    FRX_ERRNO_MAP(FRX__ERRNO_STR)
+#undef FRX__ERRNO_STR
+    default: return "unknown error";
+    }
+}
+
+const char *frx_err_name(int code)
+{
+    switch (code) {
+    case FRX_OK: return "FRX_OK";
+#define FRX__ERRNO_NAME(name, val, str) case FRX_##name: return "FRX_" #name;
+    FRX_ERRNO_MAP(FRX__ERRNO_NAME)
+#undef FRX__ERRNO_NAME
+    default: return "FRX_EUNKNOWN";
+    }
+}
+
+const char *frx_errmsg(void)
+{
+    return errmsg[0] ? errmsg : "no error recorded";
+}
+
+void frx__error_clear(void)
+{
+    errmsg[0] = '\0';
+}
+
+int frx__error_v(int code, const char *fmt, va_list ap)
+{
+    vsnprintf(errmsg, sizeof errmsg, fmt, ap);
+    return code;
+}
+
+int frx_error(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    frx__error_v(code, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+int frx__error_append(int code, const char *fmt, ...)
+{
+    size_t len = strlen(errmsg);
+    if (len + 2 >= sizeof errmsg)
+        return code;
+    if (len)
+        errmsg[len++] = '\n';
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(errmsg + len, sizeof errmsg - len, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+void *frx__calloc(size_t n, size_t size, const char *what)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        frx_error(FRX_ENOMEM, "out of memory allocating %s (%zu x %zu bytes)",
+                  what, n, size);
+    return p;
+}
+
+char *frx__strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = frx__calloc(n, 1, "a string");
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}

@@ -1,0 +1,64 @@
+/* Logging to stderr with a per-rank prefix. */
+#include "frx-impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int log_level = FRX_LOG_WARN;
+static int log_level_set_by_env = -1; /* -1: FRX_LOG not read yet */
+
+static const char *const level_names[] = {"error", "warn", "info", "debug"};
+
+int frx_log_level_from_name(const char *name)
+{
+    for (int i = 0; i < 4; i++)
+        if (name && strcmp(name, level_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+static void read_env(void)
+{
+    if (log_level_set_by_env >= 0)
+        return;
+    log_level_set_by_env = 0;
+    int lvl = frx_log_level_from_name(getenv("FRX_LOG"));
+    if (lvl >= 0) {
+        log_level = lvl;
+        log_level_set_by_env = 1;
+    }
+}
+
+void frx_log_set_level(int level)
+{
+    read_env();
+    if (log_level_set_by_env) /* FRX_LOG wins over the case file */
+        return;
+    if (level >= FRX_LOG_ERROR && level <= FRX_LOG_DEBUG)
+        log_level = level;
+}
+
+int frx_log_get_level(void)
+{
+    read_env();
+    return log_level;
+}
+
+void frx_log(int level, const char *fmt, ...)
+{
+    if (level > frx_log_get_level())
+        return;
+    int rank, size;
+    frx__mpi_rank_size(&rank, &size);
+    char line[4096];
+    int k = snprintf(line, sizeof line, "[frx %d/%d] %s: ", rank, size,
+                     level_names[level < 0 ? 0 : level > 3 ? 3 : level]);
+    va_list ap;
+    va_start(ap, fmt);
+    if (k > 0 && (size_t)k < sizeof line)
+        vsnprintf(line + k, sizeof line - (size_t)k, fmt, ap);
+    va_end(ap);
+    /* one write per line so ranks do not interleave mid-line */
+    fprintf(stderr, "%s\n", line);
+}

@@ -1,0 +1,153 @@
+/* Exchange matrices (dense packed buffers) and exchange views. */
+#include "frx-impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int frx_xchg_matrix_create(frx_backend *be, size_t n, size_t nvrow,
+                           size_t nvcol, frx_xchg_matrix **out)
+{
+    if (!be || !out)
+        return frx_error(FRX_EINVAL, "frx_xchg_matrix_create: NULL argument");
+    if (!n || !nvrow || !nvcol)
+        return frx_error(FRX_EINVAL,
+                         "xchg matrix of %zu points of shape (%zu, %zu): all "
+                         "must be at least 1", n, nvrow, nvcol);
+    frx_xchg_matrix *xm = frx__calloc(1, sizeof *xm, "an xchg matrix");
+    if (!xm)
+        return FRX_ENOMEM;
+    *xm = (frx_xchg_matrix){.be = be, .n = n, .nvrow = nvrow,
+                            .nvcol = nvcol,
+                            .bytes = n * nvrow * nvcol * be->fpsize};
+    int rc = be->ops->mem_alloc(be->state, xm->bytes, &xm->mem);
+    if (rc == FRX_OK && be->info.host_accessible) {
+        xm->host = xm->mem; /* the device is the host: no extra bytes */
+    } else if (rc == FRX_OK) {
+        xm->host = frx__calloc(1, xm->bytes, "an xchg host mirror");
+        xm->own_host = 1;
+        rc = xm->host ? FRX_OK : FRX_ENOMEM;
+    }
+    if (rc) {
+        frx_xchg_matrix_destroy(xm);
+        return rc;
+    }
+    *out = xm;
+    return FRX_OK;
+}
+
+void frx_xchg_matrix_destroy(frx_xchg_matrix *xm)
+{
+    if (!xm)
+        return;
+    if (xm->own_host)
+        free(xm->host);
+    if (xm->mem)
+        xm->be->ops->mem_free(xm->be->state, xm->mem);
+    free(xm);
+}
+
+int frx_xchg_matrix_write(frx_xchg_matrix *xm, const void *host)
+{
+    if (!xm || !host)
+        return frx_error(FRX_EINVAL, "frx_xchg_matrix_write: NULL argument");
+    return xm->be->ops->mem_write(xm->be->state, xm->mem, 0, host, xm->bytes);
+}
+
+int frx_xchg_matrix_read(const frx_xchg_matrix *xm, void *host)
+{
+    if (!xm || !host)
+        return frx_error(FRX_EINVAL, "frx_xchg_matrix_read: NULL argument");
+    return xm->be->ops->mem_read(xm->be->state, xm->mem, 0, host, xm->bytes);
+}
+
+void *frx_xchg_matrix_host(frx_xchg_matrix *xm) { return xm->host; }
+size_t frx_xchg_matrix_n(const frx_xchg_matrix *xm) { return xm->n; }
+size_t frx_xchg_matrix_bytes(const frx_xchg_matrix *xm) { return xm->bytes; }
+
+int frx_xchg_matrix_to_host(frx_xchg_matrix *xm)
+{
+    if (!xm->own_host)
+        return FRX_OK;
+    return xm->be->ops->mem_read(xm->be->state, xm->mem, 0, xm->host,
+                                 xm->bytes);
+}
+
+int frx_xchg_matrix_to_device(frx_xchg_matrix *xm)
+{
+    if (!xm->own_host)
+        return FRX_OK;
+    return xm->be->ops->mem_write(xm->be->state, xm->mem, 0, xm->host,
+                                  xm->bytes);
+}
+
+/* --------------------------------------------------------- xchg views */
+
+int frx_xchg_view_create(frx_view *v, frx_xchg_view **out)
+{
+    if (!v || !out)
+        return frx_error(FRX_EINVAL, "frx_xchg_view_create: NULL argument");
+    frx_xchg_view *xv = frx__calloc(1, sizeof *xv, "an xchg view");
+    if (!xv)
+        return FRX_ENOMEM;
+    xv->view = v;
+    int rc = frx_xchg_matrix_create(v->be, v->n, v->nvrow, v->nvcol, &xv->xm);
+    if (rc) {
+        free(xv);
+        return rc;
+    }
+    *out = xv;
+    return FRX_OK;
+}
+
+void frx_xchg_view_destroy(frx_xchg_view *xv)
+{
+    if (!xv)
+        return;
+    frx_xchg_matrix_destroy(xv->xm);
+    free(xv);
+}
+
+frx_xchg_matrix *frx_xchg_view_matrix(frx_xchg_view *xv) { return xv->xm; }
+
+static frx_pack_args pack_args(const frx_view *v, frx_xchg_matrix *xm)
+{
+    return (frx_pack_args){
+        .size = sizeof(frx_pack_args), .base = v->alloc->mem,
+        .xchg = xm->mem, .off = v->off, .rstride = v->rstride,
+        .off_mem = v->off_mem, .rstride_mem = v->rstride_mem,
+        .runs = v->runs, .nruns = v->nruns, .n = v->n, .nvrow = v->nvrow,
+        .nvcol = v->nvcol, .cstride = v->cstride, .elsize = v->be->fpsize};
+}
+
+int frx_xchg_view_pack(frx_xchg_view *xv)
+{
+    frx_pack_args a = pack_args(xv->view, xv->xm);
+    return xv->view->be->ops->pack(xv->view->be->state, &a);
+}
+
+int frx_xchg_view_unpack(frx_xchg_view *xv)
+{
+    frx_pack_args a = pack_args(xv->view, xv->xm);
+    return xv->view->be->ops->unpack(xv->view->be->state, &a);
+}
+
+int frx_xchg_view_snapshot(frx_xchg_view *xv, frx_xchg_matrix **out)
+{
+    if (!xv || !out)
+        return frx_error(FRX_EINVAL, "frx_xchg_view_snapshot: NULL argument");
+    const frx_view *v = xv->view;
+    frx_xchg_matrix *xm;
+    int rc = frx_xchg_matrix_create(v->be, v->n, v->nvrow, v->nvcol, &xm);
+    if (rc)
+        return rc;
+    frx_pack_args a = pack_args(v, xm);
+    rc = v->be->ops->pack(v->be->state, &a);
+    if (rc == FRX_OK)
+        rc = frx_backend_sync(v->be);
+    if (rc) {
+        frx_xchg_matrix_destroy(xm);
+        return rc;
+    }
+    *out = xm;
+    return FRX_OK;
+}

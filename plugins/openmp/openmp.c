@@ -1,0 +1,133 @@
+/* openmp backend: the device is the host; memory is aligned host memory
+ * and kernels are OpenMP loops. */
+#include "openmp.h"
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OMP_ALIGN 64 /* bytes: one cache line, a full AVX-512 vector */
+
+struct omp_state {
+    int precision;
+    const char *cc, *cflags; /* kept for the kernel compiler */
+    long threads;
+};
+
+static const frx_option omp_options[] = {
+    {.key = "cc", .type = FRX_OPT_STRING, .def = "cc",
+     .help = "C compiler for run-time kernels"},
+    {.key = "cflags", .type = FRX_OPT_STRING,
+     .def = "-O3 -march=native -fopenmp",
+     .help = "flags for run-time kernels"},
+    {.key = "threads", .type = FRX_OPT_INT, .min = 0, .max = 4096, .def = "0",
+     .help = "OpenMP threads; 0 keeps OpenMP's default (OMP_NUM_THREADS)"},
+    {0}};
+
+static int omp_probe(char *why, size_t n)
+{
+    (void)why, (void)n;
+    return FRX_OK; /* the host is always there */
+}
+
+static int omp_create(const frx_backend_init *init, frx_backend_info *info,
+                      void **state)
+{
+    struct omp_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return frx_error(FRX_ENOMEM, "openmp: out of memory");
+    s->precision = init->precision;
+    int rc = frx_cfg_string(init->options, "cc", "cc", &s->cc);
+    if (rc == FRX_OK)
+        rc = frx_cfg_string(init->options, "cflags",
+                            "-O3 -march=native -fopenmp", &s->cflags);
+    if (rc == FRX_OK)
+        rc = frx_cfg_int(init->options, "threads", 0, 0, 4096, &s->threads);
+    if (rc) {
+        free(s);
+        return rc;
+    }
+    if (s->threads > 0)
+        omp_set_num_threads((int)s->threads);
+
+    size_t fpsize = init->precision == FRX_SINGLE ? 4 : 8;
+    info->alignment = OMP_ALIGN;
+    info->soasz = 2 * 32 / fpsize; /* two AVX vectors, as PyFR does */
+    info->host_accessible = 1;
+    snprintf(info->device, sizeof info->device, "host, %d OpenMP threads",
+             s->threads > 0 ? (int)s->threads : omp_get_max_threads());
+    *state = s;
+    return FRX_OK;
+}
+
+static void omp_destroy(void *state)
+{
+    free(state);
+}
+
+static int omp_mem_alloc(void *state, size_t bytes, void **mem)
+{
+    (void)state;
+    size_t padded = (bytes + OMP_ALIGN - 1) / OMP_ALIGN * OMP_ALIGN;
+    void *p = aligned_alloc(OMP_ALIGN, padded ? padded : OMP_ALIGN);
+    if (!p)
+        return frx_error(FRX_ENOMEM,
+                         "openmp: cannot allocate %zu bytes of host memory",
+                         bytes);
+    memset(p, 0, padded);
+    *mem = p;
+    return FRX_OK;
+}
+
+static void omp_mem_free(void *state, void *mem)
+{
+    (void)state;
+    free(mem);
+}
+
+static int omp_mem_write(void *state, void *mem, size_t off, const void *src,
+                         size_t bytes)
+{
+    (void)state;
+    memcpy((char *)mem + off, src, bytes);
+    return FRX_OK;
+}
+
+static int omp_mem_read(void *state, void *mem, size_t off, void *dst,
+                        size_t bytes)
+{
+    (void)state;
+    memcpy(dst, (const char *)mem + off, bytes);
+    return FRX_OK;
+}
+
+static int omp_sync(void *state)
+{
+    (void)state; /* every openmp call returns when its work is done */
+    return FRX_OK;
+}
+
+static const frx_backend_ops omp_ops = {
+    .size = sizeof(frx_backend_ops),
+    .priority = 10, /* the fallback: any accelerator ranks higher */
+    .options = omp_options,
+    .probe = omp_probe,
+    .create = omp_create,
+    .destroy = omp_destroy,
+    .mem_alloc = omp_mem_alloc,
+    .mem_free = omp_mem_free,
+    .mem_write = omp_mem_write,
+    .mem_read = omp_mem_read,
+    .pack = frx_openmp_pack,
+    .unpack = frx_openmp_unpack,
+    .sync = omp_sync,
+};
+
+static const frx_plugin_desc omp_desc = {
+    FRX_PLUGIN_DESC_INIT(FRX_PLUGIN_BACKEND, "openmp", FRX_VERSION,
+                         "CPU threads with OpenMP"),
+    .backend = &omp_ops,
+};
+
+FRX_PLUGIN_DEFINE(omp_desc)

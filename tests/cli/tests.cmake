@@ -1,0 +1,13 @@
+# Tests of the `frx` program as a user runs it.
+set(FRX_EXPECT ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect.sh)
+set(FRX_EXE $<TARGET_FILE:frx-cli>)
+
+# frx_cli_test(NAME RC REGEX ARGS...): run `frx ARGS...`.
+function(frx_cli_test name rc regex)
+  add_test(NAME cli-${name} COMMAND sh ${FRX_EXPECT} ${rc} ${regex} ${FRX_EXE} ${ARGN})
+  set_tests_properties(cli-${name} PROPERTIES ENVIRONMENT "${FRX_TEST_ENV}")
+endfunction()
+
+include(cli/config.cmake OPTIONAL)
+include(cli/plugins.cmake OPTIONAL)
+include(cli/run.cmake OPTIONAL)

@@ -1,0 +1,67 @@
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+frx_backend *tu_backend_or_skip(const char *name, const char *precision,
+                                frx_config **cfg)
+{
+    char text[256];
+    snprintf(text, sizeof text, "backend:\n  name: %s\n  precision: %s\n",
+             name, precision);
+    if (frx_config_parse(text, strlen(text), "test.yaml", cfg)) {
+        fprintf(stderr, "config: %s\n", frx_errmsg());
+        exit(1);
+    }
+    frx_backend *be;
+    int rc = frx_backend_create(*cfg, &be);
+    if (rc == FRX_EUNAVAIL || rc == FRX_ENOTFOUND) {
+        printf("SKIP: backend '%s' cannot start here: %s\n", name,
+               frx_errmsg());
+        exit(77);
+    }
+    if (rc) {
+        fprintf(stderr, "backend '%s': %s: %s\n", name, frx_err_name(rc),
+                frx_errmsg());
+        exit(1);
+    }
+    return be;
+}
+
+uint64_t tu_rand(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+size_t tu_below(uint64_t *s, size_t n) { return (size_t)(tu_rand(s) % n); }
+
+double tu_value(uint64_t *s)
+{
+    return (double)((int64_t)(tu_rand(s) % 200001) - 100000) / 64.0;
+}
+
+void *tu_alloc(const frx_backend *be, size_t count)
+{
+    void *p = calloc(count ? count : 1, frx_backend_fpsize(be));
+    if (!p)
+        abort();
+    return p;
+}
+
+void tu_put(const frx_backend *be, void *a, size_t i, double x)
+{
+    if (frx_backend_fpsize(be) == 4)
+        ((float *)a)[i] = (float)x;
+    else
+        ((double *)a)[i] = x;
+}
+
+double tu_get(const frx_backend *be, const void *a, size_t i)
+{
+    return frx_backend_fpsize(be) == 4 ? ((const float *)a)[i]
+                                       : ((const double *)a)[i];
+}

@@ -1,0 +1,25 @@
+/* Helpers shared by the conformance tests. */
+#ifndef FRX_TESTUTIL_H
+#define FRX_TESTUTIL_H
+
+#include <frx/frx.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Start backend `name` in `precision` ("single"/"double"). Exits 77
+ * (ctest's skip) with the reason when it cannot start here. */
+frx_backend *tu_backend_or_skip(const char *name, const char *precision,
+                                frx_config **cfg);
+
+/* Deterministic random numbers. */
+uint64_t tu_rand(uint64_t *state);
+size_t tu_below(uint64_t *state, size_t n);
+/* A value exact in single and double precision. */
+double tu_value(uint64_t *state);
+
+/* Host arrays in the backend's precision. */
+void *tu_alloc(const frx_backend *be, size_t count);
+void tu_put(const frx_backend *be, void *a, size_t i, double x);
+double tu_get(const frx_backend *be, const void *a, size_t i);
+
+#endif
