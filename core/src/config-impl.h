@@ -1,0 +1,58 @@
+/* frx: the config tree, shared by config.c, config_get.c and
+ * config_check.c. Private to those files. */
+#ifndef FRX_CONFIG_IMPL_H
+#define FRX_CONFIG_IMPL_H
+
+#include "frx-impl.h"
+
+/* Limits that keep hostile input (alias bombs, deep nesting) cheap; the
+ * recursive walks over the tree rely on the depth limit. */
+#define FRX__CFG_MAX_DEPTH 64
+#define FRX__CFG_MAX_NODES 1000000
+#define FRX__CFG_MAX_BYTES (64u << 20)
+
+struct frx_cfgnode {
+    int type;                  /* enum frx_cfg_type */
+    int line, col;             /* 1-based */
+    const frx_config *owner;
+    const frx_cfgnode *parent; /* NULL for the root */
+    size_t index;              /* position in the parent */
+    int is_key;                /* a mapping's key (parent is the map) */
+    int is_null;               /* a plain empty, ~ or null scalar */
+    char *text;                /* scalars */
+    size_t n, cap;             /* list items / map pairs */
+    frx_cfgnode **vals;        /* list items, map values */
+    frx_cfgnode **keys;        /* map keys (scalars) */
+};
+
+struct frx_config {
+    char *file; /* as the user gave it */
+    frx_cfgnode *root;
+};
+
+/* Dotted path of a node from the root ("backend.openmp.threads",
+ * "plugins.path[1]"; "" for the root), into buf. */
+const char *frx__cfg_path(const frx_cfgnode *node, char *buf, size_t n);
+
+/* "a scalar", "a list", "a mapping", "an empty value": what a node is. */
+const char *frx__cfg_kind(const frx_cfgnode *node);
+
+/* Convert one present value. On failure write "file:line:col: 'path'
+ * must be ..." into msg and return FRX_ECONFIG; frx_errmsg() is left
+ * alone so that config_check can collect every message. min > max means
+ * unbounded. */
+int frx__cfg_to_string(const frx_cfgnode *v, const char **out, char *msg,
+                       size_t n);
+int frx__cfg_to_long(const frx_cfgnode *v, long min, long max, long *out,
+                     char *msg, size_t n);
+int frx__cfg_to_double(const frx_cfgnode *v, double min, double max,
+                       double *out, char *msg, size_t n);
+int frx__cfg_to_bool(const frx_cfgnode *v, int *out, char *msg, size_t n);
+int frx__cfg_to_enum(const frx_cfgnode *v, const char *choices, int *out,
+                     char *msg, size_t n);
+
+/* "single, double" -> "single or double", into buf. */
+const char *frx__cfg_choices_text(const char *choices, const char *sep_last,
+                                  char *buf, size_t n);
+
+#endif

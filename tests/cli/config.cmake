@@ -1,0 +1,43 @@
+# `frx config ...` as a user runs it. Included from tests/cli/tests.cmake.
+set(FRX_CFG_DATA ${PROJECT_SOURCE_DIR}/tests/data/config)
+
+# Good cases.
+frx_cli_test(config-check-ok 0 ": ok"
+  config check ${PROJECT_SOURCE_DIR}/config/demo.yaml)
+frx_cli_test(config-check-full 0 "full.yaml: ok"
+  config check ${FRX_CFG_DATA}/full.yaml)
+
+# Bad cases: file:line:col messages, a summary line, exit status 1.
+frx_cli_test(config-check-unknown-key 1
+  "bad-key.yaml:4:3: unknown key 'precison' in 'backend' [(]did you mean 'precision'[?][)]"
+  config check ${FRX_CFG_DATA}/bad-key.yaml)
+frx_cli_test(config-check-missing-key 1
+  "bad-key.yaml:2:1: missing required key 'precision' in 'backend' [(]single or double[)]"
+  config check ${FRX_CFG_DATA}/bad-key.yaml)
+frx_cli_test(config-check-summary 1
+  "frx: .*bad-key.yaml has 2 errors. see config/README.md for every key"
+  config check ${FRX_CFG_DATA}/bad-key.yaml)
+frx_cli_test(config-check-every-error 1
+  "bad-many.yaml:8:10: 'demo.neles' must be an integer, got 'lots'"
+  config check ${FRX_CFG_DATA}/bad-many.yaml)
+frx_cli_test(config-check-every-error-count 1 "bad-many.yaml has 6 errors"
+  config check ${FRX_CFG_DATA}/bad-many.yaml)
+frx_cli_test(config-check-syntax 1
+  "bad-syntax.yaml:4:9: syntax error: mapping values are not allowed in this context"
+  config check ${FRX_CFG_DATA}/bad-syntax.yaml)
+frx_cli_test(config-check-empty 1
+  "empty.yaml: the file is empty: a case needs at least 'backend.precision'"
+  config check ${FRX_CFG_DATA}/empty.yaml)
+frx_cli_test(config-check-no-such-file 1
+  "no-such-case.yaml: cannot open the case file: No such file or directory"
+  config check ${FRX_CFG_DATA}/no-such-case.yaml)
+# One bad file among good ones fails the whole command.
+frx_cli_test(config-check-several 1 "demo.yaml: ok"
+  config check ${PROJECT_SOURCE_DIR}/config/demo.yaml ${FRX_CFG_DATA}/bad-key.yaml)
+
+# Usage.
+frx_cli_test(config-help 0 "usage: frx config check FILE" config --help)
+frx_cli_test(config-check-help 0 "usage: frx config check FILE" config check --help)
+frx_cli_test(config-no-args 2 "usage: frx config check FILE" config)
+frx_cli_test(config-check-no-file 2 "frx config check: which file[?]" config check)
+frx_cli_test(config-unknown-command 2 "frx config: unknown command 'chek'" config chek)

@@ -1,0 +1,27 @@
+# `frx plugins`: the openmp backend is found beside libfrx with no
+# variable set; fixtures show up only when their directory is searched.
+frx_cli_test(plugins 0 "backend +openmp .*can start" plugins)
+frx_cli_test(plugins-searched 0 "searched: .*/frx" plugins)
+frx_cli_test(plugins-help 0 "usage: frx plugins" plugins --help)
+frx_cli_test(plugins-bad-arg 1 "unknown argument '--bogus'" plugins --bogus)
+frx_cli_test(plugins-config-missing 1 "no-such-case[.]yaml" plugins --config
+  ${CMAKE_CURRENT_BINARY_DIR}/no-such-case.yaml)
+
+# Through FRX_PLUGIN_PATH: each kind of status, each on its own line.
+frx_cli_test(plugins-env-unavail 0
+  "backend +unavail +0[.]1[.]0 +abi [0-9]+[.][0-9]+ +[^ ]*/frx-unavail[.]so +cannot start: libfake[.]so[.]1 not found"
+  plugins)
+frx_cli_test(plugins-env-unusable 0
+  "frx-badabi[.]so +unusable: was built for frx plugin ABI 99[.]0" plugins)
+foreach(t plugins-env-unavail plugins-env-unusable)
+  set_property(TEST cli-${t} APPEND PROPERTY ENVIRONMENT
+    "FRX_PLUGIN_PATH=${FRX_FIXTURE_DIR}")
+endforeach()
+
+# Through plugins.path in a case file (relative to the file).
+file(RELATIVE_PATH fixtures_rel ${CMAKE_CURRENT_BINARY_DIR}/plugins-case
+  ${FRX_FIXTURE_DIR})
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/plugins-case/case.yaml
+  "# written by tests/cli/plugins.cmake\nplugins:\n  path: [${fixtures_rel}]\n")
+frx_cli_test(plugins-config 0 "backend +good .*can start" plugins --config
+  ${CMAKE_CURRENT_BINARY_DIR}/plugins-case/case.yaml)
