@@ -39,17 +39,17 @@ static int start(const frx_config *cfg, const frx_plugin *p, int precision,
         return frx_error(FRX_EPLUGIN,
                          "plugin %s is not a backend: choose a backend "
                          "plugin for backend.name", frx_plugin_path(p));
-    int rc = check_ops(p);
-    if (rc)
-        return rc;
     char why[512] = "";
-    rc = frx_plugin_probe(p, why, sizeof why);
+    int rc = frx_plugin_probe(p, why, sizeof why);
     if (rc)
         return frx_error(FRX_EUNAVAIL,
                          "backend '%s' cannot start here: %s (plugin %s; "
                          "choose another backend.name, or auto)",
                          d->name, why[0] ? why : frx_errmsg(),
                          frx_plugin_path(p));
+    rc = check_ops(p);
+    if (rc)
+        return rc;
 
     frx_backend *be = frx__calloc(1, sizeof *be, "a backend");
     if (!be)

@@ -16,3 +16,19 @@ foreach(np 1 2 3 4)
   set_tests_properties(mpi-run-demo-np${np} PROPERTIES
     ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1" TIMEOUT 120)
 endforeach()
+
+# A backend named explicitly that cannot start is an error with its
+# plugin's reason, never a silent fallback; auto skips it and falls back.
+foreach(name unavail auto)
+  file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/run-${name}.yaml
+    "# written by tests/cli/run.cmake\nbackend:\n  name: ${name}\n  precision: double\ndemo:\n  neles: 64\n  steps: 1\n")
+endforeach()
+frx_cli_test(run-named-unavailable 1
+  "backend 'unavail' cannot start here: libfake[.]so[.]1 not found"
+  run ${CMAKE_CURRENT_BINARY_DIR}/run-unavail.yaml)
+frx_cli_test(run-auto-skips-unavailable 0 "on openmp.*: ok"
+  run ${CMAKE_CURRENT_BINARY_DIR}/run-auto.yaml)
+foreach(t run-named-unavailable run-auto-skips-unavailable)
+  set_tests_properties(cli-${t} PROPERTIES ENVIRONMENT
+    "${FRX_MPI_TEST_ENV};FRX_PLUGIN_PATH=${FRX_FIXTURE_DIR}")
+endforeach()
