@@ -183,6 +183,7 @@ void frx_backend_destroy(frx_backend *be)
 {
     if (!be)
         return;
+    frx__kernels_release(be); /* compiled code belongs to the plugin */
     if (be->ops->destroy)
         be->ops->destroy(be->state);
     free(be->name);

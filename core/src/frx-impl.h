@@ -38,6 +38,63 @@ const char *frx__suggest(const char *word, const char *const *cands,
 /* The directory holding libfrx itself ("" if unknown). */
 const char *frx__libdir(void);
 
+/* --------------------------------------------------------------- kernels */
+
+enum frx__kind {
+    FRX__K_MATRIX = 1,
+    FRX__K_VIEW,
+    FRX__K_XCHG,
+    FRX__K_SCALAR,
+    FRX__K_BROADCAST
+};
+enum frx__intent { FRX__IN = 1, FRX__OUT = 2, FRX__INOUT = 3 };
+
+typedef struct frx__karg {
+    char name[64];
+    int intent, kind;
+    int is_int;     /* int32_t scalar; else fpdtype_t */
+    size_t ndims;   /* 0, 1 or 2 */
+    size_t dims[2];
+    size_t nrow, ncol; /* dims as (rows, columns): [a] is (1, a) */
+} frx__karg;
+
+typedef struct frx__kspec {
+    char *name;
+    int ndim;
+    size_t nargs;
+    frx__karg *args;
+    char *body;
+} frx__kspec;
+
+int frx__kspec_parse(const frx_kernel_decl *d, frx__kspec **out);
+void frx__kspec_free(frx__kspec *s);
+/* "in view fpdtype_t[4]" as a declaration would read, with another kind
+ * (kind < 0: the argument's own). */
+const char *frx__karg_decl(const frx__karg *a, int kind, char *buf,
+                           size_t n);
+int frx__kgen(const frx__kspec *s, const frx_kernel_macro *macros,
+              size_t nmacros, const frx_codegen *cg, char **src,
+              char **entry);
+/* Elements per row of a matrix of ncol columns with one variable. */
+size_t frx__const_leaddim(size_t ncol, size_t soasz, size_t alignment,
+                          size_t fpsize);
+
+/* ------------------------------------------------------------------ hash */
+
+typedef struct frx__sha256 {
+    uint32_t h[8];
+    uint64_t len;
+    unsigned char buf[64];
+    size_t nbuf;
+} frx__sha256;
+
+void frx__sha256_init(frx__sha256 *s);
+void frx__sha256_update(frx__sha256 *s, const void *data, size_t len);
+void frx__sha256_final(frx__sha256 *s, unsigned char out[32]);
+
+/* The cache directory in use (created 0700 if absent) or an error. */
+int frx__cache_dir(char *buf, size_t n);
+
 /* ------------------------------------------------------------------- MPI */
 
 /* Rank and size when MPI is initialised, else 0 and 1. */
@@ -55,7 +112,22 @@ struct frx_backend {
     int precision;
     size_t fpsize;
     struct frx_const_entry *consts; /* de-duplication list */
+    struct frx__kreg *kernels;      /* registered kernels */
+    frx_kernel_macro *macros;       /* registered macros (copies) */
+    size_t nmacros;
+    struct frx__prog *progs;        /* compiled code, by source hash */
+    frx_backend_stats stats;
 };
+
+/* What a kernel instance reads and writes, for graph dependencies: an
+ * allocation (struct frx_alloc *) or an xchg matrix. */
+typedef struct frx__access {
+    const void *res;
+    int writes;
+} frx__access;
+
+size_t frx__kernel_accesses(const frx_kernel *k, const frx__access **out);
+void frx__kernels_release(frx_backend *be);
 
 /* One block of device memory, shared by the matrices made in it. */
 struct frx_alloc {

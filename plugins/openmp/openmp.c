@@ -2,18 +2,13 @@
  * and kernels are OpenMP loops. */
 #include "openmp.h"
 
+#include <ltdl.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define OMP_ALIGN 64 /* bytes: one cache line, a full AVX-512 vector */
-
-struct omp_state {
-    int precision;
-    const char *cc, *cflags; /* kept for the kernel compiler */
-    long threads;
-};
 
 static const frx_option omp_options[] = {
     {.key = "cc", .type = FRX_OPT_STRING, .def = "cc",
@@ -50,6 +45,11 @@ static int omp_create(const frx_backend_init *init, frx_backend_info *info,
     }
     if (s->threads > 0)
         omp_set_num_threads((int)s->threads);
+    if (lt_dlinit() != 0) {
+        free(s);
+        return frx_error(FRX_EBACKEND, "openmp: libltdl failed to start: %s",
+                         lt_dlerror());
+    }
 
     size_t fpsize = init->precision == FRX_SINGLE ? 4 : 8;
     info->alignment = OMP_ALIGN;
@@ -63,7 +63,7 @@ static int omp_create(const frx_backend_init *init, frx_backend_info *info,
 
 static void omp_destroy(void *state)
 {
-    free(state);
+    free(state); /* libltdl stays up: kernels are never unloaded */
 }
 
 static int omp_mem_alloc(void *state, size_t bytes, void **mem)
@@ -122,6 +122,10 @@ static const frx_backend_ops omp_ops = {
     .pack = frx_openmp_pack,
     .unpack = frx_openmp_unpack,
     .sync = omp_sync,
+    .target = FRX_TARGET_C_OPENMP,
+    .kernel_compile = frx_openmp_kernel_compile,
+    .kernel_launch = frx_openmp_kernel_launch,
+    .kernel_free = frx_openmp_kernel_free,
 };
 
 static const frx_plugin_desc omp_desc = {

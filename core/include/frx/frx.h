@@ -23,7 +23,7 @@ extern "C" {
 /* ABI of the plugin interface (plugin.h). Bump the major on any change
  * that breaks a compiled plugin; the minor when fields are appended. */
 #define FRX_ABI_MAJOR 1
-#define FRX_ABI_MINOR 0
+#define FRX_ABI_MINOR 1
 #define FRX_VERSION "0.1.0"
 
 /* ---------------------------------------------------------------- errors */
@@ -252,6 +252,134 @@ FRX_EXTERN int frx_xchg_view_unpack(frx_xchg_view *xv);
 /* Pack now into a new persistent xchg matrix (the base flow at t = 0). */
 FRX_EXTERN int frx_xchg_view_snapshot(frx_xchg_view *xv,
                                       frx_xchg_matrix **out);
+
+/* --------------------------------------------------------------- kernels */
+
+/* A pointwise kernel, written once for every backend.
+ *
+ * args: comma-separated "[in|out|inout] [view|xchg|scalar|broadcast]
+ * dtype[dims] name"; intent defaults to in, "mpi" is an old name for
+ * xchg, no kind means a plain matrix. dtype is fpdtype_t (int32_t for
+ * scalars too); dims are [a] or [a][b]. In the body each argument is a
+ * local array of its dims (a scalar a plain value): in/inout arguments
+ * are loaded before the body, out/inout ones stored after it.
+ *
+ *   ndim 1 runs over n points: a matrix [a][b] has a rows, b variables
+ *   and n elements; a view [a][b] has a rows and b columns per point; an
+ *   xchg matrix [a][b] likewise, packed.
+ *   ndim 2 runs over nrows x n: a matrix [a][b] has a*nrows rows (row
+ *   x*nrows + j for row j of the kernel) and b variables.
+ *   broadcast [a][b]: a const matrix (a x b) read whole by every point.
+ */
+typedef struct frx_kernel_decl {
+    const char *name;
+    int ndim;
+    const char *args;
+    const char *body;      /* or NULL and body_file */
+    const char *body_file; /* a file holding the body */
+} frx_kernel_decl;
+
+/* A macro a kernel body may call: name(params) expands to body. */
+typedef struct frx_kernel_macro {
+    const char *name;
+    const char *params; /* "a, b, c" */
+    const char *body;
+} frx_kernel_macro;
+
+enum frx_target {
+    FRX_TARGET_C_OPENMP = 1, /* C with OpenMP, compiled by cc */
+    FRX_TARGET_OPENCL = 2,   /* OpenCL C */
+    FRX_TARGET_CUDA = 3,     /* CUDA C for NVRTC */
+    FRX_TARGET_HIP = 4       /* HIP for hiprtc */
+};
+
+typedef struct frx_codegen {
+    int target;       /* enum frx_target */
+    int precision;    /* enum frx_precision */
+    size_t soasz;     /* chunk width of matrices */
+    size_t alignment; /* bytes */
+} frx_codegen;
+
+/* Generate the source of one kernel for a target. *src (malloc'd, free
+ * it) defines the function *entry (malloc'd too). */
+FRX_EXTERN int frx_kernel_generate(const frx_kernel_decl *d,
+                                   const frx_kernel_macro *macros,
+                                   size_t nmacros, const frx_codegen *cg,
+                                   char **src, char **entry);
+
+/* Register a kernel or a macro with a backend (for solver plugins). */
+FRX_EXTERN int frx_kernel_register(frx_backend *be, const frx_kernel_decl *d);
+FRX_EXTERN int frx_kernel_register_macro(frx_backend *be,
+                                         const frx_kernel_macro *m);
+
+typedef struct frx_kernel frx_kernel;
+
+/* What an argument is bound to. */
+typedef struct frx_arg {
+    int kind; /* one of the FRX_ARG_* below */
+    void *obj;
+    double value;
+} frx_arg;
+
+enum {
+    FRX_ARG_MATRIX = 1,
+    FRX_ARG_VIEW,
+    FRX_ARG_XCHG,
+    FRX_ARG_SCALAR,
+    FRX_ARG_UNSET /* a scalar set later with frx_kernel_set_scalar */
+};
+
+FRX_EXTERN frx_arg frx_arg_matrix(frx_matrix *m);
+FRX_EXTERN frx_arg frx_arg_view(frx_view *v);
+FRX_EXTERN frx_arg frx_arg_xchg(frx_xchg_matrix *xm);
+FRX_EXTERN frx_arg frx_arg_scalar(double value);
+FRX_EXTERN frx_arg frx_arg_unset(void);
+
+/* Bind a registered kernel to its arguments (in declaration order) over
+ * nrows x n (nrows is 1 for ndim 1). Every argument's kind, dtype,
+ * shape and size is checked against the declaration; the code is
+ * compiled once (or loaded from the disk cache) and shared. */
+FRX_EXTERN int frx_kernel_create(frx_backend *be, const char *name,
+                                 size_t nrows, size_t n, const frx_arg *args,
+                                 size_t nargs, frx_kernel **out);
+/* Change a scalar argument without recompiling. */
+FRX_EXTERN int frx_kernel_set_scalar(frx_kernel *k, const char *arg,
+                                     double value);
+FRX_EXTERN int frx_kernel_run(frx_kernel *k);
+FRX_EXTERN void frx_kernel_destroy(frx_kernel *k);
+
+typedef struct frx_backend_stats {
+    size_t compiles;    /* kernels compiled by this process */
+    size_t cache_loads; /* kernels loaded from the disk cache */
+    size_t reuses;      /* kernel binds that reused compiled code */
+} frx_backend_stats;
+
+FRX_EXTERN void frx_backend_get_stats(const frx_backend *be,
+                                      frx_backend_stats *out);
+
+/* ---------------------------------------------------------------- graphs */
+
+/* Nodes run in an order fixed once by frx_graph_commit: explicit
+ * dependencies, plus those derived from what each node reads and
+ * writes (a node that reads or writes data an earlier node writes, or
+ * writes data an earlier node reads, runs after it). */
+typedef struct frx_graph frx_graph;
+
+FRX_EXTERN int frx_graph_create(frx_backend *be, frx_graph **out);
+FRX_EXTERN void frx_graph_destroy(frx_graph *g);
+/* Each add returns the new node's index in *node (may be NULL); deps
+ * are indices of nodes added before. */
+FRX_EXTERN int frx_graph_add_kernel(frx_graph *g, frx_kernel *k,
+                                    const int *deps, size_t ndeps, int *node);
+FRX_EXTERN int frx_graph_add_pack(frx_graph *g, frx_xchg_view *xv,
+                                  const int *deps, size_t ndeps, int *node);
+FRX_EXTERN int frx_graph_add_unpack(frx_graph *g, frx_xchg_view *xv,
+                                    const int *deps, size_t ndeps,
+                                    int *node);
+FRX_EXTERN int frx_graph_commit(frx_graph *g);
+FRX_EXTERN int frx_graph_run(frx_graph *g);
+/* The committed order: order[k] is the k-th node run (n entries). */
+FRX_EXTERN int frx_graph_order(const frx_graph *g, int *order, size_t n);
 
 #ifdef __cplusplus
 }

@@ -86,6 +86,33 @@ typedef struct frx_pack_args {
     size_t n, nvrow, nvcol, cstride, elsize;
 } frx_pack_args;
 
+/* A generated kernel to compile: source defining the function entry. */
+typedef struct frx_kernel_src {
+    uint32_t size;
+    const char *name;   /* the kernel's name, for messages */
+    const char *entry;  /* the function to look up */
+    const char *source;
+    int ndim;
+} frx_kernel_src;
+
+/* Launch parameters, in the order of the generated function's
+ * parameters: nrows and n first, then each argument's. */
+enum frx_param_type { FRX_PARAM_MEM = 1, FRX_PARAM_INT, FRX_PARAM_FP };
+
+typedef struct frx_param {
+    int type;
+    void *mem;   /* FRX_PARAM_MEM: a mem handle from mem_alloc */
+    int64_t i;   /* FRX_PARAM_INT */
+    double d;    /* FRX_PARAM_FP, converted to the backend precision */
+} frx_param;
+
+typedef struct frx_launch {
+    uint32_t size;
+    size_t nrows, n; /* the iteration space */
+    size_t nparams;
+    const frx_param *params;
+} frx_launch;
+
 typedef struct frx_backend_ops {
     uint32_t size;
     int priority;               /* for backend.name: auto; higher wins */
@@ -107,6 +134,13 @@ typedef struct frx_backend_ops {
     int (*pack)(void *state, const frx_pack_args *a);
     int (*unpack)(void *state, const frx_pack_args *a);
     int (*sync)(void *state);
+
+    /* ABI 1.1: run-time compiled kernels. */
+    int target; /* enum frx_target: the code the core generates for it */
+    int (*kernel_compile)(void *state, const struct frx_kernel_src *src,
+                          void **prog, int *compiled);
+    int (*kernel_launch)(void *state, void *prog, const struct frx_launch *l);
+    void (*kernel_free)(void *state, void *prog);
 } frx_backend_ops;
 
 /* ---------------------------------------------------------------- solver */
@@ -147,6 +181,34 @@ typedef const frx_plugin_desc *(*frx_plugin_entry_fn)(void);
  * code, so a plugin can write `return frx_error(FRX_EBACKEND, ...)`. */
 FRX_EXTERN int frx_error(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* ------------------------------------------------------------ disk cache */
+
+/* Compiled artefacts (kernel shared objects, program binaries) cached on
+ * disk per user: $FRX_CACHE_DIR, else $XDG_CACHE_HOME/frx, else
+ * ~/.cache/frx; the directory must be the user's own and mode 0700.
+ * FRX_CACHE=off builds into a private temporary directory instead. */
+
+/* Writes the artefact to tmp_path (a fresh name in the cache). */
+typedef int (*frx_cache_build_fn)(const char *tmp_path, void *ud);
+
+typedef struct frx_cache_entry {
+    char path[4096]; /* the artefact, valid until frx_cache_done */
+    int built;       /* 1 if build ran in this call */
+    int temporary;   /* 1 if path is removed by frx_cache_done */
+} frx_cache_entry;
+
+/* The entry keyed on the hash of parts (source, flags, compiler
+ * identity, target...; frx's ABI is added) with the given file suffix
+ * (".so"). A missing, truncated or altered entry is (re)built under a
+ * lock, so processes that need the same entry at once build it once. */
+FRX_EXTERN int frx_cache_fetch(const char *const *parts, size_t nparts,
+                               const char *suffix, frx_cache_build_fn build,
+                               void *ud, frx_cache_entry *out);
+FRX_EXTERN void frx_cache_done(frx_cache_entry *e);
+
+/* SHA-256 of data, as 64 hex digits and a NUL. */
+FRX_EXTERN void frx_sha256_hex(const void *data, size_t len, char hex[65]);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,215 @@
+/* Graphs: nodes with explicit and derived dependencies, ordered once at
+ * commit, run many times. */
+#include "frx-impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum node_type { NODE_KERNEL = 1, NODE_PACK, NODE_UNPACK };
+
+struct node {
+    int type;
+    frx_kernel *kernel;
+    frx_xchg_view *xv;
+    frx__access acc[2]; /* pack and unpack; kernels keep their own */
+    int *deps;
+    size_t ndeps;
+};
+
+struct frx_graph {
+    frx_backend *be;
+    struct node *nodes;
+    size_t n, cap;
+    int *order; /* set by commit */
+};
+
+int frx_graph_create(frx_backend *be, frx_graph **out)
+{
+    if (!be || !out)
+        return frx_error(FRX_EINVAL, "frx_graph_create: NULL argument");
+    frx_graph *g = frx__calloc(1, sizeof *g, "a graph");
+    if (!g)
+        return FRX_ENOMEM;
+    g->be = be;
+    *out = g;
+    return FRX_OK;
+}
+
+void frx_graph_destroy(frx_graph *g)
+{
+    if (!g)
+        return;
+    for (size_t i = 0; i < g->n; i++)
+        free(g->nodes[i].deps);
+    free(g->nodes);
+    free(g->order);
+    free(g);
+}
+
+static size_t accesses(const struct node *nd, const frx__access **acc)
+{
+    if (nd->type == NODE_KERNEL)
+        return frx__kernel_accesses(nd->kernel, acc);
+    *acc = nd->acc;
+    return 2;
+}
+
+/* Does b (added after a) have to run after a? */
+static int conflicts(const struct node *a, const struct node *b)
+{
+    const frx__access *x, *y;
+    size_t nx = accesses(a, &x), ny = accesses(b, &y);
+    for (size_t i = 0; i < nx; i++)
+        for (size_t j = 0; j < ny; j++)
+            if (x[i].res && x[i].res == y[j].res &&
+                (x[i].writes || y[j].writes))
+                return 1;
+    return 0;
+}
+
+static int add(frx_graph *g, struct node nd, const int *deps, size_t ndeps,
+               int *node)
+{
+    if (g->order)
+        return frx_error(FRX_EINVAL, "graph: nodes cannot be added after "
+                         "frx_graph_commit");
+    for (size_t i = 0; i < ndeps; i++)
+        if (deps[i] < 0 || (size_t)deps[i] >= g->n)
+            return frx_error(FRX_EINVAL, "graph: dependency %d of node %zu "
+                             "is not a node added before it", deps[i], g->n);
+    if (g->n == g->cap) {
+        size_t cap = g->cap ? 2 * g->cap : 16;
+        struct node *v = realloc(g->nodes, cap * sizeof *v);
+        if (!v)
+            return frx_error(FRX_ENOMEM, "graph: out of memory");
+        g->nodes = v;
+        g->cap = cap;
+    }
+    nd.deps = frx__calloc(ndeps, sizeof *nd.deps, "graph dependencies");
+    if (!nd.deps)
+        return FRX_ENOMEM;
+    if (ndeps)
+        memcpy(nd.deps, deps, ndeps * sizeof *deps);
+    nd.ndeps = ndeps;
+    g->nodes[g->n] = nd;
+    if (node)
+        *node = (int)g->n;
+    g->n++;
+    return FRX_OK;
+}
+
+int frx_graph_add_kernel(frx_graph *g, frx_kernel *k, const int *deps,
+                         size_t ndeps, int *node)
+{
+    if (!g || !k)
+        return frx_error(FRX_EINVAL, "frx_graph_add_kernel: NULL argument");
+    return add(g, (struct node){.type = NODE_KERNEL, .kernel = k}, deps,
+               ndeps, node);
+}
+
+static int add_xchg(frx_graph *g, frx_xchg_view *xv, int type,
+                    const int *deps, size_t ndeps, int *node)
+{
+    if (!g || !xv)
+        return frx_error(FRX_EINVAL, "graph: NULL xchg view");
+    int pack = type == NODE_PACK;
+    struct node nd = {.type = type, .xv = xv};
+    nd.acc[0] = (frx__access){xv->view->alloc, !pack};
+    nd.acc[1] = (frx__access){xv->xm, pack};
+    return add(g, nd, deps, ndeps, node);
+}
+
+int frx_graph_add_pack(frx_graph *g, frx_xchg_view *xv, const int *deps,
+                       size_t ndeps, int *node)
+{
+    return add_xchg(g, xv, NODE_PACK, deps, ndeps, node);
+}
+
+int frx_graph_add_unpack(frx_graph *g, frx_xchg_view *xv, const int *deps,
+                         size_t ndeps, int *node)
+{
+    return add_xchg(g, xv, NODE_UNPACK, deps, ndeps, node);
+}
+
+/* Kahn's algorithm over explicit and derived edges; among ready nodes
+ * the one added first runs first, except that nodes upstream of a pack
+ * (whose buffer goes to MPI) are taken before the rest. */
+int frx_graph_commit(frx_graph *g)
+{
+    if (!g)
+        return frx_error(FRX_EINVAL, "frx_graph_commit: NULL graph");
+    if (g->order)
+        return FRX_OK;
+    size_t n = g->n;
+    unsigned char *edge = frx__calloc(n ? n * n : 1, 1, "graph edges");
+    size_t *indeg = frx__calloc(n, sizeof *indeg, "graph in-degrees");
+    unsigned char *urgent = frx__calloc(n, 1, "graph priorities");
+    int *order = frx__calloc(n, sizeof *order, "graph order");
+    if (!edge || !indeg || !urgent || !order) {
+        free(edge), free(indeg), free(urgent), free(order);
+        return FRX_ENOMEM;
+    }
+    for (size_t b = 0; b < n; b++) { /* edge[a*n + b]: a before b */
+        for (size_t d = 0; d < g->nodes[b].ndeps; d++)
+            edge[(size_t)g->nodes[b].deps[d] * n + b] = 1;
+        for (size_t a = 0; a < b; a++)
+            if (conflicts(&g->nodes[a], &g->nodes[b]))
+                edge[a * n + b] = 1;
+    }
+    for (size_t b = n; b-- > 0;) { /* upstream of a pack: reverse pass */
+        if (g->nodes[b].type == NODE_PACK)
+            urgent[b] = 1;
+        if (urgent[b])
+            for (size_t a = 0; a < b; a++)
+                if (edge[a * n + b])
+                    urgent[a] = 1;
+    }
+    for (size_t a = 0; a < n; a++)
+        for (size_t b = 0; b < n; b++)
+            indeg[b] += edge[a * n + b];
+    unsigned char *done = frx__calloc(n, 1, "graph order");
+    for (size_t k = 0; done && k < n; k++) {
+        size_t pick = n;
+        for (size_t i = 0; i < n; i++)
+            if (!done[i] && indeg[i] == 0 &&
+                (pick == n || (urgent[i] && !urgent[pick])))
+                pick = i;
+        /* edges only point forward, so a ready node always exists */
+        done[pick] = 1;
+        order[k] = (int)pick;
+        for (size_t b = 0; b < n; b++)
+            indeg[b] -= edge[pick * n + b];
+    }
+    int rc = done ? FRX_OK : FRX_ENOMEM;
+    free(edge), free(indeg), free(urgent), free(done);
+    if (rc) {
+        free(order);
+        return rc;
+    }
+    g->order = order;
+    return FRX_OK;
+}
+
+int frx_graph_run(frx_graph *g)
+{
+    if (!g || !g->order)
+        return frx_error(FRX_EINVAL, "frx_graph_run: commit the graph first");
+    for (size_t k = 0; k < g->n; k++) {
+        const struct node *nd = &g->nodes[g->order[k]];
+        int rc = nd->type == NODE_KERNEL ? frx_kernel_run(nd->kernel)
+               : nd->type == NODE_PACK   ? frx_xchg_view_pack(nd->xv)
+                                         : frx_xchg_view_unpack(nd->xv);
+        if (rc)
+            return rc;
+    }
+    return FRX_OK;
+}
+
+int frx_graph_order(const frx_graph *g, int *order, size_t n)
+{
+    if (!g || !g->order || n < g->n)
+        return frx_error(FRX_EINVAL, "frx_graph_order: commit the graph "
+                         "first and pass room for %zu nodes", g ? g->n : 0);
+    memcpy(order, g->order, g->n * sizeof *order);
+    return FRX_OK;
+}

@@ -1,0 +1,368 @@
+/* One generator, four targets: C with OpenMP, OpenCL C, CUDA (NVRTC) and
+ * HIP (hiprtc). Each kernel becomes a function over its iteration space
+ * whose body sees every argument as a local array of its declared dims:
+ * loaded through the indexing of the argument's kind before the body,
+ * stored after it. Only the loop around the point differs by target. */
+#include "frx-impl.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct sbuf {
+    char *s;
+    size_t len, cap;
+    int failed;
+};
+
+static void put(struct sbuf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void put(struct sbuf *b, const char *fmt, ...)
+{
+    if (b->failed)
+        return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int k = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+        va_end(ap);
+        if (k < 0) {
+            b->failed = 1;
+            return;
+        }
+        if (b->len + (size_t)k < b->cap) {
+            b->len += (size_t)k;
+            return;
+        }
+        size_t cap = (b->cap + (size_t)k) * 2 + 256;
+        char *s = realloc(b->s, cap);
+        if (!s) {
+            b->failed = 1;
+            return;
+        }
+        b->s = s;
+        b->cap = cap;
+    }
+}
+
+size_t frx__const_leaddim(size_t ncol, size_t soasz, size_t alignment,
+                          size_t fpsize)
+{
+    size_t per = alignment / fpsize, cols = (ncol + soasz - 1) / soasz * soasz;
+    return (cols + per - 1) / per * per;
+}
+
+struct target {
+    const char *global;   /* address space of buffers */
+    const char *prefix;   /* before "void name(" */
+    const char *restrict_; /* the compiler's spelling of restrict */
+};
+
+/* Buffers are restrict: a kernel's arguments never overlap where one of
+ * them is written (several may read the same data), as in PyFR. */
+static const struct target targets[] = {
+    [FRX_TARGET_C_OPENMP] = {"", "", "restrict"},
+    [FRX_TARGET_OPENCL] = {"__global ", "__kernel ", "restrict"},
+    [FRX_TARGET_CUDA] = {"", "extern \"C\" __global__ ", "__restrict__"},
+    [FRX_TARGET_HIP] = {"", "extern \"C\" __global__ ", "__restrict__"},
+};
+
+static void prelude(struct sbuf *b, const frx__kspec *s,
+                    const frx_codegen *cg)
+{
+    static const char *const names[] = {"", "C with OpenMP", "OpenCL C",
+                                        "CUDA", "HIP"};
+    int dbl = cg->precision == FRX_DOUBLE;
+    put(b, "/* frx kernel '%s' for %s, %s precision, chunk width %zu */\n",
+        s->name, names[cg->target], dbl ? "double" : "single", cg->soasz);
+    if (cg->target == FRX_TARGET_C_OPENMP)
+        put(b, "#include <math.h>\n#include <stdint.h>\n"
+               "typedef union { void *p; int64_t i; double d; } frx_kp;\n");
+    if (cg->target == FRX_TARGET_OPENCL && dbl)
+        put(b, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
+    put(b, "typedef %s fpdtype_t;\n", dbl ? "double" : "float");
+}
+
+static void macros_out(struct sbuf *b, const frx_kernel_macro *m, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        put(b, "#define %s(%s) \\\n", m[i].name, m[i].params ? m[i].params
+                                                             : "");
+        for (const char *c = m[i].body; *c; c++) {
+            if (*c == '\n')
+                put(b, " \\\n");
+            else
+                put(b, "%c", *c);
+        }
+        put(b, "\n");
+    }
+}
+
+static void params(struct sbuf *b, const frx__kspec *s, const char *g,
+                   const char *r)
+{
+    put(b, "int _nrows, int _n");
+    for (size_t i = 0; i < s->nargs; i++) {
+        const frx__karg *a = &s->args[i];
+        const char *c = a->intent == FRX__IN ? "const " : "";
+        const char *n = a->name;
+        switch (a->kind) {
+        case FRX__K_MATRIX:
+            put(b, ", %s%sfpdtype_t *%s %s_b, int %s_o, int %s_ld", g, c, r,
+                n, n, n);
+            break;
+        case FRX__K_BROADCAST:
+            put(b, ", %sconst fpdtype_t *%s %s_b, int %s_o", g, r, n, n);
+            break;
+        case FRX__K_VIEW:
+            put(b, ", %s%sfpdtype_t *%s %s_b, %sconst int *%s %s_off, "
+                   "%sconst int *%s %s_rs", g, c, r, n, g, r, n, g, r, n);
+            break;
+        case FRX__K_XCHG:
+            put(b, ", %s%sfpdtype_t *%s %s_b", g, c, r, n);
+            break;
+        default:
+            put(b, ", %s %s", a->is_int ? "int" : "fpdtype_t", n);
+        }
+    }
+}
+
+/* The element of argument a at (_x, _v) for the current point. */
+static void element(struct sbuf *b, const frx__karg *a, size_t soasz)
+{
+    switch (a->kind) {
+    case FRX__K_MATRIX:
+        put(b, "%s_b[%s_o + (_x*_nrows + _j)*%s_ld + _ib*%zu + _v*%zu + _il]",
+            a->name, a->name, a->name, a->ncol * soasz, soasz);
+        break;
+    case FRX__K_VIEW:
+        put(b, "%s_b[%s_off[_i] + _x*%s_rs[_i] + _v*%zu]", a->name, a->name,
+            a->name, soasz);
+        break;
+    default: /* xchg */
+        put(b, "%s_b[(_x*%zu + _v)*_n + _i]", a->name, a->ncol);
+    }
+}
+
+static void local_ref(struct sbuf *b, const frx__karg *a)
+{
+    if (a->ndims == 0)
+        put(b, "%s", a->name);
+    else if (a->ndims == 1)
+        put(b, "%s[_v]", a->name);
+    else
+        put(b, "%s[_x][_v]", a->name);
+}
+
+static void copy_loop(struct sbuf *b, const frx__karg *a, size_t soasz,
+                      int load)
+{
+    put(b, "        for (int _x = 0; _x < %zu; _x++)\n"
+           "            for (int _v = 0; _v < %zu; _v++)\n                ",
+        a->nrow, a->ncol);
+    if (load) {
+        local_ref(b, a);
+        put(b, " = ");
+        element(b, a, soasz);
+    } else {
+        element(b, a, soasz);
+        put(b, " = ");
+        local_ref(b, a);
+    }
+    put(b, ";\n");
+}
+
+static void point(struct sbuf *b, const frx__kspec *s, const frx_codegen *cg)
+{
+    const char *g = targets[cg->target].global;
+    size_t fpsize = cg->precision == FRX_DOUBLE ? 8 : 4;
+    for (size_t i = 0; i < s->nargs; i++) {
+        const frx__karg *a = &s->args[i];
+        if (a->kind == FRX__K_SCALAR)
+            continue;
+        if (a->kind == FRX__K_BROADCAST) {
+            size_t ld = frx__const_leaddim(a->ncol, cg->soasz, cg->alignment,
+                                           fpsize);
+            if (a->ndims == 2)
+                put(b, "        %sconst fpdtype_t (*%s)[%zu] = (%sconst "
+                       "fpdtype_t (*)[%zu])(%s_b + %s_o);\n", g, a->name, ld,
+                    g, ld, a->name, a->name);
+            else if (a->ndims == 1)
+                put(b, "        %sconst fpdtype_t *%s = %s_b + %s_o;\n", g,
+                    a->name, a->name, a->name);
+            else
+                put(b, "        const fpdtype_t %s = %s_b[%s_o];\n", a->name,
+                    a->name, a->name);
+            continue;
+        }
+        put(b, "        fpdtype_t %s", a->name);
+        for (size_t d = 0; d < a->ndims; d++)
+            put(b, "[%zu]", a->dims[d]);
+        put(b, ";\n");
+        if (a->intent == FRX__OUT) {
+            put(b, "        for (int _x = 0; _x < %zu; _x++)\n"
+                   "            for (int _v = 0; _v < %zu; _v++)\n"
+                   "                ", a->nrow, a->ncol);
+            local_ref(b, a);
+            put(b, " = 0;\n");
+        } else {
+            copy_loop(b, a, cg->soasz, 1);
+        }
+    }
+    put(b, "        {\n%s\n        }\n", s->body);
+    for (size_t i = 0; i < s->nargs; i++) {
+        const frx__karg *a = &s->args[i];
+        if (a->intent != FRX__IN && a->kind != FRX__K_SCALAR &&
+            a->kind != FRX__K_BROADCAST)
+            copy_loop(b, a, cg->soasz, 0);
+    }
+}
+
+static int has_matrix(const frx__kspec *s)
+{
+    for (size_t i = 0; i < s->nargs; i++)
+        if (s->args[i].kind == FRX__K_MATRIX)
+            return 1;
+    return 0;
+}
+
+/* Full chunks get a constant lane count, so the compiler turns the lane
+ * loop into whole vectors; the last, partial chunk is the only one that
+ * needs a run-time bound. */
+static void openmp_lanes(struct sbuf *b, const frx__kspec *s,
+                         const frx_codegen *cg, const char *bound)
+{
+    put(b, "    for (int _j = 0; _j < _nrows; _j++) {\n"
+           "#pragma omp simd\n"
+           "    for (int _il = 0; _il < %s; _il++) {\n"
+           "        const int _i = _ib*%zu + _il;\n"
+           "        (void)_i;\n", bound, cg->soasz);
+    point(b, s, cg);
+    put(b, "    }\n    }\n");
+}
+
+static void openmp_loop(struct sbuf *b, const frx__kspec *s,
+                        const frx_codegen *cg)
+{
+    size_t S = cg->soasz;
+    char full[32];
+    snprintf(full, sizeof full, "%zu", S);
+    put(b, "    const int _nb = (_n + %zu - 1) / %zu;\n"
+           "#pragma omp parallel for schedule(static)\n"
+           "    for (int _ib = 0; _ib < _nb; _ib++) {\n"
+           "    const int _ie = _n - _ib*%zu;\n"
+           "    if (_ie >= %zu) {\n", S, S, S, S);
+    openmp_lanes(b, s, cg, full);
+    put(b, "    } else {\n");
+    openmp_lanes(b, s, cg, "_ie");
+    put(b, "    }\n    }\n");
+}
+
+static void device_index(struct sbuf *b, const frx__kspec *s,
+                         const frx_codegen *cg)
+{
+    if (cg->target == FRX_TARGET_OPENCL)
+        put(b, "    const int _i = get_global_id(0), _j = get_global_id(1);\n");
+    else
+        put(b, "    const int _i = blockIdx.x*blockDim.x + threadIdx.x;\n"
+               "    const int _j = blockIdx.y;\n");
+    put(b, "    if (_i >= _n || _j >= _nrows)\n        return;\n");
+    if (has_matrix(s))
+        put(b, "    const int _ib = _i / %zu, _il = _i %% %zu;\n", cg->soasz,
+            cg->soasz);
+    point(b, s, cg);
+}
+
+/* openmp: an entry taking the launch parameters as one array, so the
+ * backend can call every kernel through one function type. */
+static void openmp_entry(struct sbuf *b, const frx__kspec *s,
+                         const char *fn)
+{
+    put(b, "\nvoid %s_entry(const frx_kp *_p);\n"
+           "void %s_entry(const frx_kp *_p)\n{\n"
+           "    %s((int)_p[0].i, (int)_p[1].i", fn, fn, fn);
+    size_t k = 2;
+    for (size_t i = 0; i < s->nargs; i++) {
+        const frx__karg *a = &s->args[i];
+        switch (a->kind) {
+        case FRX__K_MATRIX:
+            put(b, ", _p[%zu].p, (int)_p[%zu].i, (int)_p[%zu].i", k, k + 1,
+                k + 2);
+            k += 3;
+            break;
+        case FRX__K_BROADCAST:
+            put(b, ", _p[%zu].p, (int)_p[%zu].i", k, k + 1);
+            k += 2;
+            break;
+        case FRX__K_VIEW:
+            put(b, ", _p[%zu].p, _p[%zu].p, _p[%zu].p", k, k + 1, k + 2);
+            k += 3;
+            break;
+        case FRX__K_XCHG:
+            put(b, ", _p[%zu].p", k++);
+            break;
+        default:
+            put(b, a->is_int ? ", (int)_p[%zu].i" : ", (fpdtype_t)_p[%zu].d",
+                k++);
+        }
+    }
+    put(b, ");\n}\n");
+}
+
+int frx__kgen(const frx__kspec *s, const frx_kernel_macro *macros,
+              size_t nmacros, const frx_codegen *cg, char **src, char **entry)
+{
+    if (!cg || cg->target < FRX_TARGET_C_OPENMP || cg->target > FRX_TARGET_HIP
+        || !cg->soasz || !cg->alignment)
+        return frx_error(FRX_EINVAL, "kernel '%s': no such code target or "
+                         "layout", s->name);
+    struct sbuf b = {0};
+    char fn[128];
+    snprintf(fn, sizeof fn, "frx_k_%s", s->name);
+    prelude(&b, s, cg);
+    macros_out(&b, macros, nmacros);
+    if (cg->target == FRX_TARGET_C_OPENMP)
+        put(&b, "\nvoid %s(", fn);
+    else
+        put(&b, "\n%svoid %s(", targets[cg->target].prefix, fn);
+    const struct target *t = &targets[cg->target];
+    params(&b, s, t->global, t->restrict_);
+    if (cg->target == FRX_TARGET_C_OPENMP) {
+        put(&b, ");\nvoid %s(", fn);
+        params(&b, s, "", t->restrict_);
+    }
+    put(&b, ")\n{\n");
+    if (cg->target == FRX_TARGET_C_OPENMP)
+        openmp_loop(&b, s, cg);
+    else
+        device_index(&b, s, cg);
+    put(&b, "}\n");
+    if (cg->target == FRX_TARGET_C_OPENMP)
+        openmp_entry(&b, s, fn);
+
+    char *e = frx__strdup(cg->target == FRX_TARGET_C_OPENMP ? strcat(fn, "_entry") : fn);
+    if (b.failed || !e) {
+        free(b.s);
+        free(e);
+        return frx_error(FRX_ENOMEM, "kernel '%s': out of memory generating "
+                         "its source", s->name);
+    }
+    *src = b.s;
+    *entry = e;
+    return FRX_OK;
+}
+
+int frx_kernel_generate(const frx_kernel_decl *d,
+                        const frx_kernel_macro *macros, size_t nmacros,
+                        const frx_codegen *cg, char **src, char **entry)
+{
+    frx__kspec *s;
+    int rc = frx__kspec_parse(d, &s);
+    if (rc)
+        return rc;
+    rc = frx__kgen(s, macros, nmacros, cg, src, entry);
+    frx__kspec_free(s);
+    return rc;
+}

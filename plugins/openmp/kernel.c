@@ -1,0 +1,205 @@
+/* openmp kernels: generated C compiled by the configured cc into a
+ * shared object (through frx's disk cache) and loaded with libltdl. */
+#include "openmp.h"
+
+#include <ltdl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef union {
+    void *p;
+    int64_t i;
+    double d;
+} omp_kp; /* must match frx_kp in the generated source */
+
+struct omp_prog {
+    void (*entry)(const omp_kp *);
+};
+
+/* Run cmd through the shell; its output (stdout and stderr) into *out. */
+static int run_capture(const char *cmd, char **out)
+{
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    size_t len = 0, cap = 4096;
+    char *buf = malloc(cap);
+    for (size_t k; buf && (k = fread(buf + len, 1, cap - len - 1, p)) > 0;) {
+        len += k;
+        if (len + 1 == cap) {
+            char *b = realloc(buf, cap *= 2);
+            if (!b)
+                free(buf);
+            buf = b;
+        }
+    }
+    int status = pclose(p);
+    if (buf)
+        buf[len] = '\0';
+    *out = buf;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+/* 'text' with embedded quotes escaped, for sh -c. */
+static void sh_quote(char *dst, size_t n, const char *text)
+{
+    size_t k = 0;
+    if (n < 3)
+        return;
+    dst[k++] = '\'';
+    for (const char *c = text; *c && k + 5 < n; c++) {
+        if (*c == '\'') {
+            memcpy(dst + k, "'\\''", 4);
+            k += 4;
+        } else {
+            dst[k++] = *c;
+        }
+    }
+    dst[k++] = '\'';
+    dst[k] = '\0';
+}
+
+const char *frx_openmp_compiler_id(struct omp_state *s)
+{
+    if (s->cc_id[0])
+        return s->cc_id;
+    char cmd[1024], q[512], *out = NULL;
+    sh_quote(q, sizeof q, s->cc);
+    snprintf(cmd, sizeof cmd, "%s --version 2>&1", q);
+    int rc = run_capture(cmd, &out);
+    snprintf(s->cc_id, sizeof s->cc_id, "%s: %s", s->cc,
+             rc == 0 && out ? strtok(out, "\n") : "unknown");
+    free(out);
+    return s->cc_id;
+}
+
+/* The host CPU, since -march=native code is only good for it. */
+static void host_id(char *buf, size_t n)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[4096], model[256] = "", flags[65] = "";
+    while (f && fgets(line, sizeof line, f)) {
+        if (!model[0] && strncmp(line, "model name", 10) == 0)
+            snprintf(model, sizeof model, "%.200s", line);
+        if (!flags[0] && strncmp(line, "flags", 5) == 0)
+            frx_sha256_hex(line, strlen(line), flags);
+    }
+    if (f)
+        fclose(f);
+    snprintf(buf, n, "%s|%s", model, flags);
+}
+
+struct build {
+    struct omp_state *s;
+    const frx_kernel_src *src;
+};
+
+static int build(const char *out_path, void *ud)
+{
+    struct build *b = ud;
+    const char *tmp = getenv("TMPDIR");
+    char dir[4096], file[4200];
+    snprintf(dir, sizeof dir, "%s/frx-cc-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir))
+        return frx_error(FRX_EIO, "kernel '%s': cannot make a directory for "
+                         "the compiler in %s: %m", b->src->name, dir);
+    snprintf(file, sizeof file, "%s/%s.c", dir, b->src->name);
+    FILE *f = fopen(file, "w");
+    if (!f || fputs(b->src->source, f) < 0 || fclose(f) != 0)
+        return frx_error(FRX_EIO, "kernel '%s': cannot write %s: %m",
+                         b->src->name, file);
+
+    char qcc[512], qfile[4300], qout[4300], cmd[12000], *log = NULL;
+    sh_quote(qcc, sizeof qcc, b->s->cc);
+    sh_quote(qfile, sizeof qfile, file);
+    sh_quote(qout, sizeof qout, out_path);
+    snprintf(cmd, sizeof cmd, "%s %s -fPIC -shared -o %s %s 2>&1", qcc,
+             b->s->cflags, qout, qfile);
+    int status = run_capture(cmd, &log);
+    if (status != 0) {
+        int rc = frx_error(FRX_EBACKEND,
+                           "kernel '%s': the C compiler failed (exit %d): "
+                           "%s\n%sthe generated source is kept at %s; fix "
+                           "the kernel body or backend.openmp.cc/cflags",
+                           b->src->name, status, cmd, log ? log : "", file);
+        free(log);
+        return rc;
+    }
+    free(log);
+    unlink(file);
+    rmdir(dir);
+    return FRX_OK;
+}
+
+int frx_openmp_kernel_compile(void *state, const frx_kernel_src *src,
+                              void **prog, int *compiled)
+{
+    struct omp_state *s = state;
+    char host[512];
+    host_id(host, sizeof host);
+    const char *parts[] = {"openmp", src->source, s->cc, s->cflags,
+                           frx_openmp_compiler_id(s), host};
+    struct build b = {s, src};
+    frx_cache_entry e;
+    int rc = frx_cache_fetch(parts, sizeof parts / sizeof *parts, ".so",
+                             build, &b, &e);
+    if (rc)
+        return rc;
+    *compiled = e.built;
+
+    lt_dladvise adv;
+    lt_dladvise_init(&adv);
+    lt_dladvise_local(&adv);
+    lt_dladvise_resident(&adv); /* never unloaded, see below */
+    lt_dlhandle h = lt_dlopenadvise(e.path, adv);
+    lt_dladvise_destroy(&adv);
+    void *fn = h ? lt_dlsym(h, src->entry) : NULL;
+    if (!fn) {
+        rc = frx_error(FRX_EBACKEND, "kernel '%s': cannot load %s: %s; "
+                       "remove it and run again", src->name, e.path,
+                       lt_dlerror());
+        frx_cache_done(&e);
+        return rc;
+    }
+    frx_cache_done(&e); /* a temporary file can go once it is mapped */
+    struct omp_prog *p = calloc(1, sizeof *p);
+    if (!p)
+        return frx_error(FRX_ENOMEM, "openmp: out of memory");
+    *(void **)&p->entry = fn;
+    *prog = p;
+    return FRX_OK;
+}
+
+int frx_openmp_kernel_launch(void *state, void *prog, const frx_launch *l)
+{
+    (void)state;
+    omp_kp small[32] = {{0}}, *kp = l->nparams <= 32 ? small
+                                             : calloc(l->nparams, sizeof *kp);
+    if (!kp)
+        return frx_error(FRX_ENOMEM, "openmp: out of memory");
+    for (size_t i = 0; i < l->nparams; i++) {
+        const frx_param *p = &l->params[i];
+        if (p->type == FRX_PARAM_MEM)
+            kp[i].p = p->mem; /* the host is the device */
+        else if (p->type == FRX_PARAM_INT)
+            kp[i].i = p->i;
+        else
+            kp[i].d = p->d;
+    }
+    ((struct omp_prog *)prog)->entry(kp);
+    if (kp != small)
+        free(kp);
+    return FRX_OK;
+}
+
+/* The shared object stays mapped: unloading code whose OpenMP threads
+ * may still be parked is not safe. */
+void frx_openmp_kernel_free(void *state, void *prog)
+{
+    (void)state;
+    free(prog);
+}

@@ -1,0 +1,69 @@
+/* The kernels of the test suite: the conformance tests run them on each
+ * backend and the GPU compile test compiles all of them with NVRTC and
+ * hiprtc. */
+#ifndef FRX_TEST_KERNELS_H
+#define FRX_TEST_KERNELS_H
+
+#include <frx/frx.h>
+
+/* 2-D over rows x elements: y += a*x. */
+static const frx_kernel_decl tk_axpy = {
+    .name = "tk_axpy", .ndim = 2,
+    .args = "in fpdtype_t[3] x, inout fpdtype_t[3] y, scalar fpdtype_t a",
+    .body = "for (int v = 0; v < 3; v++)\n    y[v] += a*x[v];"};
+
+/* 2-D with a (2, 3) matrix argument: rows x*nrows + j. */
+static const frx_kernel_decl tk_grad = {
+    .name = "tk_grad", .ndim = 2,
+    .args = "in fpdtype_t[2][3] g, out fpdtype_t[3] s",
+    .body = "for (int v = 0; v < 3; v++)\n    s[v] = g[0][v] - 2*g[1][v];"};
+
+/* The forum case: the live interface values minus the base flow saved
+ * at t = 0 (an xchg snapshot), as PyFR's intconulin with a base flow. */
+static const frx_kernel_decl tk_baseflow = {
+    .name = "intconulin_baseflow_check", .ndim = 1,
+    .args = "in view fpdtype_t[4] ul, in xchg fpdtype_t[4] ublin, "
+            "out xchg fpdtype_t[4] diff",
+    .body = "for (int k = 0; k < 4; k++)\n    diff[k] = ul[k] - ublin[k];"};
+
+/* Views with (ndims, nvars) points in, a vector view out, a matrix. */
+static const frx_kernel_decl tk_views = {
+    .name = "tk_views", .ndim = 1,
+    .args = "in view fpdtype_t[2][3] g, out view fpdtype_t[3] o, "
+            "in fpdtype_t[2] nl",
+    .body = "for (int v = 0; v < 3; v++)\n"
+            "    o[v] = nl[0]*g[0][v] + nl[1]*g[1][v];"};
+
+/* A broadcast operator applied at every point. */
+static const frx_kernel_decl tk_broadcast = {
+    .name = "tk_broadcast", .ndim = 2,
+    .args = "in broadcast fpdtype_t[3][5] B, in fpdtype_t[5] u, "
+            "out fpdtype_t[3] w",
+    .body = "for (int i = 0; i < 3; i++) {\n"
+            "    fpdtype_t acc = 0;\n"
+            "    for (int j = 0; j < 5; j++)\n"
+            "        acc += B[i][j]*u[j];\n"
+            "    w[i] = acc;\n"
+            "}"};
+
+/* Scalars of both types and scalar-shaped matrices. */
+static const frx_kernel_decl tk_scalars = {
+    .name = "tk_scalars", .ndim = 1,
+    .args = "in fpdtype_t x, out fpdtype_t y, scalar fpdtype_t t, "
+            "scalar fpdtype_t dt, scalar int32_t k",
+    .body = "y = x*t + dt*k;"};
+
+/* A macro registered by the "solver". */
+static const frx_kernel_macro tk_square_macro = {
+    .name = "tk_square", .params = "a, r", .body = "r = (a)*(a);"};
+static const frx_kernel_decl tk_macro = {
+    .name = "tk_macro", .ndim = 1,
+    .args = "in xchg fpdtype_t[2] a, out xchg fpdtype_t[2] r",
+    .body = "tk_square(a[0], r[0]);\ntk_square(a[1] + 1, r[1]);"};
+
+static const frx_kernel_decl *const tk_all[] = {
+    &tk_axpy, &tk_grad, &tk_baseflow, &tk_views, &tk_broadcast, &tk_scalars,
+    &tk_macro};
+#define TK_COUNT (sizeof tk_all / sizeof *tk_all)
+
+#endif

@@ -1,0 +1,726 @@
+/* Conformance: pointwise kernels (every argument kind against plain C
+ * references), binding checks, scalars bound after compile, the disk
+ * cache across processes, and graphs. Run once per backend (argv[1]) in
+ * both precisions; exits 77 when the backend cannot start here. */
+#include "kernels.h"
+#include "testutil.h"
+
+#include <check.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static frx_backend *be;
+static const char *backend_name, *precision, *self_exe;
+
+static double tol(void) { return frx_backend_fpsize(be) == 4 ? 1e-5 : 1e-12; }
+
+static void assert_close(double got, double want, const char *what, size_t i)
+{
+    ck_assert_msg(fabs(got - want) <= tol() * (1 + fabs(want)),
+                  "%s[%zu]: got %.17g, want %.17g", what, i, got, want);
+}
+
+static void register_all(void)
+{
+    for (size_t i = 0; i < TK_COUNT; i++)
+        ck_assert_int_eq(frx_kernel_register(be, tk_all[i]), FRX_OK);
+    frx_kernel_register_macro(be, &tk_square_macro); /* once per backend */
+}
+
+/* A matrix (nrow, nvar, neles) filled with random values; host copy. */
+static frx_matrix *rand_matrix(size_t nrow, size_t nvar, size_t neles,
+                               uint64_t *rng, void **host)
+{
+    frx_matrix *m;
+    ck_assert_int_eq(frx_matrix_create(be, nrow, nvar, neles, &m), FRX_OK);
+    *host = tu_alloc(be, nrow * nvar * neles);
+    for (size_t i = 0; i < nrow * nvar * neles; i++)
+        tu_put(be, *host, i, tu_value(rng));
+    ck_assert_int_eq(frx_matrix_write(m, *host), FRX_OK);
+    return m;
+}
+
+static void *read_matrix(frx_matrix *m)
+{
+    void *h = tu_alloc(be, frx_matrix_nrow(m) * frx_matrix_nvar(m) *
+                               frx_matrix_neles(m));
+    ck_assert_int_eq(frx_matrix_read(m, h), FRX_OK);
+    return h;
+}
+
+/* ------------------------------------------------------ argument kinds */
+
+START_TEST(matrix_args_2d)
+{
+    register_all();
+    uint64_t rng = 101;
+    size_t nrows = 5, n = 37;
+    void *hx, *hy;
+    frx_matrix *x = rand_matrix(nrows, 3, n, &rng, &hx);
+    frx_matrix *y = rand_matrix(nrows, 3, n, &rng, &hy);
+    frx_arg args[] = {frx_arg_matrix(x), frx_arg_matrix(y),
+                      frx_arg_scalar(0.75)};
+    frx_kernel *k;
+    ck_assert_int_eq(frx_kernel_create(be, "tk_axpy", nrows, n, args, 3, &k),
+                     FRX_OK);
+    ck_assert_int_eq(frx_kernel_run(k), FRX_OK);
+    void *got = read_matrix(y);
+    for (size_t i = 0; i < nrows * 3 * n; i++)
+        assert_close(tu_get(be, got, i),
+                     tu_get(be, hy, i) + 0.75 * tu_get(be, hx, i), "y", i);
+    free(got), free(hx), free(hy);
+    frx_kernel_destroy(k);
+    frx_matrix_destroy(x);
+    frx_matrix_destroy(y);
+}
+END_TEST
+
+START_TEST(matrix_args_two_dims)
+{
+    register_all();
+    uint64_t rng = 102;
+    size_t nrows = 4, n = 21;
+    void *hg, *hs;
+    frx_matrix *g = rand_matrix(2 * nrows, 3, n, &rng, &hg);
+    frx_matrix *s = rand_matrix(nrows, 3, n, &rng, &hs);
+    frx_arg args[] = {frx_arg_matrix(g), frx_arg_matrix(s)};
+    frx_kernel *k;
+    ck_assert_int_eq(frx_kernel_create(be, "tk_grad", nrows, n, args, 2, &k),
+                     FRX_OK);
+    ck_assert_int_eq(frx_kernel_run(k), FRX_OK);
+    void *got = read_matrix(s);
+    for (size_t j = 0; j < nrows; j++)
+        for (size_t v = 0; v < 3; v++)
+            for (size_t e = 0; e < n; e++) {
+                double g0 = tu_get(be, hg, (j * 3 + v) * n + e);
+                double g1 = tu_get(be, hg, ((nrows + j) * 3 + v) * n + e);
+                assert_close(tu_get(be, got, (j * 3 + v) * n + e),
+                             g0 - 2 * g1, "s", e);
+            }
+    free(got), free(hg), free(hs);
+    frx_kernel_destroy(k);
+    frx_matrix_destroy(g);
+    frx_matrix_destroy(s);
+}
+END_TEST
+
+/* Views of (2, 3) points with row strides in, a vector view out. */
+START_TEST(view_args)
+{
+    register_all();
+    uint64_t rng = 103;
+    size_t n = 29, neles = 23;
+    frx_matrix_shape shapes[2] = {{6, 3, neles}, {2, 3, n}};
+    frx_matrix *m[2];
+    ck_assert_int_eq(frx_matrix_create_group(be, 2, shapes, m), FRX_OK);
+    void *hu = tu_alloc(be, 6 * 3 * neles);
+    for (size_t i = 0; i < 6 * 3 * neles; i++)
+        tu_put(be, hu, i, tu_value(&rng));
+    ck_assert_int_eq(frx_matrix_write(m[0], hu), FRX_OK);
+    void *hn;
+    frx_matrix *nl = rand_matrix(1, 2, n, &rng, &hn);
+
+    frx_matrix *mg[29], *mo[29];
+    size_t rows[29], eles[29], rs[29], orows[29], oeles[29];
+    for (size_t i = 0; i < n; i++) {
+        mg[i] = m[0];
+        mo[i] = m[1];
+        eles[i] = tu_below(&rng, neles);
+        rs[i] = 1 + tu_below(&rng, 3);
+        rows[i] = tu_below(&rng, 6 - rs[i]);
+        orows[i] = 1;
+        oeles[i] = (i * 7) % n; /* a permutation: distinct outputs */
+    }
+    frx_view *g, *o;
+    ck_assert_int_eq(frx_view_create(be, n, mg, rows, eles, rs, 2, 3, &g),
+                     FRX_OK);
+    ck_assert_int_eq(frx_view_create(be, n, mo, orows, oeles, NULL, 1, 3, &o),
+                     FRX_OK);
+    frx_arg args[] = {frx_arg_view(g), frx_arg_view(o), frx_arg_matrix(nl)};
+    frx_kernel *k;
+    ck_assert_int_eq(frx_kernel_create(be, "tk_views", 1, n, args, 3, &k),
+                     FRX_OK);
+    ck_assert_int_eq(frx_kernel_run(k), FRX_OK);
+    void *got = read_matrix(m[1]);
+    for (size_t i = 0; i < n; i++)
+        for (size_t v = 0; v < 3; v++) {
+            double g0 = tu_get(be, hu, (rows[i] * 3 + v) * neles + eles[i]);
+            double g1 = tu_get(be, hu, ((rows[i] + rs[i]) * 3 + v) * neles +
+                                           eles[i]);
+            double want = tu_get(be, hn, i) * g0 + tu_get(be, hn, n + i) * g1;
+            assert_close(tu_get(be, got, (1 * 3 + v) * n + oeles[i]), want,
+                         "o", i);
+        }
+    free(got), free(hu), free(hn);
+    frx_kernel_destroy(k);
+    frx_view_destroy(g);
+    frx_view_destroy(o);
+    frx_matrix_destroy(m[0]);
+    frx_matrix_destroy(m[1]);
+    frx_matrix_destroy(nl);
+}
+END_TEST
+
+START_TEST(broadcast_args)
+{
+    register_all();
+    uint64_t rng = 104;
+    double B[15];
+    for (size_t i = 0; i < 15; i++)
+        B[i] = tu_value(&rng);
+    frx_matrix *b;
+    ck_assert_int_eq(frx_matrix_create_const(be, 3, 5, B, &b), FRX_OK);
+    size_t nrows = 3, n = 19;
+    void *hu, *hw;
+    frx_matrix *u = rand_matrix(nrows, 5, n, &rng, &hu);
+    frx_matrix *w = rand_matrix(nrows, 3, n, &rng, &hw);
+    frx_arg args[] = {frx_arg_matrix(b), frx_arg_matrix(u), frx_arg_matrix(w)};
+    frx_kernel *k;
+    ck_assert_int_eq(frx_kernel_create(be, "tk_broadcast", nrows, n, args, 3,
+                                       &k), FRX_OK);
+    ck_assert_int_eq(frx_kernel_run(k), FRX_OK);
+    void *got = read_matrix(w);
+    for (size_t j = 0; j < nrows; j++)
+        for (size_t e = 0; e < n; e++)
+            for (size_t r = 0; r < 3; r++) {
+                double acc = 0;
+                for (size_t c = 0; c < 5; c++)
+                    acc += (frx_backend_fpsize(be) == 4 ? (float)B[r * 5 + c]
+                                                        : B[r * 5 + c]) *
+                           tu_get(be, hu, (j * 5 + c) * n + e);
+                assert_close(tu_get(be, got, (j * 3 + r) * n + e), acc, "w",
+                             e);
+            }
+    free(got), free(hu), free(hw);
+    frx_kernel_destroy(k);
+    frx_matrix_destroy(b);
+    frx_matrix_destroy(u);
+    frx_matrix_destroy(w);
+}
+END_TEST
+
+START_TEST(xchg_args_and_macro)
+{
+    register_all();
+    uint64_t rng = 105;
+    size_t n = 41;
+    frx_xchg_matrix *a, *r;
+    ck_assert_int_eq(frx_xchg_matrix_create(be, n, 1, 2, &a), FRX_OK);
+    ck_assert_int_eq(frx_xchg_matrix_create(be, n, 1, 2, &r), FRX_OK);
+    void *ha = tu_alloc(be, 2 * n), *hr = tu_alloc(be, 2 * n);
+    for (size_t i = 0; i < 2 * n; i++)
+        tu_put(be, ha, i, tu_value(&rng));
+    ck_assert_int_eq(frx_xchg_matrix_write(a, ha), FRX_OK);
+    frx_arg args[] = {frx_arg_xchg(a), frx_arg_xchg(r)};
+    frx_kernel *k;
+    ck_assert_int_eq(frx_kernel_create(be, "tk_macro", 1, n, args, 2, &k),
+                     FRX_OK);
+    ck_assert_int_eq(frx_kernel_run(k), FRX_OK);
+    ck_assert_int_eq(frx_xchg_matrix_read(r, hr), FRX_OK);
+    for (size_t i = 0; i < n; i++) {
+        double a0 = tu_get(be, ha, i), a1 = tu_get(be, ha, n + i);
+        assert_close(tu_get(be, hr, i), a0 * a0, "r0", i);
+        assert_close(tu_get(be, hr, n + i), (a1 + 1) * (a1 + 1), "r1", i);
+    }
+    free(ha), free(hr);
+    frx_kernel_destroy(k);
+    frx_xchg_matrix_destroy(a);
+    frx_xchg_matrix_destroy(r);
+}
+END_TEST
+
+/* ------------------------------------------------- the forum scenario */
+
+struct forum {
+    frx_matrix *u;
+    frx_view *v;
+    frx_xchg_view *xv;
+    frx_xchg_matrix *base, *diff;
+};
+
+static void forum_setup(struct forum *f, size_t n)
+{
+    uint64_t rng = 106;
+    void *hu;
+    f->u = rand_matrix(4, 4, 31, &rng, &hu);
+    free(hu);
+    frx_matrix *mats[64];
+    size_t rows[64], eles[64];
+    for (size_t i = 0; i < n; i++) {
+        mats[i] = f->u;
+        rows[i] = i % 2 ? 3 : 0; /* left and right faces */
+        eles[i] = (i * 5) % 31;
+    }
+    ck_assert_int_eq(frx_view_create(be, n, mats, rows, eles, NULL, 1, 4,
+                                     &f->v), FRX_OK);
+    ck_assert_int_eq(frx_xchg_view_create(f->v, &f->xv), FRX_OK);
+    ck_assert_int_eq(frx_xchg_view_snapshot(f->xv, &f->base), FRX_OK);
+    ck_assert_int_eq(frx_xchg_matrix_create(be, n, 1, 4, &f->diff), FRX_OK);
+}
+
+static void forum_teardown(struct forum *f)
+{
+    frx_xchg_matrix_destroy(f->diff);
+    frx_xchg_matrix_destroy(f->base);
+    frx_xchg_view_destroy(f->xv);
+    frx_view_destroy(f->v);
+    frx_matrix_destroy(f->u);
+}
+
+START_TEST(forum_baseflow_is_zero_at_t0)
+{
+    register_all();
+    size_t n = 50;
+    struct forum f;
+    forum_setup(&f, n);
+    frx_arg args[] = {frx_arg_view(f.v), frx_arg_xchg(f.base),
+                      frx_arg_xchg(f.diff)};
+    frx_kernel *k;
+    ck_assert_int_eq(frx_kernel_create(be, "intconulin_baseflow_check", 1, n,
+                                       args, 3, &k), FRX_OK);
+    ck_assert_int_eq(frx_kernel_run(k), FRX_OK);
+    void *d = tu_alloc(be, 4 * n);
+    ck_assert_int_eq(frx_xchg_matrix_read(f.diff, d), FRX_OK);
+    for (size_t i = 0; i < 4 * n; i++)
+        ck_assert_msg(tu_get(be, d, i) == 0.0, "diff[%zu] = %g, not 0", i,
+                      tu_get(be, d, i));
+    free(d);
+    frx_kernel_destroy(k);
+    forum_teardown(&f);
+}
+END_TEST
+
+START_TEST(forum_snapshot_bound_as_view_refused)
+{
+    register_all();
+    frx_kernel_decl wrong = tk_baseflow;
+    wrong.name = "intconulin_baseflow_check_wrong";
+    wrong.args = "in view fpdtype_t[4] ul, in view fpdtype_t[4] ublin, "
+                 "out xchg fpdtype_t[4] diff";
+    ck_assert_int_eq(frx_kernel_register(be, &wrong), FRX_OK);
+    size_t n = 10;
+    struct forum f;
+    forum_setup(&f, n);
+    frx_arg args[] = {frx_arg_view(f.v), frx_arg_xchg(f.base),
+                      frx_arg_xchg(f.diff)};
+    frx_kernel *k = NULL;
+    ck_assert_int_eq(frx_kernel_create(be, wrong.name, 1, n, args, 3, &k),
+                     FRX_ESHAPE);
+    ck_assert_ptr_null(k);
+    ck_assert_str_eq(frx_errmsg(),
+                     "kernel 'intconulin_baseflow_check_wrong': argument "
+                     "'ublin' is declared 'in view fpdtype_t[4]' but was "
+                     "given an xchg matrix; declare it 'in xchg "
+                     "fpdtype_t[4]'");
+    forum_teardown(&f);
+}
+END_TEST
+
+START_TEST(binding_shape_and_count_checked)
+{
+    register_all();
+    uint64_t rng = 107;
+    void *hx, *hy;
+    frx_matrix *x = rand_matrix(5, 2, 37, &rng, &hx); /* 2 vars, not 3 */
+    frx_matrix *y = rand_matrix(5, 3, 37, &rng, &hy);
+    frx_arg args[] = {frx_arg_matrix(x), frx_arg_matrix(y),
+                      frx_arg_scalar(1)};
+    frx_kernel *k;
+    ck_assert_int_eq(frx_kernel_create(be, "tk_axpy", 5, 37, args, 3, &k),
+                     FRX_ESHAPE);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "argument 'x' is declared "
+                                               "'in fpdtype_t[3]'"));
+    ck_assert_int_eq(frx_kernel_create(be, "tk_axpy", 5, 37, args, 2, &k),
+                     FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "takes 3 arguments"));
+    ck_assert_int_eq(frx_kernel_create(be, "tk_nope", 5, 37, args, 3, &k),
+                     FRX_ENOTFOUND);
+    free(hx), free(hy);
+    frx_matrix_destroy(x);
+    frx_matrix_destroy(y);
+}
+END_TEST
+
+START_TEST(bad_declarations_refused)
+{
+    frx_kernel_decl d = {.name = "tk_bad", .ndim = 1,
+                         .args = "in veiw fpdtype_t[4] u", .body = ";"};
+    ck_assert_int_eq(frx_kernel_register(be, &d), FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "did you mean 'view'"));
+    d.args = "in view double[4] u";
+    ck_assert_int_eq(frx_kernel_register(be, &d), FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "unknown type 'double'"));
+    d.args = "in view fpdtype_t[4] u";
+    d.ndim = 2;
+    ck_assert_int_eq(frx_kernel_register(be, &d), FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "need a kernel with ndim 1"));
+}
+END_TEST
+
+/* ------------------------------------- scalars, compile counts, errors */
+
+START_TEST(scalars_rebound_without_recompiling)
+{
+    register_all();
+    uint64_t rng = 108;
+    size_t n = 33;
+    void *hx, *hy;
+    frx_matrix *x = rand_matrix(1, 1, n, &rng, &hx);
+    frx_matrix *y = rand_matrix(1, 1, n, &rng, &hy);
+    frx_arg args[] = {frx_arg_matrix(x), frx_arg_matrix(y), frx_arg_unset(),
+                      frx_arg_scalar(0.5), frx_arg_scalar(3)};
+    frx_kernel *k;
+    ck_assert_int_eq(frx_kernel_create(be, "tk_scalars", 1, n, args, 5, &k),
+                     FRX_OK);
+    ck_assert_int_eq(frx_kernel_run(k), FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "scalar 't' was never set"));
+
+    frx_backend_stats before, after;
+    frx_backend_get_stats(be, &before);
+    for (int step = 0; step < 3; step++) {
+        double t = 0.25 * (step + 1);
+        ck_assert_int_eq(frx_kernel_set_scalar(k, "t", t), FRX_OK);
+        ck_assert_int_eq(frx_kernel_set_scalar(k, "k", step), FRX_OK);
+        ck_assert_int_eq(frx_kernel_run(k), FRX_OK);
+        void *got = read_matrix(y);
+        for (size_t i = 0; i < n; i++)
+            assert_close(tu_get(be, got, i),
+                         tu_get(be, hx, i) * t + 0.5 * step, "y", i);
+        free(got);
+    }
+    frx_backend_get_stats(be, &after);
+    ck_assert_uint_eq(after.compiles, before.compiles);
+    ck_assert_uint_eq(after.cache_loads, before.cache_loads);
+    ck_assert_int_eq(frx_kernel_set_scalar(k, "x", 1), FRX_EINVAL);
+
+    /* A second instance of the same kernel reuses the compiled code. */
+    frx_kernel *k2;
+    ck_assert_int_eq(frx_kernel_create(be, "tk_scalars", 1, n, args, 5, &k2),
+                     FRX_OK);
+    frx_backend_get_stats(be, &after);
+    ck_assert_uint_eq(after.compiles + after.cache_loads,
+                      before.compiles + before.cache_loads);
+    ck_assert_uint_eq(after.reuses, before.reuses + 1);
+    free(hx), free(hy);
+    frx_kernel_destroy(k);
+    frx_kernel_destroy(k2);
+    frx_matrix_destroy(x);
+    frx_matrix_destroy(y);
+}
+END_TEST
+
+START_TEST(compile_error_names_kernel_and_line)
+{
+    frx_kernel_decl d = {.name = "tk_broken", .ndim = 1,
+                         .args = "in xchg fpdtype_t[1] a",
+                         .body = "a[0] = ;"};
+    ck_assert_int_eq(frx_kernel_register(be, &d), FRX_OK);
+    frx_xchg_matrix *a;
+    ck_assert_int_eq(frx_xchg_matrix_create(be, 4, 1, 1, &a), FRX_OK);
+    frx_arg args[] = {frx_arg_xchg(a)};
+    frx_kernel *k;
+    ck_assert_int_ne(frx_kernel_create(be, "tk_broken", 1, 4, args, 1, &k),
+                     FRX_OK);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "kernel 'tk_broken'"));
+    /* the compiler's own message, at a line of the generated source */
+    const char *at = strstr(frx_errmsg(), "tk_broken.c:");
+    while (at && !(at[12] >= '1' && at[12] <= '9'))
+        at = strstr(at + 1, "tk_broken.c:");
+    ck_assert_msg(at, "no file:line in: %s", frx_errmsg());
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "the generated source is "
+                                               "kept at"));
+    frx_xchg_matrix_destroy(a);
+}
+END_TEST
+
+/* ------------------------------------------------------- disk cache */
+
+/* Run this program as a child that binds tk_axpy with a body made
+ * unique by tag and prints "compiles cache_loads". */
+static void run_children(const char *tag, int count, size_t *compiles,
+                         size_t *loads)
+{
+    FILE *p[4];
+    *compiles = *loads = 0;
+    for (int c = 0; c < count; c++) {
+        char cmd[4096];
+        snprintf(cmd, sizeof cmd, "'%s' %s --child %s %s", self_exe,
+                 backend_name, precision, tag);
+        p[c] = popen(cmd, "r");
+        ck_assert_ptr_nonnull(p[c]);
+    }
+    for (int c = 0; c < count; c++) {
+        size_t a = 0, b = 0;
+        ck_assert_int_eq(fscanf(p[c], "%zu %zu", &a, &b), 2);
+        ck_assert_int_eq(pclose(p[c]), 0);
+        *compiles += a;
+        *loads += b;
+    }
+}
+
+static int child_main(const char *tag)
+{
+    frx_config *cfg;
+    be = tu_backend_or_skip(backend_name, precision, &cfg);
+    char body[256];
+    snprintf(body, sizeof body, "/* %s */\nfor (int v = 0; v < 3; v++)\n"
+                                "    y[v] += a*x[v];", tag);
+    frx_kernel_decl d = tk_axpy;
+    d.body = body;
+    frx_matrix *x, *y;
+    frx_kernel *k;
+    frx_arg args[3];
+    int rc = frx_kernel_register(be, &d);
+    if (rc == FRX_OK)
+        rc = frx_matrix_create(be, 2, 3, 9, &x);
+    if (rc == FRX_OK)
+        rc = frx_matrix_create(be, 2, 3, 9, &y);
+    args[0] = frx_arg_matrix(x), args[1] = frx_arg_matrix(y);
+    args[2] = frx_arg_scalar(1);
+    if (rc == FRX_OK)
+        rc = frx_kernel_create(be, "tk_axpy", 2, 9, args, 3, &k);
+    if (rc == FRX_OK)
+        rc = frx_kernel_run(k);
+    if (rc) {
+        fprintf(stderr, "child: %s\n", frx_errmsg());
+        return 1;
+    }
+    frx_backend_stats st;
+    frx_backend_get_stats(be, &st);
+    printf("%zu %zu\n", st.compiles, st.cache_loads);
+    frx_kernel_destroy(k);
+    frx_matrix_destroy(x);
+    frx_matrix_destroy(y);
+    frx_backend_destroy(be);
+    frx_config_free(cfg);
+    return 0;
+}
+
+static char *unique_tag(const char *what)
+{
+    static char tag[128];
+    snprintf(tag, sizeof tag, "%s-%s-%ld-%d", what, precision, (long)getpid(),
+             rand());
+    return tag;
+}
+
+START_TEST(cache_second_process_compiles_nothing)
+{
+    size_t c, l;
+    const char *tag = unique_tag("second");
+    run_children(tag, 1, &c, &l);
+    ck_assert_uint_eq(c, 1);
+    ck_assert_uint_eq(l, 0);
+    run_children(tag, 1, &c, &l);
+    ck_assert_uint_eq(c, 0);
+    ck_assert_uint_eq(l, 1);
+}
+END_TEST
+
+START_TEST(cache_two_processes_at_once_compile_once)
+{
+    size_t c, l;
+    run_children(unique_tag("together"), 2, &c, &l);
+    ck_assert_uint_eq(c, 1);
+    ck_assert_uint_eq(l, 1);
+}
+END_TEST
+
+/* Damage every entry of the cache: each is rebuilt, not loaded. */
+static void corrupt_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    ck_assert_ptr_nonnull(d);
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.' || strstr(e->d_name, ".lock") ||
+            strstr(e->d_name, ".sum"))
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+            corrupt_entries(path);
+        } else if (stat(path, &st) == 0 && st.st_size > 100) {
+            FILE *f = fopen(path, "r+b");
+            ck_assert_ptr_nonnull(f);
+            fseek(f, 64, SEEK_SET);
+            int ch = fgetc(f);
+            fseek(f, 64, SEEK_SET);
+            fputc(ch ^ 0x5a, f);
+            fclose(f);
+        }
+    }
+    closedir(d);
+}
+
+START_TEST(cache_corrupted_entry_rebuilt)
+{
+    size_t c, l;
+    const char *tag = unique_tag("corrupt");
+    run_children(tag, 1, &c, &l);
+    ck_assert_uint_eq(c, 1);
+    corrupt_entries(getenv("FRX_CACHE_DIR"));
+    run_children(tag, 1, &c, &l);
+    ck_assert_uint_eq(c, 1);
+    ck_assert_uint_eq(l, 0);
+    run_children(tag, 1, &c, &l); /* and the rebuilt one is good */
+    ck_assert_uint_eq(c, 0);
+}
+END_TEST
+
+START_TEST(cache_dir_writable_by_others_refused)
+{
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s/open-%s", getenv("FRX_CACHE_DIR"),
+             precision);
+    mkdir(dir, 0700);
+    ck_assert_int_eq(chmod(dir, 0777), 0);
+    char *old = strdup(getenv("FRX_CACHE_DIR"));
+    setenv("FRX_CACHE_DIR", dir, 1);
+    frx_kernel_decl d = tk_scalars;
+    d.name = "tk_open_cache";
+    ck_assert_int_eq(frx_kernel_register(be, &d), FRX_OK);
+    uint64_t rng = 109;
+    void *hx, *hy;
+    frx_matrix *x = rand_matrix(1, 1, 8, &rng, &hx);
+    frx_matrix *y = rand_matrix(1, 1, 8, &rng, &hy);
+    frx_arg args[] = {frx_arg_matrix(x), frx_arg_matrix(y), frx_arg_scalar(1),
+                      frx_arg_scalar(1), frx_arg_scalar(1)};
+    frx_kernel *k;
+    int rc = frx_kernel_create(be, "tk_open_cache", 1, 8, args, 5, &k);
+    setenv("FRX_CACHE_DIR", old, 1);
+    free(old);
+    ck_assert_int_ne(rc, FRX_OK);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), dir));
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "chmod 700"));
+    free(hx), free(hy);
+    frx_matrix_destroy(x);
+    frx_matrix_destroy(y);
+}
+END_TEST
+
+/* ------------------------------------------------------------- graphs */
+
+/* pack -> kernel reading the packed buffer -> kernel writing a matrix
+ * the pack reads. Added in a scrambled order with no explicit edges
+ * except where data cannot tell. */
+START_TEST(graph_orders_by_intent)
+{
+    register_all();
+    size_t n = 24;
+    struct forum f;
+    forum_setup(&f, n);
+    frx_arg args[] = {frx_arg_view(f.v), frx_arg_xchg(f.base),
+                      frx_arg_xchg(f.diff)};
+    frx_kernel *check;
+    ck_assert_int_eq(frx_kernel_create(be, "intconulin_baseflow_check", 1, n,
+                                       args, 3, &check), FRX_OK);
+    frx_xchg_matrix *sq;
+    ck_assert_int_eq(frx_xchg_matrix_create(be, n, 1, 2, &sq), FRX_OK);
+    frx_xchg_matrix *pair;
+    ck_assert_int_eq(frx_xchg_matrix_create(be, n, 1, 2, &pair), FRX_OK);
+    frx_arg margs[] = {frx_arg_xchg(pair), frx_arg_xchg(sq)};
+    frx_kernel *square;
+    ck_assert_int_eq(frx_kernel_create(be, "tk_macro", 1, n, margs, 2,
+                                       &square), FRX_OK);
+
+    frx_graph *g;
+    int nodes[4];
+    ck_assert_int_eq(frx_graph_create(be, &g), FRX_OK);
+    ck_assert_int_eq(frx_graph_add_kernel(g, square, NULL, 0, &nodes[0]),
+                     FRX_OK);
+    ck_assert_int_eq(frx_graph_add_kernel(g, check, NULL, 0, &nodes[1]),
+                     FRX_OK);
+    ck_assert_int_eq(frx_graph_add_pack(g, f.xv, NULL, 0, &nodes[2]), FRX_OK);
+    ck_assert_int_eq(frx_graph_add_unpack(g, f.xv, NULL, 0, &nodes[3]),
+                     FRX_OK);
+    ck_assert_int_eq(frx_graph_commit(g), FRX_OK);
+    int order[4];
+    ck_assert_int_eq(frx_graph_order(g, order, 4), FRX_OK);
+    /* check reads the view the pack reads (no edge) but the pack's
+     * upstream: check and pack both precede unpack, which writes the
+     * view; the pack (headed for MPI) runs before the unrelated square */
+    int pos[4];
+    for (int i = 0; i < 4; i++)
+        pos[order[i]] = i;
+    ck_assert_int_lt(pos[nodes[1]], pos[nodes[3]]);
+    ck_assert_int_lt(pos[nodes[2]], pos[nodes[3]]);
+    ck_assert_int_lt(pos[nodes[2]], pos[nodes[0]]);
+    for (int rep = 0; rep < 3; rep++)
+        ck_assert_int_eq(frx_graph_run(g), FRX_OK);
+    void *d = tu_alloc(be, 4 * n);
+    ck_assert_int_eq(frx_xchg_matrix_read(f.diff, d), FRX_OK);
+    for (size_t i = 0; i < 4 * n; i++)
+        ck_assert(tu_get(be, d, i) == 0.0);
+    free(d);
+    ck_assert_int_eq(frx_graph_add_pack(g, f.xv, NULL, 0, NULL), FRX_EINVAL);
+    int bad = 7;
+    frx_graph *g2;
+    ck_assert_int_eq(frx_graph_create(be, &g2), FRX_OK);
+    ck_assert_int_eq(frx_graph_add_pack(g2, f.xv, &bad, 1, NULL), FRX_EINVAL);
+    frx_graph_destroy(g2);
+    frx_graph_destroy(g);
+    frx_kernel_destroy(check);
+    frx_kernel_destroy(square);
+    frx_xchg_matrix_destroy(sq);
+    frx_xchg_matrix_destroy(pair);
+    forum_teardown(&f);
+}
+END_TEST
+
+static Suite *kernels_suite(void)
+{
+    Suite *s = suite_create("kernels");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120); /* cold compiles */
+    tcase_add_test(tc, matrix_args_2d);
+    tcase_add_test(tc, matrix_args_two_dims);
+    tcase_add_test(tc, view_args);
+    tcase_add_test(tc, broadcast_args);
+    tcase_add_test(tc, xchg_args_and_macro);
+    tcase_add_test(tc, forum_baseflow_is_zero_at_t0);
+    tcase_add_test(tc, forum_snapshot_bound_as_view_refused);
+    tcase_add_test(tc, binding_shape_and_count_checked);
+    tcase_add_test(tc, bad_declarations_refused);
+    tcase_add_test(tc, scalars_rebound_without_recompiling);
+    tcase_add_test(tc, compile_error_names_kernel_and_line);
+    tcase_add_test(tc, cache_second_process_compiles_nothing);
+    tcase_add_test(tc, cache_two_processes_at_once_compile_once);
+    tcase_add_test(tc, cache_corrupted_entry_rebuilt);
+    tcase_add_test(tc, cache_dir_writable_by_others_refused);
+    tcase_add_test(tc, graph_orders_by_intent);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    self_exe = argv[0];
+    backend_name = argc > 1 ? argv[1] : "openmp";
+    if (argc == 5 && strcmp(argv[2], "--child") == 0) {
+        precision = argv[3];
+        return child_main(argv[4]);
+    }
+    srand((unsigned)getpid());
+    const char *precisions[] = {"double", "single"};
+    int failed = 0;
+    for (int k = 0; k < 2; k++) {
+        frx_config *cfg;
+        precision = precisions[k];
+        be = tu_backend_or_skip(backend_name, precision, &cfg);
+        printf("backend %s, %s precision\n", backend_name, precision);
+        SRunner *sr = srunner_create(kernels_suite());
+        srunner_set_fork_status(sr, CK_NOFORK);
+        srunner_run_all(sr, CK_NORMAL);
+        failed += srunner_ntests_failed(sr);
+        srunner_free(sr);
+        frx_backend_destroy(be);
+        frx_config_free(cfg);
+    }
+    return failed ? 1 : 0;
+}
