@@ -5,11 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Fields past a plugin's struct size count as absent. */
-#define OPS_HAS(ops, field) \
-    ((ops)->size >= offsetof(frx_backend_ops, field) + sizeof((ops)->field) && \
-     (ops)->field != NULL)
-
 static const char *const required_ops[] = {"create", "mem_alloc", "mem_free",
                                            "mem_write", "mem_read", "pack",
                                            "unpack"};
@@ -17,10 +12,11 @@ static const char *const required_ops[] = {"create", "mem_alloc", "mem_free",
 static int check_ops(const frx_plugin *p)
 {
     const frx_backend_ops *ops = frx_plugin_descriptor(p)->backend;
-    const int have[] = {OPS_HAS(ops, create), OPS_HAS(ops, mem_alloc),
-                        OPS_HAS(ops, mem_free), OPS_HAS(ops, mem_write),
-                        OPS_HAS(ops, mem_read), OPS_HAS(ops, pack),
-                        OPS_HAS(ops, unpack)};
+    const int have[] = {
+        FRX__OPS_HAS(ops, create),    FRX__OPS_HAS(ops, mem_alloc),
+        FRX__OPS_HAS(ops, mem_free),  FRX__OPS_HAS(ops, mem_write),
+        FRX__OPS_HAS(ops, mem_read),  FRX__OPS_HAS(ops, pack),
+        FRX__OPS_HAS(ops, unpack)};
     for (size_t i = 0; i < sizeof have / sizeof *have; i++)
         if (!have[i])
             return frx_error(FRX_EPLUGIN,
@@ -201,5 +197,5 @@ size_t frx_backend_alignment(const frx_backend *be)
 
 int frx_backend_sync(frx_backend *be)
 {
-    return OPS_HAS(be->ops, sync) ? be->ops->sync(be->state) : FRX_OK;
+    return FRX__OPS_HAS(be->ops, sync) ? be->ops->sync(be->state) : FRX_OK;
 }

@@ -163,6 +163,7 @@ struct frx_xchg_matrix {
     frx_backend *be;
     void *mem;
     void *host;      /* mirror; == mem when the device is the host */
+    void *host_handle; /* from ops->host_alloc, if it made the mirror */
     int own_host;
     size_t n, nvrow, nvcol, bytes;
 };
@@ -173,5 +174,10 @@ struct frx_xchg_view {
 };
 
 void frx__alloc_release(struct frx_alloc *a);
+
+/* Fields past a plugin's struct size count as absent. */
+#define FRX__OPS_HAS(ops, field)                                            \
+    ((ops)->size >= offsetof(frx_backend_ops, field) + sizeof((ops)->field) \
+     && (ops)->field != NULL)
 
 #endif

@@ -5,10 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define OPS_HAS(ops, field) \
-    ((ops)->size >= offsetof(frx_backend_ops, field) + sizeof((ops)->field) && \
-     (ops)->field != NULL)
-
 struct frx__kreg {
     frx__kspec *spec;
     struct frx__kreg *next;
@@ -103,7 +99,7 @@ void frx__kernels_release(frx_backend *be)
     while (be->progs) {
         struct frx__prog *p = be->progs;
         be->progs = p->next;
-        if (OPS_HAS(be->ops, kernel_free))
+        if (FRX__OPS_HAS(be->ops, kernel_free))
             be->ops->kernel_free(be->state, p->prog);
         free(p);
     }
@@ -344,7 +340,8 @@ int frx_kernel_create(frx_backend *be, const char *name, size_t nrows,
 {
     if (!be || !name || (nargs && !args) || !out)
         return frx_error(FRX_EINVAL, "frx_kernel_create: NULL argument");
-    if (!OPS_HAS(be->ops, kernel_compile) || !OPS_HAS(be->ops, kernel_launch))
+    if (!FRX__OPS_HAS(be->ops, kernel_compile) ||
+        !FRX__OPS_HAS(be->ops, kernel_launch))
         return frx_error(FRX_ENOTSUP, "backend '%s' cannot run kernels: "
                          "its plugin predates plugin ABI 1.1; rebuild it",
                          be->name);

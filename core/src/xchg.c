@@ -22,6 +22,10 @@ int frx_xchg_matrix_create(frx_backend *be, size_t n, size_t nvrow,
     int rc = be->ops->mem_alloc(be->state, xm->bytes, &xm->mem);
     if (rc == FRX_OK && be->info.host_accessible) {
         xm->host = xm->mem; /* the device is the host: no extra bytes */
+    } else if (rc == FRX_OK && FRX__OPS_HAS(be->ops, host_alloc)) {
+        rc = be->ops->host_alloc(be->state, xm->bytes, &xm->host,
+                                 &xm->host_handle);
+        xm->own_host = rc == FRX_OK;
     } else if (rc == FRX_OK) {
         xm->host = frx__calloc(1, xm->bytes, "an xchg host mirror");
         xm->own_host = 1;
@@ -39,7 +43,9 @@ void frx_xchg_matrix_destroy(frx_xchg_matrix *xm)
 {
     if (!xm)
         return;
-    if (xm->own_host)
+    if (xm->host_handle && FRX__OPS_HAS(xm->be->ops, host_free))
+        xm->be->ops->host_free(xm->be->state, xm->host_handle);
+    else if (xm->own_host)
         free(xm->host);
     if (xm->mem)
         xm->be->ops->mem_free(xm->be->state, xm->mem);

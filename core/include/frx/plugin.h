@@ -141,6 +141,12 @@ typedef struct frx_backend_ops {
                           void **prog, int *compiled);
     int (*kernel_launch)(void *state, void *prog, const struct frx_launch *l);
     void (*kernel_free)(void *state, void *prog);
+
+    /* Optional: host memory for xchg mirrors that the device copies to
+     * and from fast (pinned/mapped); *host is its address, *handle what
+     * host_free gets back. Absent: plain host memory. */
+    int (*host_alloc)(void *state, size_t bytes, void **host, void **handle);
+    void (*host_free)(void *state, void *handle);
 } frx_backend_ops;
 
 /* ---------------------------------------------------------------- solver */
