@@ -5,7 +5,7 @@
  * It stands in for a solver until solver plugins exist. */
 #include "cli.h"
 
-#include <frx/frx.h>
+#include <frx/comm.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,7 +111,36 @@ static int exchange(struct demo *d, frx_backend *be, frx_matrix *u,
     if (rc == FRX_OK)
         rc = frx_xchg_view_create(left, &xl);
 
+    /* One graph per step: post the receive, pack and send the right
+     * faces, wait, unpack into the left faces. */
     int to = (d->rank + 1) % d->size, from = (d->rank + d->size - 1) % d->size;
+    frx_comm *comm = NULL;
+    frx_graph *g = NULL;
+    int sid, rid;
+    if (rc == FRX_OK)
+        rc = frx_comm_create(be, MPI_COMM_WORLD, &comm);
+    if (rc == FRX_OK)
+        rc = frx_comm_add_send(comm, frx_xchg_view_matrix(xr), to, &sid);
+    if (rc == FRX_OK)
+        rc = frx_comm_add_recv(comm, frx_xchg_view_matrix(xl), from, &rid);
+    if (rc == FRX_OK)
+        rc = frx_graph_create(be, &g);
+    if (rc == FRX_OK)
+        rc = frx_graph_add_recv(g, comm, rid, NULL, 0, NULL);
+    if (rc == FRX_OK)
+        rc = frx_graph_add_pack(g, xr, NULL, 0, NULL);
+    if (rc == FRX_OK)
+        rc = frx_graph_add_send(g, comm, sid, NULL, 0, NULL);
+    if (rc == FRX_OK)
+        rc = frx_graph_add_wait(g, comm, rid, NULL, 0, NULL);
+    if (rc == FRX_OK)
+        rc = frx_graph_add_unpack(g, xl, NULL, 0, NULL);
+    if (rc == FRX_OK)
+        rc = frx_graph_add_wait(g, comm, sid, NULL, 0, NULL);
+    if (rc == FRX_OK)
+        rc = frx_graph_commit(g);
+
+    size_t bytes = n * (size_t)d->nvars * fs;
     for (long s = 0; rc == FRX_OK && s < d->steps; s++) {
         for (long r = 0; r < d->nupts; r++)
             for (long k = 0; k < d->nvars; k++)
@@ -120,28 +149,15 @@ static int exchange(struct demo *d, frx_backend *be, frx_matrix *u,
                         field(d->rank, r, k, e, s));
         rc = frx_matrix_write(u, host);
         if (rc == FRX_OK)
-            rc = frx_xchg_view_pack(xr);
-        if (rc == FRX_OK)
-            rc = frx_xchg_matrix_to_host(frx_xchg_view_matrix(xr));
-        if (rc)
-            break;
-        frx_xchg_matrix *sx = frx_xchg_view_matrix(xr),
-                        *rx = frx_xchg_view_matrix(xl);
-        int cnt = (int)frx_xchg_matrix_bytes(sx);
-        int mrc = MPI_Sendrecv(frx_xchg_matrix_host(sx), cnt, MPI_BYTE, to,
-                               (int)(s % 32768), frx_xchg_matrix_host(rx),
-                               cnt, MPI_BYTE, from, (int)(s % 32768),
-                               MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        if (mrc != MPI_SUCCESS)
-            rc = FRX_EMPI;
-        if (rc == FRX_OK)
-            rc = frx_xchg_matrix_to_device(rx);
-        if (rc == FRX_OK)
-            rc = frx_xchg_view_unpack(xl);
+            rc = frx_graph_run(g);
         if (d->rank == 0 && rc == FRX_OK)
-            frx_log(FRX_LOG_INFO, "step %ld/%ld: exchanged %d bytes", s + 1,
-                    d->steps, cnt);
+            frx_log(FRX_LOG_INFO, "step %ld/%ld: exchanged %zu bytes", s + 1,
+                    d->steps, bytes);
     }
+    if (rc == FRX_OK)
+        rc = frx_comm_report(comm);
+    frx_graph_destroy(g);
+    frx_comm_destroy(comm);
     if (rc == FRX_OK)
         rc = frx_matrix_read(v, host);
     *checksum = 0;
@@ -176,12 +192,16 @@ int frx_demo_run(const frx_config *cfg)
     struct demo d;
     MPI_Comm_rank(MPI_COMM_WORLD, &d.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &d.size);
-    int rc = read_options(cfg, &d);
     frx_backend *be = NULL;
-    if (rc == FRX_OK)
-        rc = frx_backend_create(cfg, &be);
-    if (all_ok(rc, "cannot start"))
-        return rc ? rc : FRX_EUNAVAIL;
+    int rc = read_options(cfg, &d);
+    if (rc) /* the case was checked on every rank: all fail alike */
+        return rc;
+    rc = frx_backend_create_all(cfg, MPI_COMM_WORLD, &be);
+    if (rc) {
+        if (d.rank == 0)
+            frx_log(FRX_LOG_ERROR, "%s", frx_errmsg());
+        return rc;
+    }
     d.fpsize = frx_backend_fpsize(be);
 
     frx_matrix_shape shape = {(size_t)d.nupts, (size_t)d.nvars,

@@ -27,8 +27,8 @@ static int check_ops(const frx_plugin *p)
 }
 
 /* Start the backend of plugin p; on failure nothing is left allocated. */
-static int start(const frx_config *cfg, const frx_plugin *p, int precision,
-                 frx_backend **out)
+static int start(const frx_config *cfg, const frx_plugin *p,
+                 const struct frx__choice *ch, frx_backend **out)
 {
     const frx_plugin_desc *d = frx_plugin_descriptor(p);
     if (d->kind != FRX_PLUGIN_BACKEND || !d->backend)
@@ -53,8 +53,8 @@ static int start(const frx_config *cfg, const frx_plugin *p, int precision,
     be->name = frx__strdup(d->name);
     be->plugin = p;
     be->ops = d->backend;
-    be->precision = precision;
-    be->fpsize = precision == FRX_SINGLE ? 4 : 8;
+    be->precision = ch->precision;
+    be->fpsize = ch->precision == FRX_SINGLE ? 4 : 8;
     be->info.size = sizeof be->info;
 
     char key[160];
@@ -63,8 +63,9 @@ static int start(const frx_config *cfg, const frx_plugin *p, int precision,
         .size = sizeof init,
         .options = cfg ? frx_cfg_get(frx_config_root(cfg), key) : NULL,
         .config = cfg,
-        .precision = precision,
+        .precision = ch->precision,
         .local_rank = frx__mpi_local_rank(),
+        .device = ch->device,
     };
     int size;
     frx__mpi_rank_size(&init.rank, &size);
@@ -116,7 +117,8 @@ static int by_priority(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
-static int start_auto(const frx_config *cfg, int precision, frx_backend **out)
+static int start_auto(const frx_config *cfg, const struct frx__choice *ch,
+                      frx_backend **out)
 {
     struct candidates c = {.n = 0};
     int rc = frx_plugin_foreach(cfg, collect, &c);
@@ -127,7 +129,7 @@ static int start_auto(const frx_config *cfg, int precision, frx_backend **out)
     char tried[2048] = "";
     size_t len = 0;
     for (size_t i = 0; i < c.n; i++) {
-        rc = start(cfg, c.p[i], precision, out);
+        rc = start(cfg, c.p[i], ch, out);
         if (rc == FRX_OK) {
             frx_log(FRX_LOG_INFO, "backend auto: chose '%s' (%s)",
                     (*out)->name, (*out)->info.device);
@@ -150,28 +152,27 @@ int frx_backend_create(const frx_config *cfg, frx_backend **out)
     if (!cfg || !out)
         return frx_error(FRX_EINVAL, "frx_backend_create: NULL argument");
     *out = NULL;
-    const frx_cfgnode *root = frx_config_root(cfg);
-    const char *name;
-    int prec;
-    int rc = frx_cfg_string(root, "backend.name", "auto", &name);
-    if (rc == FRX_OK)
-        rc = frx_cfg_enum(root, "backend.precision", "single|double", 1,
-                          &prec);
+    int rank, size;
+    frx__mpi_rank_size(&rank, &size);
+    struct frx__choice ch;
+    int rc = frx__backend_choice(cfg, rank, &ch);
     if (rc)
         return rc;
-    int precision = prec == 0 ? FRX_SINGLE : FRX_DOUBLE;
-    if (strcmp(name, "auto") == 0)
-        return start_auto(cfg, precision, out);
+    if (ch.rule >= 0)
+        frx_log(FRX_LOG_INFO, "backend.rules item %d matches (host %s): "
+                "backend '%s'", ch.rule + 1, ch.host, ch.name);
+    if (strcmp(ch.name, "auto") == 0)
+        return start_auto(cfg, &ch, out);
 
     frx_plugin *p;
-    rc = frx_plugin_find(cfg, name, &p);
+    rc = frx_plugin_find(cfg, ch.name, &p);
     if (rc)
         return rc;
-    rc = start(cfg, p, precision, out);
+    rc = start(cfg, p, &ch, out);
     if (rc == FRX_OK)
         frx_log(FRX_LOG_INFO, "backend '%s' started (%s, %s precision)",
-                name, (*out)->info.device,
-                precision == FRX_SINGLE ? "single" : "double");
+                ch.name, (*out)->info.device,
+                ch.precision == FRX_SINGLE ? "single" : "double");
     return rc;
 }
 

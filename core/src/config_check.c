@@ -25,6 +25,20 @@ static const frx_option core_schema[] = {
     {.key = "backend.mpi", .type = FRX_OPT_ENUM,
      .choices = "auto|device-aware|host-staged", .def = "auto",
      .help = "how MPI reaches device memory"},
+    {.key = "backend.rules", .type = FRX_OPT_MAP_LIST,
+     .help = "per-rank backends: the first rule matching a rank's host "
+             "or rank number applies"},
+    {.key = "backend.rules.hosts", .type = FRX_OPT_STRING,
+     .help = "host name glob, e.g. \"gpu-a*\""},
+    {.key = "backend.rules.ranks", .type = FRX_OPT_STRING,
+     .help = "rank ranges, e.g. \"0-3,8\""},
+    {.key = "backend.rules.name", .type = FRX_OPT_STRING, .required = 1,
+     .help = "the backend of the matching ranks"},
+    {.key = "backend.rules.device", .type = FRX_OPT_STRING,
+     .help = "local-rank, a device index or a device id"},
+    {.key = "backend.rules.precision", .type = FRX_OPT_ENUM,
+     .choices = "single|double",
+     .help = "precision of the matching ranks (must agree with the rest)"},
     {.key = "log", .type = FRX_OPT_MAP, .help = "logging"},
     {.key = "log.level", .type = FRX_OPT_ENUM,
      .choices = "error|warn|info|debug", .def = "warn",
@@ -385,7 +399,8 @@ static int known_backend(const struct check *c, const char *name)
     return 0;
 }
 
-static void check_backend_name(struct check *c, const frx_cfgnode *v)
+static void check_backend_name(struct check *c, const frx_cfgnode *v,
+                               const char *key)
 {
     const char *name = v->text, *cands[NKNOWN + 65];
     size_t nc = 0;
@@ -414,8 +429,51 @@ static void check_backend_name(struct check *c, const frx_cfgnode *v)
     const char *best = frx__suggest(name, cands, nc);
     if (best)
         snprintf(hint, sizeof hint, " (did you mean '%s'?)", best);
-    report(c, v, "'backend.name' must be one of: %s; got '%s'%s", list, name,
+    report(c, v, "'%s' must be one of: %s; got '%s'%s", key, list, name,
            hint);
+}
+
+/* Rank ranges like "0-3,8". The parser records its complaint as the
+ * thread's error message, which holds this check's report: keep it. */
+static void check_ranks(struct check *c, const frx_cfgnode *v,
+                        const char *key)
+{
+    char *kept = frx__strdup(frx_errmsg());
+    int ok = frx__rank_match(v->text, 0, NULL) == FRX_OK;
+    char why[512];
+    snprintf(why, sizeof why, "%s", frx_errmsg());
+    frx__error_clear();
+    if (kept && c->nerr)
+        frx__error_append(FRX_ECONFIG, "%s", kept);
+    free(kept);
+    if (!ok)
+        report(c, v, "'%s': %s", key, why);
+}
+
+/* A list whose items are mappings with the keys "<key>.*"; each item
+ * must say which ranks it is for. */
+static void check_map_list(struct check *c, const frx_cfgnode *v,
+                           const char *key)
+{
+    if (v->type == FRX_CFG_SCALAR && v->is_null)
+        return;
+    if (v->type != FRX_CFG_LIST) {
+        report(c, v, "'%s' must be a list of mappings (items start with "
+                     "'- '), got %s", key, frx__cfg_kind(v));
+        return;
+    }
+    for (size_t i = 0; i < v->n; i++) {
+        const frx_cfgnode *item = v->vals[i];
+        if (item->type != FRX_CFG_MAP) {
+            report(c, item, "each item of '%s' must be a mapping, got %s",
+                   key, frx__cfg_kind(item));
+            continue;
+        }
+        check_map(c, item, item, key);
+        if (!map_get(item, "hosts") && !map_get(item, "ranks"))
+            report(c, item, "an item of '%s' needs 'hosts' or 'ranks' to "
+                            "say which ranks it is for", key);
+    }
 }
 
 static void check_string_list(struct check *c, const frx_cfgnode *v,
@@ -471,10 +529,16 @@ static void check_value(struct check *c, const frx_cfgnode *v,
     case FRX_OPT_STRING: {
         int rc = frx__cfg_to_string(v, &s, msg, sizeof msg);
         report_msg(c, rc, msg);
-        if (!rc && !strcmp(o->key, "backend.name"))
-            check_backend_name(c, v);
+        if (!rc && (!strcmp(o->key, "backend.name") ||
+                    !strcmp(o->key, "backend.rules.name")))
+            check_backend_name(c, v, o->key);
+        if (!rc && !strcmp(o->key, "backend.rules.ranks"))
+            check_ranks(c, v, o->key);
         break;
     }
+    case FRX_OPT_MAP_LIST:
+        check_map_list(c, v, o->key);
+        break;
     case FRX_OPT_INT: {
         long min, max;
         long_bounds(o, &min, &max);

@@ -33,6 +33,21 @@ size_t frx__edit_distance(const char *a, const char *b);
 const char *frx__suggest(const char *word, const char *const *cands,
                          size_t n);
 
+/* Does rank appear in ranges like "0-3,8"? FRX_EINVAL for bad syntax
+ * (match may be NULL to check the syntax only). */
+int frx__rank_match(const char *ranges, int rank, int *match);
+
+/* The backend this rank runs, from backend.* and backend.rules. */
+struct frx__choice {
+    const char *name;
+    int precision;
+    const char *device; /* from a rule, or NULL */
+    int rule;           /* index of the rule that matched, or -1 */
+    char host[256];
+};
+int frx__backend_choice(const frx_config *cfg, int rank,
+                        struct frx__choice *out);
+
 /* ---------------------------------------------------------------- plugin */
 
 /* The directory holding libfrx itself ("" if unknown). */
@@ -117,7 +132,11 @@ struct frx_backend {
     size_t nmacros;
     struct frx__prog *progs;        /* compiled code, by source hash */
     frx_backend_stats stats;
+    int mpi_mode;                   /* enum frx_mpi_mode, 0 until set */
+    double t_pack, t_wait, t_unpack; /* seconds, for frx_comm_report */
 };
+
+double frx__now(void); /* monotonic seconds */
 
 /* What a kernel instance reads and writes, for graph dependencies: an
  * allocation (struct frx_alloc *) or an xchg matrix. */
@@ -127,6 +146,15 @@ typedef struct frx__access {
 } frx__access;
 
 size_t frx__kernel_accesses(const frx_kernel *k, const frx__access **out);
+
+/* Graph nodes that run host code (MPI requests). FRX__PRIO_FIRST nodes
+ * run as soon as they are ready (receives); FRX__PRIO_FEEDS_MPI nodes
+ * and all upstream of them run before other ready nodes (packs, sends). */
+enum { FRX__PRIO_FIRST = 1, FRX__PRIO_FEEDS_MPI = 2 };
+typedef int (*frx__host_fn)(void *ud);
+int frx__graph_add_host(frx_graph *g, frx__host_fn fn, void *ud, int prio,
+                        const frx__access *acc, size_t nacc, const int *deps,
+                        size_t ndeps, int *node);
 void frx__kernels_release(frx_backend *be);
 
 /* One block of device memory, shared by the matrices made in it. */

@@ -5,13 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum node_type { NODE_KERNEL = 1, NODE_PACK, NODE_UNPACK };
+enum node_type { NODE_KERNEL = 1, NODE_PACK, NODE_UNPACK, NODE_HOST };
 
 struct node {
     int type;
     frx_kernel *kernel;
     frx_xchg_view *xv;
-    frx__access acc[2]; /* pack and unpack; kernels keep their own */
+    frx__host_fn fn; /* NODE_HOST */
+    void *ud;
+    int prio;
+    frx__access acc[2]; /* pack, unpack and host nodes */
+    size_t nacc;
     int *deps;
     size_t ndeps;
 };
@@ -51,7 +55,7 @@ static size_t accesses(const struct node *nd, const frx__access **acc)
     if (nd->type == NODE_KERNEL)
         return frx__kernel_accesses(nd->kernel, acc);
     *acc = nd->acc;
-    return 2;
+    return nd->nacc;
 }
 
 /* Does b (added after a) have to run after a? */
@@ -113,9 +117,23 @@ static int add_xchg(frx_graph *g, frx_xchg_view *xv, int type,
     if (!g || !xv)
         return frx_error(FRX_EINVAL, "graph: NULL xchg view");
     int pack = type == NODE_PACK;
-    struct node nd = {.type = type, .xv = xv};
+    struct node nd = {.type = type, .xv = xv, .nacc = 2,
+                      .prio = pack ? FRX__PRIO_FEEDS_MPI : 0};
     nd.acc[0] = (frx__access){xv->view->alloc, !pack};
     nd.acc[1] = (frx__access){xv->xm, pack};
+    return add(g, nd, deps, ndeps, node);
+}
+
+int frx__graph_add_host(frx_graph *g, frx__host_fn fn, void *ud, int prio,
+                        const frx__access *acc, size_t nacc, const int *deps,
+                        size_t ndeps, int *node)
+{
+    if (!g || !fn || nacc > 2)
+        return frx_error(FRX_EINVAL, "graph: bad host node");
+    struct node nd = {.type = NODE_HOST, .fn = fn, .ud = ud, .prio = prio,
+                      .nacc = nacc};
+    for (size_t i = 0; i < nacc; i++)
+        nd.acc[i] = acc[i];
     return add(g, nd, deps, ndeps, node);
 }
 
@@ -131,9 +149,18 @@ int frx_graph_add_unpack(frx_graph *g, frx_xchg_view *xv, const int *deps,
     return add_xchg(g, xv, NODE_UNPACK, deps, ndeps, node);
 }
 
-/* Kahn's algorithm over explicit and derived edges; among ready nodes
- * the one added first runs first, except that nodes upstream of a pack
- * (whose buffer goes to MPI) are taken before the rest. */
+/* Kahn's algorithm over explicit and derived edges. Among ready nodes:
+ * receives are posted first, then whatever feeds a buffer headed for
+ * MPI (packs, sends and everything upstream of them), then the rest in
+ * the order they were added. */
+static int rank_of(const unsigned char *urgent, const struct node *nd,
+                   size_t i)
+{
+    if (nd->prio == FRX__PRIO_FIRST)
+        return 2;
+    return urgent[i] ? 1 : 0;
+}
+
 int frx_graph_commit(frx_graph *g)
 {
     if (!g)
@@ -144,9 +171,10 @@ int frx_graph_commit(frx_graph *g)
     unsigned char *edge = frx__calloc(n ? n * n : 1, 1, "graph edges");
     size_t *indeg = frx__calloc(n, sizeof *indeg, "graph in-degrees");
     unsigned char *urgent = frx__calloc(n, 1, "graph priorities");
+    unsigned char *done = frx__calloc(n, 1, "graph order");
     int *order = frx__calloc(n, sizeof *order, "graph order");
-    if (!edge || !indeg || !urgent || !order) {
-        free(edge), free(indeg), free(urgent), free(order);
+    if (!edge || !indeg || !urgent || !done || !order) {
+        free(edge), free(indeg), free(urgent), free(done), free(order);
         return FRX_ENOMEM;
     }
     for (size_t b = 0; b < n; b++) { /* edge[a*n + b]: a before b */
@@ -156,8 +184,8 @@ int frx_graph_commit(frx_graph *g)
             if (conflicts(&g->nodes[a], &g->nodes[b]))
                 edge[a * n + b] = 1;
     }
-    for (size_t b = n; b-- > 0;) { /* upstream of a pack: reverse pass */
-        if (g->nodes[b].type == NODE_PACK)
+    for (size_t b = n; b-- > 0;) { /* what feeds MPI: a reverse pass */
+        if (g->nodes[b].prio == FRX__PRIO_FEEDS_MPI)
             urgent[b] = 1;
         if (urgent[b])
             for (size_t a = 0; a < b; a++)
@@ -167,12 +195,12 @@ int frx_graph_commit(frx_graph *g)
     for (size_t a = 0; a < n; a++)
         for (size_t b = 0; b < n; b++)
             indeg[b] += edge[a * n + b];
-    unsigned char *done = frx__calloc(n, 1, "graph order");
-    for (size_t k = 0; done && k < n; k++) {
+    for (size_t k = 0; k < n; k++) {
         size_t pick = n;
         for (size_t i = 0; i < n; i++)
             if (!done[i] && indeg[i] == 0 &&
-                (pick == n || (urgent[i] && !urgent[pick])))
+                (pick == n || rank_of(urgent, &g->nodes[i], i) >
+                                  rank_of(urgent, &g->nodes[pick], pick)))
                 pick = i;
         /* edges only point forward, so a ready node always exists */
         done[pick] = 1;
@@ -180,12 +208,7 @@ int frx_graph_commit(frx_graph *g)
         for (size_t b = 0; b < n; b++)
             indeg[b] -= edge[pick * n + b];
     }
-    int rc = done ? FRX_OK : FRX_ENOMEM;
     free(edge), free(indeg), free(urgent), free(done);
-    if (rc) {
-        free(order);
-        return rc;
-    }
     g->order = order;
     return FRX_OK;
 }
@@ -198,7 +221,8 @@ int frx_graph_run(frx_graph *g)
         const struct node *nd = &g->nodes[g->order[k]];
         int rc = nd->type == NODE_KERNEL ? frx_kernel_run(nd->kernel)
                : nd->type == NODE_PACK   ? frx_xchg_view_pack(nd->xv)
-                                         : frx_xchg_view_unpack(nd->xv);
+               : nd->type == NODE_UNPACK ? frx_xchg_view_unpack(nd->xv)
+                                         : nd->fn(nd->ud);
         if (rc)
             return rc;
     }

@@ -127,14 +127,22 @@ static frx_pack_args pack_args(const frx_view *v, frx_xchg_matrix *xm)
 
 int frx_xchg_view_pack(frx_xchg_view *xv)
 {
+    frx_backend *be = xv->view->be;
     frx_pack_args a = pack_args(xv->view, xv->xm);
-    return xv->view->be->ops->pack(xv->view->be->state, &a);
+    double t0 = frx__now();
+    int rc = be->ops->pack(be->state, &a);
+    be->t_pack += frx__now() - t0;
+    return rc;
 }
 
 int frx_xchg_view_unpack(frx_xchg_view *xv)
 {
+    frx_backend *be = xv->view->be;
     frx_pack_args a = pack_args(xv->view, xv->xm);
-    return xv->view->be->ops->unpack(xv->view->be->state, &a);
+    double t0 = frx__now();
+    int rc = be->ops->unpack(be->state, &a);
+    be->t_unpack += frx__now() - t0;
+    return rc;
 }
 
 int frx_xchg_view_snapshot(frx_xchg_view *xv, frx_xchg_matrix **out)

@@ -41,3 +41,18 @@ frx_cli_test(config-check-help 0 "usage: frx config check FILE" config check --h
 frx_cli_test(config-no-args 2 "usage: frx config check FILE" config)
 frx_cli_test(config-check-no-file 2 "frx config check: which file[?]" config check)
 frx_cli_test(config-unknown-command 2 "frx config: unknown command 'chek'" config chek)
+
+# backend.rules: each item needs hosts or ranks, readable ranges, a
+# known backend and known keys.
+frx_cli_test(config-check-rules 1
+  "bad-rules.yaml:5:14: 'backend.rules.ranks': cannot read rank ranges '3-1'"
+  config check ${CMAKE_CURRENT_SOURCE_DIR}/data/config/bad-rules.yaml)
+frx_cli_test(config-check-rules-no-match 1
+  "bad-rules.yaml:7:7: an item of 'backend.rules' needs 'hosts' or 'ranks'"
+  config check ${CMAKE_CURRENT_SOURCE_DIR}/data/config/bad-rules.yaml)
+frx_cli_test(config-check-rules-name 1
+  "bad-rules.yaml:9:13: 'backend.rules.name' must be one of: .*got 'cdua' \\(did you mean 'cuda'\\?\\)"
+  config check ${CMAKE_CURRENT_SOURCE_DIR}/data/config/bad-rules.yaml)
+frx_cli_test(config-check-rules-key 1
+  "bad-rules.yaml:10:7: unknown key 'devcie' in 'backend.rules' \\(did you mean 'device'\\?\\)"
+  config check ${CMAKE_CURRENT_SOURCE_DIR}/data/config/bad-rules.yaml)

@@ -26,7 +26,7 @@ endforeach()
 frx_cli_test(run-named-unavailable 1
   "backend 'unavail' cannot start here: libfake[.]so[.]1 not found"
   run ${CMAKE_CURRENT_BINARY_DIR}/run-unavail.yaml)
-frx_cli_test(run-auto-skips-unavailable 0 "on openmp.*: ok"
+frx_cli_test(run-auto-skips-unavailable 0 "rank\\(s\\) on (openmp|opencl|cuda|hip),.*: ok"
   run ${CMAKE_CURRENT_BINARY_DIR}/run-auto.yaml)
 foreach(t run-named-unavailable run-auto-skips-unavailable)
   set_tests_properties(cli-${t} PROPERTIES ENVIRONMENT

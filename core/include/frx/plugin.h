@@ -28,7 +28,8 @@ enum frx_option_type {
     FRX_OPT_BOOL,
     FRX_OPT_ENUM,        /* choices: "a|b|c" */
     FRX_OPT_STRING_LIST, /* a YAML list of strings */
-    FRX_OPT_MAP          /* a mapping; its keys are checked elsewhere */
+    FRX_OPT_MAP,         /* a mapping; its keys are checked elsewhere */
+    FRX_OPT_MAP_LIST     /* a list of mappings, keys "<key>.<name>" */
 };
 
 /* One key of a schema; arrays end with a zeroed entry (key == NULL). */
@@ -52,6 +53,9 @@ typedef struct frx_backend_init {
     const frx_config *config;
     int precision;              /* enum frx_precision */
     int rank, local_rank;
+    /* ABI 1.1: the device a backend.rules entry chose: "local-rank", an
+     * index or an id; NULL when no rule set one. */
+    const char *device;
 } frx_backend_init;
 
 typedef struct frx_backend_info {
@@ -60,6 +64,9 @@ typedef struct frx_backend_info {
     size_t alignment;    /* bytes; rows of matrices start on it */
     int host_accessible; /* mem handles are host pointers */
     char device[128];    /* for logs and `frx plugins` */
+    /* ABI 1.1: device memory MPI can take: "cuda" or "rocm" (asked of
+     * the MPI library at run time), or NULL; host_accessible implies it */
+    const char *mpi_device_kind;
 } frx_backend_info;
 
 typedef int32_t frx_ix_t; /* view offsets, in elements */
@@ -147,6 +154,9 @@ typedef struct frx_backend_ops {
      * host_free gets back. Absent: plain host memory. */
     int (*host_alloc)(void *state, size_t bytes, void **host, void **handle);
     void (*host_free)(void *state, void *handle);
+    /* Optional: the address MPI is given for device memory (with
+     * info.mpi_device_kind); absent: mem itself. */
+    void *(*mpi_ptr)(void *state, void *mem);
 } frx_backend_ops;
 
 /* ---------------------------------------------------------------- solver */

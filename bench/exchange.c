@@ -1,0 +1,191 @@
+/* bench/exchange: on 2 ranks, for 8 B, 64 KiB and 1 MiB, an frx exchange
+ * of a packed buffer against raw MPI_Sendrecv, and a full halo (pack,
+ * transfer, unpack) against a plain gather + raw MPI + a plain scatter,
+ * all measured in this run.
+ *
+ *   mpirun -np 2 build/bench/exchange [BACKEND]      (default openmp) */
+#include <frx/comm.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BATCHES 9
+#define ITERS 100
+
+static int rank, peer;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+typedef int (*work_fn)(void *ctx);
+
+/* Median over batches of the seconds per iteration, the same on both
+ * ranks (the slower rank's). */
+static double timed(work_fn fn, void *ctx)
+{
+    double t[BATCHES];
+    fn(ctx);
+    for (int b = 0; b < BATCHES; b++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        for (int i = 0; i < ITERS; i++)
+            if (fn(ctx)) {
+                fprintf(stderr, "bench/exchange: %s\n", frx_errmsg());
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            }
+        double mine = (MPI_Wtime() - t0) / ITERS;
+        MPI_Allreduce(&mine, &t[b], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    }
+    qsort(t, BATCHES, sizeof *t, cmp_double);
+    return t[BATCHES / 2];
+}
+
+struct raw {
+    double *src, *dst, *sbuf, *rbuf;
+    const int32_t *off;
+    size_t n;
+};
+
+static int raw_sendrecv(void *ctx)
+{
+    struct raw *r = ctx;
+    return MPI_Sendrecv(r->sbuf, (int)(r->n * 8), MPI_BYTE, peer, 0, r->rbuf,
+                        (int)(r->n * 8), MPI_BYTE, peer, 0, MPI_COMM_WORLD,
+                        MPI_STATUS_IGNORE) != MPI_SUCCESS;
+}
+
+static int raw_halo(void *ctx)
+{
+    struct raw *r = ctx;
+    for (size_t i = 0; i < r->n; i++)
+        r->sbuf[i] = r->src[r->off[i]];
+    if (raw_sendrecv(r))
+        return 1;
+    for (size_t i = 0; i < r->n; i++)
+        r->dst[r->off[i]] = r->rbuf[i];
+    return 0;
+}
+
+static int run_graph(void *g) { return frx_graph_run(g); }
+
+static void die(const char *what)
+{
+    fprintf(stderr, "bench/exchange: rank %d: %s: %s\n", rank, what,
+            frx_errmsg());
+    MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+static void one_size(frx_backend *be, size_t bytes)
+{
+    size_t n = bytes / 8, soasz = frx_backend_soasz(be);
+    frx_matrix_shape shapes[2] = {{1, 1, 2 * n}, {1, 1, 2 * n}};
+    frx_matrix *m[2];
+    if (frx_matrix_create_group(be, 2, shapes, m))
+        die("matrices");
+    /* every other element, as a face of a mesh picks them */
+    frx_matrix **ms = malloc(n * sizeof *ms), **md = malloc(n * sizeof *md);
+    size_t *rows = calloc(n, sizeof *rows), *eles = malloc(n * sizeof *eles);
+    int32_t *off = malloc(n * sizeof *off);
+    for (size_t i = 0; i < n; i++) {
+        ms[i] = m[0], md[i] = m[1];
+        eles[i] = 2 * i;
+        off[i] = (int32_t)eles[i]; /* one variable: AoSoA is plain */
+    }
+    (void)soasz;
+    frx_view *vs, *vd;
+    frx_xchg_view *xs, *xd;
+    if (frx_view_create(be, n, ms, rows, eles, NULL, 1, 1, &vs) ||
+        frx_view_create(be, n, md, rows, eles, NULL, 1, 1, &vd) ||
+        frx_xchg_view_create(vs, &xs) || frx_xchg_view_create(vd, &xd))
+        die("views");
+
+    frx_comm *c;
+    int sid, rid;
+    frx_graph *gx, *gh;
+    if (frx_comm_create(be, MPI_COMM_WORLD, &c) ||
+        frx_comm_add_send(c, frx_xchg_view_matrix(xs), peer, &sid) ||
+        frx_comm_add_recv(c, frx_xchg_view_matrix(xd), peer, &rid))
+        die("comm");
+    /* the packed buffer alone */
+    if (frx_graph_create(be, &gx) ||
+        frx_graph_add_recv(gx, c, rid, NULL, 0, NULL) ||
+        frx_graph_add_send(gx, c, sid, NULL, 0, NULL) ||
+        frx_graph_add_wait(gx, c, rid, NULL, 0, NULL) ||
+        frx_graph_add_wait(gx, c, sid, NULL, 0, NULL) || frx_graph_commit(gx))
+        die("graph");
+    /* the whole halo */
+    if (frx_graph_create(be, &gh) ||
+        frx_graph_add_recv(gh, c, rid, NULL, 0, NULL) ||
+        frx_graph_add_pack(gh, xs, NULL, 0, NULL) ||
+        frx_graph_add_send(gh, c, sid, NULL, 0, NULL) ||
+        frx_graph_add_wait(gh, c, rid, NULL, 0, NULL) ||
+        frx_graph_add_unpack(gh, xd, NULL, 0, NULL) ||
+        frx_graph_add_wait(gh, c, sid, NULL, 0, NULL) || frx_graph_commit(gh))
+        die("graph");
+
+    struct raw r = {calloc(2 * n, 8), calloc(2 * n, 8), calloc(n, 8),
+                    calloc(n, 8), off, n};
+    double t_raw = timed(raw_sendrecv, &r);
+    double t_fx = timed(run_graph, gx);
+    double t_rawh = timed(raw_halo, &r);
+    double t_fh = timed(run_graph, gh);
+    if (rank == 0) {
+        printf("%8zu B  exchange frx %8.2f us  MPI_Sendrecv %8.2f us  ratio "
+               "%.2f (target <= 1.1)\n", bytes, 1e6 * t_fx, 1e6 * t_raw,
+               t_fx / t_raw);
+        printf("%8zu B  halo     frx %8.2f us  gather+MPI+scatter %8.2f us  "
+               "ratio %.2f (target <= 1.15)\n", bytes, 1e6 * t_fh,
+               1e6 * t_rawh, t_fh / t_rawh);
+    }
+    free(r.src), free(r.dst), free(r.sbuf), free(r.rbuf);
+    free(ms), free(md), free(rows), free(eles), free(off);
+    frx_graph_destroy(gx);
+    frx_graph_destroy(gh);
+    frx_comm_destroy(c);
+    frx_xchg_view_destroy(xs);
+    frx_xchg_view_destroy(xd);
+    frx_view_destroy(vs);
+    frx_view_destroy(vd);
+    frx_matrix_destroy(m[0]);
+    frx_matrix_destroy(m[1]);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size != 2) {
+        if (rank == 0)
+            fprintf(stderr, "bench/exchange: run it on 2 ranks: mpirun -np 2 "
+                            "%s\n", argv[0]);
+        MPI_Finalize();
+        return 2;
+    }
+    peer = 1 - rank;
+    char text[256];
+    snprintf(text, sizeof text, "backend:\n  name: %s\n  precision: double\n"
+             "  openmp: {threads: 1}\n", argc > 1 ? argv[1] : "openmp");
+    frx_config *cfg;
+    frx_backend *be;
+    if (frx_config_parse(text, strlen(text), "bench-exchange", &cfg) ||
+        frx_backend_create_all(cfg, MPI_COMM_WORLD, &be))
+        die("start");
+    if (rank == 0)
+        printf("bench/exchange: 2 ranks, backend %s, MPI %s, median of %d "
+               "batches of %d\n", argc > 1 ? argv[1] : "openmp",
+               frx_backend_mpi_mode(be) == FRX_MPI_DEVICE_AWARE
+                   ? "device-aware" : "host-staged", BATCHES, ITERS);
+    size_t sizes[] = {8, 64 << 10, 1 << 20};
+    for (size_t i = 0; i < 3; i++)
+        one_size(be, sizes[i]);
+    frx_backend_destroy(be);
+    frx_config_free(cfg);
+    MPI_Finalize();
+    return 0;
+}

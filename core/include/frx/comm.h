@@ -1,0 +1,62 @@
+/* frx: MPI exchange of xchg matrices between ranks.
+ *
+ * Each rank registers its sends and receives in the same order as its
+ * neighbours do; the k-th exchange registered with a peer in each
+ * direction gets tag k, so fields never mix. Requests are persistent
+ * (MPI_Send_init / MPI_Recv_init) and run as graph nodes. */
+#ifndef FRX_COMM_H
+#define FRX_COMM_H
+
+#include "frx.h"
+
+#include <mpi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum frx_mpi_mode { FRX_MPI_HOST_STAGED = 1, FRX_MPI_DEVICE_AWARE = 2 };
+
+/* Collective over comm: every rank creates its backend (backend.name, or
+ * the first of backend.rules matching its rank or host), then all agree:
+ * if any rank failed, every rank returns FRX_EUNAVAIL and rank 0's
+ * message lists each failing rank, its host and the reason; precision
+ * must be the same everywhere; backend.mpi is resolved and logged. */
+FRX_EXTERN int frx_backend_create_all(const frx_config *cfg, MPI_Comm comm,
+                                      frx_backend **out);
+FRX_EXTERN int frx_backend_mpi_mode(const frx_backend *be);
+
+typedef struct frx_comm frx_comm;
+
+/* A communicator of frx's own (a duplicate of comm that returns MPI
+ * errors instead of aborting). */
+FRX_EXTERN int frx_comm_create(frx_backend *be, MPI_Comm comm,
+                               frx_comm **out);
+FRX_EXTERN void frx_comm_destroy(frx_comm *c);
+FRX_EXTERN MPI_Comm frx_comm_mpi(const frx_comm *c);
+
+/* Register the exchange of xm with peer; *id names it in graph nodes. */
+FRX_EXTERN int frx_comm_add_send(frx_comm *c, frx_xchg_matrix *xm, int peer,
+                                 int *id);
+FRX_EXTERN int frx_comm_add_recv(frx_comm *c, frx_xchg_matrix *xm, int peer,
+                                 int *id);
+
+/* Graph nodes: start a receive (posted before anything else), start a
+ * send (after what writes its buffer, with the device synchronised and
+ * the buffer on the host when host-staged), wait for either (a received
+ * buffer is then on the device for what reads it). */
+FRX_EXTERN int frx_graph_add_recv(frx_graph *g, frx_comm *c, int id,
+                                  const int *deps, size_t ndeps, int *node);
+FRX_EXTERN int frx_graph_add_send(frx_graph *g, frx_comm *c, int id,
+                                  const int *deps, size_t ndeps, int *node);
+FRX_EXTERN int frx_graph_add_wait(frx_graph *g, frx_comm *c, int id,
+                                  const int *deps, size_t ndeps, int *node);
+
+/* Collective: pack, transfer-wait and unpack times of each rank, as
+ * min/median/max over ranks, logged by rank 0 at level info. */
+FRX_EXTERN int frx_comm_report(frx_comm *c);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,273 @@
+/* Persistent MPI requests for xchg matrices, run as graph nodes. */
+#include "frx-impl.h"
+
+#include <frx/comm.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct xfer {
+    frx_comm *c;
+    frx_xchg_matrix *xm;
+    int peer, tag, is_send;
+    MPI_Request req;
+};
+
+struct frx_comm {
+    frx_backend *be;
+    MPI_Comm comm;
+    int rank, size, tag_ub;
+    struct xfer **x;
+    size_t n, cap;
+    int *nsend, *nrecv; /* per peer: the next tag */
+};
+
+static int mpi_fail(const frx_comm *c, int err, const char *call,
+                    const struct xfer *x)
+{
+    char text[MPI_MAX_ERROR_STRING] = "";
+    int len = 0;
+    MPI_Error_string(err, text, &len);
+    if (x)
+        return frx_error(FRX_EMPI, "%s (%s rank %d, tag %d) failed on rank "
+                         "%d: %s", call, x->is_send ? "send to" : "receive "
+                         "from", x->peer, x->tag, c->rank, text);
+    return frx_error(FRX_EMPI, "%s failed on rank %d: %s", call, c->rank,
+                     text);
+}
+
+int frx_comm_create(frx_backend *be, MPI_Comm comm, frx_comm **out)
+{
+    if (!be || !out)
+        return frx_error(FRX_EINVAL, "frx_comm_create: NULL argument");
+    frx_comm *c = frx__calloc(1, sizeof *c, "a communicator");
+    if (!c)
+        return FRX_ENOMEM;
+    c->be = be;
+    int err = MPI_Comm_dup(comm, &c->comm);
+    if (err != MPI_SUCCESS) {
+        free(c);
+        return frx_error(FRX_EMPI, "MPI_Comm_dup failed: is MPI started?");
+    }
+    /* MPI errors on frx's communicator come back as values */
+    MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(c->comm, &c->rank);
+    MPI_Comm_size(c->comm, &c->size);
+    int *ub, flag = 0;
+    MPI_Comm_get_attr(c->comm, MPI_TAG_UB, &ub, &flag);
+    c->tag_ub = flag ? *ub : 32767;
+    c->nsend = frx__calloc((size_t)c->size, sizeof *c->nsend, "tag counters");
+    c->nrecv = frx__calloc((size_t)c->size, sizeof *c->nrecv, "tag counters");
+    if (!c->nsend || !c->nrecv) {
+        frx_comm_destroy(c);
+        return FRX_ENOMEM;
+    }
+    *out = c;
+    return FRX_OK;
+}
+
+void frx_comm_destroy(frx_comm *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->n; i++) {
+        if (c->x[i]->req != MPI_REQUEST_NULL)
+            MPI_Request_free(&c->x[i]->req);
+        free(c->x[i]);
+    }
+    free(c->x);
+    free(c->nsend);
+    free(c->nrecv);
+    if (c->comm != MPI_COMM_NULL)
+        MPI_Comm_free(&c->comm);
+    free(c);
+}
+
+MPI_Comm frx_comm_mpi(const frx_comm *c) { return c->comm; }
+
+/* The address MPI reads or writes for xm in this rank's mode. */
+static void *mpi_buffer(const frx_comm *c, frx_xchg_matrix *xm)
+{
+    const frx_backend *be = c->be;
+    if (be->mpi_mode != FRX_MPI_DEVICE_AWARE)
+        return xm->host;
+    if (FRX__OPS_HAS(be->ops, mpi_ptr))
+        return be->ops->mpi_ptr(be->state, xm->mem);
+    return xm->mem;
+}
+
+static int add(frx_comm *c, frx_xchg_matrix *xm, int peer, int is_send,
+               int *id)
+{
+    if (!c || !xm || !id)
+        return frx_error(FRX_EINVAL, "frx_comm_add: NULL argument");
+    if (peer < 0 || peer >= c->size)
+        return frx_error(FRX_EINVAL, "frx_comm_add: peer %d is not a rank "
+                         "(there are %d)", peer, c->size);
+    if (xm->be != c->be)
+        return frx_error(FRX_EINVAL, "frx_comm_add: the xchg matrix belongs "
+                         "to another backend");
+    if (xm->bytes > INT32_MAX)
+        return frx_error(FRX_ERANGE, "frx_comm_add: %zu bytes is more than "
+                         "one MPI message holds here", xm->bytes);
+    int *next = is_send ? &c->nsend[peer] : &c->nrecv[peer];
+    if (*next > c->tag_ub)
+        return frx_error(FRX_ERANGE, "frx_comm_add: more than %d exchanges "
+                         "with rank %d", c->tag_ub, peer);
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? 2 * c->cap : 16;
+        struct xfer **v = realloc(c->x, cap * sizeof *v);
+        if (!v)
+            return frx_error(FRX_ENOMEM, "out of memory");
+        c->x = v;
+        c->cap = cap;
+    }
+    struct xfer *x = frx__calloc(1, sizeof *x, "an exchange");
+    if (!x)
+        return FRX_ENOMEM;
+    *x = (struct xfer){.c = c, .xm = xm, .peer = peer, .tag = *next,
+                       .is_send = is_send, .req = MPI_REQUEST_NULL};
+    void *buf = mpi_buffer(c, xm);
+    int err = is_send ? MPI_Send_init(buf, (int)xm->bytes, MPI_BYTE, peer,
+                                      x->tag, c->comm, &x->req)
+                      : MPI_Recv_init(buf, (int)xm->bytes, MPI_BYTE, peer,
+                                      x->tag, c->comm, &x->req);
+    if (err != MPI_SUCCESS) {
+        int rc = mpi_fail(c, err, is_send ? "MPI_Send_init" : "MPI_Recv_init",
+                          x);
+        free(x);
+        return rc;
+    }
+    (*next)++;
+    c->x[c->n] = x;
+    *id = (int)c->n++;
+    return FRX_OK;
+}
+
+int frx_comm_add_send(frx_comm *c, frx_xchg_matrix *xm, int peer, int *id)
+{
+    return add(c, xm, peer, 1, id);
+}
+
+int frx_comm_add_recv(frx_comm *c, frx_xchg_matrix *xm, int peer, int *id)
+{
+    return add(c, xm, peer, 0, id);
+}
+
+/* ------------------------------------------------------------ nodes */
+
+static int start_node(void *ud)
+{
+    struct xfer *x = ud;
+    frx_backend *be = x->c->be;
+    if (x->is_send) {
+        /* the buffer must be complete where MPI reads it */
+        int rc = be->mpi_mode == FRX_MPI_DEVICE_AWARE
+                     ? frx_backend_sync(be)
+                     : frx_xchg_matrix_to_host(x->xm);
+        if (rc)
+            return rc;
+    }
+    int err = MPI_Start(&x->req);
+    return err == MPI_SUCCESS ? FRX_OK : mpi_fail(x->c, err, "MPI_Start", x);
+}
+
+static int wait_node(void *ud)
+{
+    struct xfer *x = ud;
+    frx_backend *be = x->c->be;
+    double t0 = frx__now();
+    int err = MPI_Wait(&x->req, MPI_STATUS_IGNORE);
+    be->t_wait += frx__now() - t0;
+    if (err != MPI_SUCCESS)
+        return mpi_fail(x->c, err, "MPI_Wait", x);
+    if (!x->is_send && be->mpi_mode != FRX_MPI_DEVICE_AWARE)
+        return frx_xchg_matrix_to_device(x->xm);
+    return FRX_OK;
+}
+
+static struct xfer *lookup(frx_comm *c, int id)
+{
+    if (!c || id < 0 || (size_t)id >= c->n) {
+        frx_error(FRX_EINVAL, "graph: %d is not an exchange of this comm",
+                  id);
+        return NULL;
+    }
+    return c->x[id];
+}
+
+int frx_graph_add_recv(frx_graph *g, frx_comm *c, int id, const int *deps,
+                       size_t ndeps, int *node)
+{
+    struct xfer *x = lookup(c, id);
+    if (!x || x->is_send)
+        return x ? frx_error(FRX_EINVAL, "graph: exchange %d is a send", id)
+                 : FRX_EINVAL;
+    frx__access acc = {x->xm, 1};
+    return frx__graph_add_host(g, start_node, x, FRX__PRIO_FIRST, &acc, 1,
+                               deps, ndeps, node);
+}
+
+int frx_graph_add_send(frx_graph *g, frx_comm *c, int id, const int *deps,
+                       size_t ndeps, int *node)
+{
+    struct xfer *x = lookup(c, id);
+    if (!x || !x->is_send)
+        return x ? frx_error(FRX_EINVAL, "graph: exchange %d is a receive",
+                             id)
+                 : FRX_EINVAL;
+    frx__access acc = {x->xm, 0};
+    return frx__graph_add_host(g, start_node, x, FRX__PRIO_FEEDS_MPI, &acc, 1,
+                               deps, ndeps, node);
+}
+
+int frx_graph_add_wait(frx_graph *g, frx_comm *c, int id, const int *deps,
+                       size_t ndeps, int *node)
+{
+    struct xfer *x = lookup(c, id);
+    if (!x)
+        return FRX_EINVAL;
+    /* a receive's wait delivers the buffer: it writes it */
+    frx__access acc = {x->xm, !x->is_send};
+    return frx__graph_add_host(g, wait_node, x, 0, &acc, 1, deps, ndeps,
+                               node);
+}
+
+/* ----------------------------------------------------------- timers */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int frx_comm_report(frx_comm *c)
+{
+    double mine[3] = {c->be->t_pack, c->be->t_wait, c->be->t_unpack};
+    double *all = NULL;
+    if (c->rank == 0) {
+        all = frx__calloc((size_t)c->size * 3, sizeof *all, "timers");
+        if (!all)
+            return FRX_ENOMEM; /* the others block in MPI_Gather: abort */
+    }
+    int err = MPI_Gather(mine, 3, MPI_DOUBLE, all, 3, MPI_DOUBLE, 0, c->comm);
+    if (err != MPI_SUCCESS) {
+        free(all);
+        return mpi_fail(c, err, "MPI_Gather", NULL);
+    }
+    if (c->rank != 0)
+        return FRX_OK;
+    static const char *const names[] = {"pack", "transfer wait", "unpack"};
+    double *col = frx__calloc((size_t)c->size, sizeof *col, "timers");
+    for (int k = 0; col && k < 3; k++) {
+        for (int r = 0; r < c->size; r++)
+            col[r] = all[r * 3 + k];
+        qsort(col, (size_t)c->size, sizeof *col, cmp_double);
+        frx_log(FRX_LOG_INFO, "%-13s min %.6f s  median %.6f s  max %.6f s "
+                "over %d rank(s)", names[k], col[0], col[c->size / 2],
+                col[c->size - 1], c->size);
+    }
+    free(col);
+    free(all);
+    return FRX_OK;
+}

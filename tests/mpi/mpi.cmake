@@ -1,0 +1,44 @@
+# Tests under mpirun with 1 to 4 ranks.
+add_executable(test_exchange mpi/test_exchange.c)
+target_link_libraries(test_exchange PRIVATE frx)
+frx_target_defaults(test_exchange)
+
+set(FRX_MPIRUN ${MPIEXEC_EXECUTABLE} --oversubscribe ${MPIEXEC_NUMPROC_FLAG})
+
+# Exchanges bitwise against the serial reference, per backend and mode.
+foreach(be IN LISTS FRX_TEST_BACKENDS)
+  foreach(np 1 2 3 4)
+    foreach(mode device-aware host-staged)
+      foreach(shape ring halo)
+        set(name mpi-exchange-${shape}-${be}-${mode}-np${np})
+        add_test(NAME ${name} COMMAND ${FRX_MPIRUN} ${np}
+          $<TARGET_FILE:test_exchange> ${be} ${mode} ${shape})
+        set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77
+          TIMEOUT 120 ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+      endforeach()
+    endforeach()
+  endforeach()
+endforeach()
+
+# Start-up agreed across ranks: a rank whose backend cannot start, or a
+# rank on another precision, stops every rank quickly with rank 0 saying
+# which rank and why.
+foreach(case unavail-rank precision-mismatch)
+  configure_file(${CMAKE_CURRENT_SOURCE_DIR}/data/mpi/${case}.yaml
+    ${CMAKE_CURRENT_BINARY_DIR}/mpi-${case}.yaml COPYONLY)
+endforeach()
+add_test(NAME mpi-startup-unavailable-rank
+  COMMAND sh ${FRX_EXPECT} 1
+    "rank 1 \\([^)]*\\): backend 'unavail' cannot start here: libfake"
+    ${FRX_MPIRUN} 2 ${FRX_EXE} run ${CMAKE_CURRENT_BINARY_DIR}/mpi-unavail-rank.yaml)
+add_test(NAME mpi-startup-precision-mismatch
+  COMMAND sh ${FRX_EXPECT} 1
+    "rank 1 \\([^)]*\\): single"
+    ${FRX_MPIRUN} 2 ${FRX_EXE} run ${CMAKE_CURRENT_BINARY_DIR}/mpi-precision-mismatch.yaml)
+add_test(NAME mpi-startup-mode-logged
+  COMMAND sh ${FRX_EXPECT} 0 "MPI transfers: device-aware"
+    ${FRX_MPIRUN} 2 ${FRX_EXE} run ${PROJECT_SOURCE_DIR}/config/demo.yaml)
+set_tests_properties(mpi-startup-unavailable-rank
+  mpi-startup-precision-mismatch mpi-startup-mode-logged PROPERTIES
+  TIMEOUT 30 ENVIRONMENT
+  "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1;FRX_PLUGIN_PATH=${FRX_FIXTURE_DIR}")

@@ -1,0 +1,266 @@
+/* Exchanges across ranks, checked bitwise against a serial reference:
+ * every rank can compute what any other rank holds, so each checks what
+ * it received. Run under mpirun with any number of ranks:
+ *
+ *   test_exchange BACKEND auto|device-aware|host-staged ring|halo
+ *
+ * ring: three fields (scalar, vector and (2, nvars) points) in flight
+ * at once to the next rank; halo: a periodic 2-D grid of ranks, a field
+ * to each of four neighbours (the same rank may be several of them).
+ * Prints "N passed, N failed" on rank 0; exits 77 when the backend
+ * cannot start here. */
+#include <frx/comm.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NELES 53  /* odd, not a multiple of any chunk width */
+#define NVARS 5
+#define NROWS 6
+
+static int rank, size, nfail, npass;
+
+#define CHECK(cond, ...)                                                  \
+    do {                                                                  \
+        if (cond)                                                         \
+            npass++;                                                      \
+        else {                                                            \
+            nfail++;                                                      \
+            fprintf(stderr, "rank %d: %s:%d: ", rank, __FILE__, __LINE__); \
+            fprintf(stderr, __VA_ARGS__);                                 \
+            fputc('\n', stderr);                                          \
+        }                                                                 \
+    } while (0)
+
+/* The value rank r's send matrix holds at (row, var, element). */
+static double value(int r, size_t row, size_t v, size_t e)
+{
+    return r * 1000.0 + row * 100.0 + v * 10.0 + e * 0.125;
+}
+
+/* A field: n points of shape (nvrow, nvcol) out of the send matrix and
+ * into the receive matrix; the points depend only on the field's index
+ * so every rank knows every other rank's. */
+struct field {
+    size_t n, nvrow, nvcol;
+    size_t *srow, *sele, *rs, *rrow, *rele;
+    frx_view *sv, *rv;
+    frx_xchg_view *sx, *rx;
+    int peer_to, peer_from, sid, rid;
+};
+
+static void field_points(struct field *f, int k)
+{
+    f->n = 7 + 4 * (size_t)k;
+    f->nvrow = k % 3 == 2 ? 2 : 1;
+    f->nvcol = k % 3 == 0 ? 1 : NVARS - (size_t)(k % 2);
+    f->srow = calloc(f->n, sizeof *f->srow);
+    f->sele = calloc(f->n, sizeof *f->sele);
+    f->rs = calloc(f->n, sizeof *f->rs);
+    f->rrow = calloc(f->n, sizeof *f->rrow);
+    f->rele = calloc(f->n, sizeof *f->rele);
+    for (size_t i = 0; i < f->n; i++) {
+        f->rs[i] = 2;
+        f->srow[i] = (i * 3 + (size_t)k) % (NROWS - 2);
+        f->sele[i] = (i * 17 + (size_t)k * 5) % NELES;
+        /* receive points: distinct per field, distinct within it */
+        f->rrow[i] = (size_t)k % 2;
+        f->rele[i] = i;
+    }
+}
+
+static int make_views(frx_backend *be, struct field *f, frx_matrix *send,
+                      frx_matrix *recv)
+{
+    frx_matrix **ms = calloc(f->n, sizeof *ms), **mr = calloc(f->n, sizeof *mr);
+    for (size_t i = 0; i < f->n; i++)
+        ms[i] = send, mr[i] = recv;
+    int rc = frx_view_create(be, f->n, ms, f->srow, f->sele, f->rs, f->nvrow,
+                             f->nvcol, &f->sv);
+    if (rc == FRX_OK)
+        rc = frx_view_create(be, f->n, mr, f->rrow, f->rele, f->rs, f->nvrow,
+                             f->nvcol, &f->rv);
+    if (rc == FRX_OK)
+        rc = frx_xchg_view_create(f->sv, &f->sx);
+    if (rc == FRX_OK)
+        rc = frx_xchg_view_create(f->rv, &f->rx);
+    free(ms), free(mr);
+    return rc;
+}
+
+static void field_free(struct field *f)
+{
+    frx_xchg_view_destroy(f->sx);
+    frx_xchg_view_destroy(f->rx);
+    frx_view_destroy(f->sv);
+    frx_view_destroy(f->rv);
+    free(f->srow), free(f->sele), free(f->rs), free(f->rrow), free(f->rele);
+}
+
+static void put(size_t fs, void *a, size_t i, double x)
+{
+    if (fs == 4)
+        ((float *)a)[i] = (float)x;
+    else
+        ((double *)a)[i] = x;
+}
+
+static double get(size_t fs, const void *a, size_t i)
+{
+    return fs == 4 ? ((const float *)a)[i] : ((const double *)a)[i];
+}
+
+/* Every field's received values against the sender's known values. */
+static void check_fields(frx_backend *be, struct field *f, int nf,
+                         frx_matrix *recv, int step)
+{
+    size_t fs = frx_backend_fpsize(be), rows = 2 * 2 + 1;
+    void *h = calloc(rows * NVARS * 64, fs);
+    CHECK(frx_matrix_read(recv, h) == FRX_OK, "read: %s", frx_errmsg());
+    for (int k = 0; k < nf; k++) {
+        const struct field *x = &f[k];
+        int bad = 0;
+        for (size_t i = 0; i < x->n; i++)
+            for (size_t r = 0; r < x->nvrow; r++)
+                for (size_t c = 0; c < x->nvcol; c++) {
+                    double want = value(x->peer_from, x->srow[i] + r * 2, c,
+                                        x->sele[i]) + step;
+                    if (fs == 4)
+                        want = (float)want;
+                    size_t at = ((x->rrow[i] + r * 2 ) *
+                                 NVARS + c) * 64 + x->rele[i];
+                    bad += get(fs, h, at) != want;
+                }
+        CHECK(bad == 0, "field %d from rank %d: %d values differ", k,
+              x->peer_from, bad);
+    }
+    free(h);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (argc != 4) {
+        if (rank == 0)
+            fprintf(stderr, "usage: test_exchange BACKEND MODE ring|halo\n");
+        MPI_Finalize();
+        return 2;
+    }
+    char text[256];
+    snprintf(text, sizeof text, "backend:\n  name: %s\n  precision: double\n"
+             "  mpi: %s\n", argv[1], argv[2]);
+    frx_config *cfg;
+    frx_backend *be;
+    if (frx_config_parse(text, strlen(text), "test.yaml", &cfg))
+        return 1;
+    int rc = frx_backend_create_all(cfg, MPI_COMM_WORLD, &be);
+    if (rc) {
+        if (rank == 0)
+            printf("SKIP: %s\n", frx_errmsg());
+        frx_config_free(cfg);
+        MPI_Finalize();
+        return 77;
+    }
+    int halo = strcmp(argv[3], "halo") == 0;
+
+    /* Neighbours: ring, three fields to the next rank; or a periodic
+     * grid, one field per direction (L, R, D, U), each received from
+     * the opposite neighbour. Registration order is the same on every
+     * rank, which is what pairs the tags. */
+    int nf = halo ? 4 : 3, dims[2] = {0, 0};
+    MPI_Dims_create(size, 2, dims);
+    int px = rank % dims[0], py = rank / dims[0];
+    struct field f[4];
+    memset(f, 0, sizeof f);
+    for (int k = 0; k < nf; k++) {
+        field_points(&f[k], k);
+        if (!halo) {
+            f[k].peer_to = (rank + 1) % size;
+            f[k].peer_from = (rank + size - 1) % size;
+        } else {
+            static const int dx[4] = {-1, 1, 0, 0}, dy[4] = {0, 0, -1, 1};
+            int tx = (px + dx[k] + dims[0]) % dims[0];
+            int ty = (py + dy[k] + dims[1]) % dims[1];
+            int fx = (px - dx[k] + dims[0]) % dims[0];
+            int fy = (py - dy[k] + dims[1]) % dims[1];
+            f[k].peer_to = ty * dims[0] + tx;
+            f[k].peer_from = fy * dims[0] + fx;
+        }
+    }
+
+    frx_matrix_shape shapes[2] = {{NROWS, NVARS, NELES}, {5, NVARS, 64}};
+    frx_matrix *m[2];
+    rc = frx_matrix_create_group(be, 2, shapes, m);
+    CHECK(rc == FRX_OK, "matrices: %s", frx_errmsg());
+    /* receive points of field k sit in rows k%2 (+2) of recv */
+    for (int k = 0; rc == FRX_OK && k < nf; k++) {
+        for (size_t i = 0; i < f[k].n; i++)
+            f[k].rele[i] = i + 16 * (size_t)(k / 2);
+        rc = make_views(be, &f[k], m[0], m[1]);
+    }
+    CHECK(rc == FRX_OK, "views: %s", frx_errmsg());
+
+    frx_comm *comm = NULL;
+    frx_graph *g = NULL;
+    rc = rc ? rc : frx_comm_create(be, MPI_COMM_WORLD, &comm);
+    for (int k = 0; rc == FRX_OK && k < nf; k++) {
+        rc = frx_comm_add_send(comm, frx_xchg_view_matrix(f[k].sx),
+                               f[k].peer_to, &f[k].sid);
+        if (rc == FRX_OK)
+            rc = frx_comm_add_recv(comm, frx_xchg_view_matrix(f[k].rx),
+                                   f[k].peer_from, &f[k].rid);
+    }
+    rc = rc ? rc : frx_graph_create(be, &g);
+    for (int k = 0; rc == FRX_OK && k < nf; k++) {
+        rc = frx_graph_add_recv(g, comm, f[k].rid, NULL, 0, NULL);
+        rc = rc ? rc : frx_graph_add_pack(g, f[k].sx, NULL, 0, NULL);
+        rc = rc ? rc : frx_graph_add_send(g, comm, f[k].sid, NULL, 0, NULL);
+    }
+    for (int k = 0; rc == FRX_OK && k < nf; k++) {
+        rc = frx_graph_add_wait(g, comm, f[k].rid, NULL, 0, NULL);
+        rc = rc ? rc : frx_graph_add_unpack(g, f[k].rx, NULL, 0, NULL);
+        rc = rc ? rc : frx_graph_add_wait(g, comm, f[k].sid, NULL, 0, NULL);
+    }
+    rc = rc ? rc : frx_graph_commit(g);
+    CHECK(rc == FRX_OK, "graph: %s", frx_errmsg());
+
+    size_t fs = frx_backend_fpsize(be), ns = NROWS * NVARS * NELES;
+    void *h = calloc(ns, fs);
+    for (int step = 0; rc == FRX_OK && step < 3; step++) {
+        for (size_t r = 0; r < NROWS; r++)
+            for (size_t v = 0; v < NVARS; v++)
+                for (size_t e = 0; e < NELES; e++)
+                    put(fs, h, (r * NVARS + v) * NELES + e,
+                        value(rank, r, v, e) + step);
+        rc = frx_matrix_write(m[0], h);
+        rc = rc ? rc : frx_graph_run(g);
+        CHECK(rc == FRX_OK, "step %d: %s", step, frx_errmsg());
+        if (rc == FRX_OK)
+            check_fields(be, f, nf, m[1], step);
+    }
+    free(h);
+
+    int fails = nfail, passes = npass, tf = 0, tp = 0;
+    MPI_Reduce(&fails, &tf, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&passes, &tp, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("exchange %s %s on %d rank(s), mode %s: %d passed, %d failed\n",
+               argv[3], argv[1], size,
+               frx_backend_mpi_mode(be) == FRX_MPI_DEVICE_AWARE
+                   ? "device-aware" : "host-staged", tp, tf);
+    frx_graph_destroy(g);
+    frx_comm_destroy(comm);
+    for (int k = 0; k < nf; k++)
+        field_free(&f[k]);
+    frx_matrix_destroy(m[0]);
+    frx_matrix_destroy(m[1]);
+    frx_backend_destroy(be);
+    frx_config_free(cfg);
+    int any = 0;
+    MPI_Allreduce(&fails, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return any ? 1 : 0;
+}
