@@ -346,6 +346,45 @@ START_TEST(binding_shape_and_count_checked)
 }
 END_TEST
 
+/* A body from a file, and "mpi", the old name of xchg. */
+START_TEST(body_file_and_mpi_alias)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/kernels/scale.c", getenv("FRX_TEST_DATA"));
+    frx_kernel_decl d = {.name = "tk_file", .ndim = 1,
+                         .args = "in mpi fpdtype_t[2] in, "
+                                 "out xchg fpdtype_t[2] out",
+                         .body_file = path};
+    ck_assert_int_eq(frx_kernel_register(be, &d), FRX_OK);
+    uint64_t rng = 110;
+    size_t n = 13;
+    frx_xchg_matrix *a, *b;
+    ck_assert_int_eq(frx_xchg_matrix_create(be, n, 1, 2, &a), FRX_OK);
+    ck_assert_int_eq(frx_xchg_matrix_create(be, n, 1, 2, &b), FRX_OK);
+    void *ha = tu_alloc(be, 2 * n), *hb = tu_alloc(be, 2 * n);
+    for (size_t i = 0; i < 2 * n; i++)
+        tu_put(be, ha, i, tu_value(&rng));
+    ck_assert_int_eq(frx_xchg_matrix_write(a, ha), FRX_OK);
+    frx_arg args[] = {frx_arg_xchg(a), frx_arg_xchg(b)};
+    frx_kernel *k;
+    ck_assert_int_eq(frx_kernel_create(be, "tk_file", 1, n, args, 2, &k),
+                     FRX_OK);
+    ck_assert_int_eq(frx_kernel_run(k), FRX_OK);
+    ck_assert_int_eq(frx_xchg_matrix_read(b, hb), FRX_OK);
+    for (size_t i = 0; i < 2 * n; i++)
+        assert_close(tu_get(be, hb, i), 2 * tu_get(be, ha, i), "out", i);
+    free(ha), free(hb);
+    frx_kernel_destroy(k);
+    frx_xchg_matrix_destroy(a);
+    frx_xchg_matrix_destroy(b);
+
+    d.name = "tk_nofile";
+    d.body_file = "/no/such/kernel.c";
+    ck_assert_int_eq(frx_kernel_register(be, &d), FRX_EIO);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "/no/such/kernel.c"));
+}
+END_TEST
+
 START_TEST(bad_declarations_refused)
 {
     frx_kernel_decl d = {.name = "tk_bad", .ndim = 1,
@@ -686,6 +725,7 @@ static Suite *kernels_suite(void)
     tcase_add_test(tc, forum_baseflow_is_zero_at_t0);
     tcase_add_test(tc, forum_snapshot_bound_as_view_refused);
     tcase_add_test(tc, binding_shape_and_count_checked);
+    tcase_add_test(tc, body_file_and_mpi_alias);
     tcase_add_test(tc, bad_declarations_refused);
     tcase_add_test(tc, scalars_rebound_without_recompiling);
     tcase_add_test(tc, compile_error_names_kernel_and_line);

@@ -1,0 +1,3 @@
+/* A kernel body shipped as a file, as a solver plugin would. */
+for (int k = 0; k < 2; k++)
+    out[k] = 2*in[k];
