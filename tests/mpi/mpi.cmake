@@ -42,3 +42,32 @@ set_tests_properties(mpi-startup-unavailable-rank
   mpi-startup-precision-mismatch mpi-startup-mode-logged PROPERTIES
   TIMEOUT 30 ENVIRONMENT
   "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1;FRX_PLUGIN_PATH=${FRX_FIXTURE_DIR}")
+
+# One job on two backends: rank 1 on opencl, the rest on openmp, must
+# give what all-openmp gives (the reference is the same serial one).
+if(TARGET frx-opencl)
+  foreach(shape ring halo)
+    foreach(np 2 3)
+      set(name mpi-exchange-${shape}-openmp+opencl-host-staged-np${np})
+      add_test(NAME ${name} COMMAND ${FRX_MPIRUN} ${np}
+        $<TARGET_FILE:test_exchange> openmp+opencl host-staged ${shape})
+      set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77
+        TIMEOUT 120 ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+    endforeach()
+  endforeach()
+  configure_file(${CMAKE_CURRENT_SOURCE_DIR}/data/mpi/mixed.yaml
+    ${CMAKE_CURRENT_BINARY_DIR}/mpi-mixed.yaml COPYONLY)
+  add_test(NAME mpi-run-demo-openmp+opencl
+    COMMAND sh ${FRX_EXPECT} 0 "2 rank\\(s\\) on openmp.*: ok"
+      ${FRX_MPIRUN} 2 ${FRX_EXE} run ${CMAKE_CURRENT_BINARY_DIR}/mpi-mixed.yaml)
+  # opencl cannot hand MPI a device pointer: asking for it is refused
+  configure_file(${CMAKE_CURRENT_SOURCE_DIR}/data/mpi/opencl-device-aware.yaml
+    ${CMAKE_CURRENT_BINARY_DIR}/mpi-opencl-device-aware.yaml COPYONLY)
+  add_test(NAME mpi-startup-device-aware-refused
+    COMMAND sh ${FRX_EXPECT} 1
+      "backend.mpi is device-aware but backend 'opencl' cannot hand MPI a device pointer"
+      ${FRX_MPIRUN} 2 ${FRX_EXE} run ${CMAKE_CURRENT_BINARY_DIR}/mpi-opencl-device-aware.yaml)
+  set_tests_properties(mpi-run-demo-openmp+opencl
+    mpi-startup-device-aware-refused PROPERTIES TIMEOUT 60
+    ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+endif()

@@ -4,6 +4,7 @@
  *
  *   test_exchange BACKEND auto|device-aware|host-staged ring|halo
  *
+ * BACKEND "a+b" runs rank 1 on b and every other rank on a.
  * ring: three fields (scalar, vector and (2, nvars) points) in flight
  * at once to the next rank; halo: a periodic 2-D grid of ranks, a field
  * to each of four neighbours (the same rank may be several of them).
@@ -149,9 +150,16 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 2;
     }
-    char text[256];
+    /* "openmp+opencl": rank 1 on opencl, every other rank on openmp */
+    char text[512], first[64];
+    snprintf(first, sizeof first, "%s", argv[1]);
+    char *plus = strchr(first, '+');
+    if (plus)
+        *plus = '\0';
     snprintf(text, sizeof text, "backend:\n  name: %s\n  precision: double\n"
-             "  mpi: %s\n", argv[1], argv[2]);
+             "  mpi: %s\n%s%s%s", first, argv[2],
+             plus ? "  rules:\n    - ranks: \"1\"\n      name: " : "",
+             plus ? plus + 1 : "", plus ? "\n" : "");
     frx_config *cfg;
     frx_backend *be;
     if (frx_config_parse(text, strlen(text), "test.yaml", &cfg))
