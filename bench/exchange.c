@@ -127,8 +127,13 @@ static void one_size(frx_backend *be, size_t bytes)
         frx_graph_add_wait(gh, c, sid, NULL, 0, NULL) || frx_graph_commit(gh))
         die("graph");
 
-    struct raw r = {calloc(2 * n, 8), calloc(2 * n, 8), calloc(n, 8),
-                    calloc(n, 8), off, n};
+    struct raw r = {malloc(2 * n * 8), malloc(2 * n * 8), malloc(n * 8),
+                    malloc(n * 8), off, n};
+    /* real pages, as frx's: untouched calloc'd ones all map one page */
+    for (size_t i = 0; i < 2 * n; i++)
+        r.src[i] = (double)i, r.dst[i] = 0;
+    for (size_t i = 0; i < n; i++)
+        r.sbuf[i] = (double)i, r.rbuf[i] = 0;
     double t_raw = timed(raw_sendrecv, &r);
     double t_fx = timed(run_graph, gx);
     double t_rawh = timed(raw_halo, &r);
