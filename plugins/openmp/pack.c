@@ -1,34 +1,45 @@
 /* openmp pack (gather) and unpack (scatter) between views and xchg
  * matrices. Views with long runs of consecutive points copy blocks;
- * others go plane by plane of the packed buffer. */
+ * others go point by point. Threads take contiguous ranges of points;
+ * small packs stay on the calling thread, since even a one-thread
+ * OpenMP team costs more than they do. */
 #include "openmp.h"
 
+#include <omp.h>
 #include <string.h>
 
-#define MIN_MEAN_RUN 8   /* below this, runs cost more than they save */
-#define SMALL 4096       /* values: fewer are packed by the calling thread */
+#define MIN_MEAN_RUN 8 /* below this, runs cost more than they save */
+#define SMALL 4096     /* values: fewer are packed by the calling thread */
 
-/* One plane (r, c) at a time: the packed side is written (or read)
- * contiguously and each plane's loop vectorises as a gather or scatter.
- * Threads split the points once and keep them for every plane. */
+/* Points [i0, i1). Scalar points get a loop of their own, which
+ * vectorises (a gather with contiguous stores): the general loop's
+ * strided scalar stores are slow into a buffer MPI has just read. */
 #define DEFINE_POINTWISE(name, T, GATHER)                                   \
-    static void name(const frx_pack_args *a)                                \
+    static void name(const frx_pack_args *a, size_t i0, size_t i1)          \
     {                                                                       \
         T *restrict base = a->base, *restrict x = a->xchg;                  \
         const frx_ix_t *restrict off = a->off, *restrict rs = a->rstride;   \
         const size_t n = a->n, nvr = a->nvrow, nvc = a->nvcol,              \
                      cs = a->cstride;                                       \
-        _Pragma("omp parallel if (n * nvr * nvc > SMALL)")                  \
-        for (size_t r = 0; r < nvr; r++)                                    \
-            for (size_t c = 0; c < nvc; c++) {                              \
-                T *restrict xp = x + (r * nvc + c) * n;                     \
-                const size_t k = c * cs;                                    \
-                _Pragma("omp for simd schedule(static) nowait")             \
-                for (size_t i = 0; i < n; i++) {                            \
+        if (nvr * nvc == 1) {                                               \
+            _Pragma("omp simd")                                             \
+            for (size_t i = i0; i < i1; i++) {                              \
+                if (GATHER)                                                 \
+                    x[i] = base[off[i]];                                    \
+                else                                                        \
+                    base[off[i]] = x[i];                                    \
+            }                                                               \
+            return;                                                         \
+        }                                                                   \
+        for (size_t i = i0; i < i1; i++)                                    \
+            for (size_t r = 0; r < nvr; r++) {                              \
+                T *bp = base + off[i] + r * rs[i];                          \
+                T *xp = x + r * nvc * n + i;                                \
+                for (size_t c = 0; c < nvc; c++) {                          \
                     if (GATHER)                                             \
-                        xp[i] = base[off[i] + r * rs[i] + k];               \
+                        xp[c * n] = bp[c * cs];                             \
                     else                                                    \
-                        base[off[i] + r * rs[i] + k] = xp[i];               \
+                        bp[c * cs] = xp[c * n];                             \
                 }                                                           \
             }                                                               \
     }
@@ -38,15 +49,13 @@ DEFINE_POINTWISE(scatter_f64, double, 0)
 DEFINE_POINTWISE(gather_f32, float, 1)
 DEFINE_POINTWISE(scatter_f32, float, 0)
 
-static void by_runs(const frx_pack_args *a, int gather)
+/* Runs [k0, k1) as block copies. */
+static void by_runs(const frx_pack_args *a, size_t k0, size_t k1, int gather)
 {
     char *base = a->base, *x = a->xchg;
     const size_t es = a->elsize, n = a->n, nvr = a->nvrow, nvc = a->nvcol;
-    const frx_run *runs = a->runs;
-    const long nruns = (long)a->nruns;
-#pragma omp parallel for schedule(static) if (n * nvr * nvc > SMALL)
-    for (long k = 0; k < nruns; k++) {
-        size_t s = (size_t)runs[k].start, len = (size_t)runs[k].len;
+    for (size_t k = k0; k < k1; k++) {
+        size_t s = (size_t)a->runs[k].start, len = (size_t)a->runs[k].len;
         size_t off = (size_t)a->off[s], rs = (size_t)a->rstride[s];
         for (size_t r = 0; r < nvr; r++)
             for (size_t c = 0; c < nvc; c++) {
@@ -60,31 +69,42 @@ static void by_runs(const frx_pack_args *a, int gather)
     }
 }
 
-static int use_runs(const frx_pack_args *a)
+/* Items [i0, i1): runs when by_run, else points. */
+static void move(const frx_pack_args *a, size_t i0, size_t i1, int by_run,
+                 int gather)
 {
-    return a->nruns && a->n / a->nruns >= MIN_MEAN_RUN;
+    if (by_run)
+        by_runs(a, i0, i1, gather);
+    else if (a->elsize == 8)
+        (gather ? gather_f64 : scatter_f64)(a, i0, i1);
+    else
+        (gather ? gather_f32 : scatter_f32)(a, i0, i1);
+}
+
+static int pack_or_unpack(const frx_pack_args *a, int gather)
+{
+    int by_run = a->nruns && a->n / a->nruns >= MIN_MEAN_RUN;
+    size_t items = by_run ? a->nruns : a->n;
+    if (a->n * a->nvrow * a->nvcol <= SMALL) {
+        move(a, 0, items, by_run, gather);
+        return FRX_OK;
+    }
+#pragma omp parallel
+    {
+        size_t nt = (size_t)omp_get_num_threads(), t = (size_t)omp_get_thread_num();
+        move(a, items * t / nt, items * (t + 1) / nt, by_run, gather);
+    }
+    return FRX_OK;
 }
 
 int frx_openmp_pack(void *state, const frx_pack_args *a)
 {
     (void)state;
-    if (use_runs(a))
-        by_runs(a, 1);
-    else if (a->elsize == 8)
-        gather_f64(a);
-    else
-        gather_f32(a);
-    return FRX_OK;
+    return pack_or_unpack(a, 1);
 }
 
 int frx_openmp_unpack(void *state, const frx_pack_args *a)
 {
     (void)state;
-    if (use_runs(a))
-        by_runs(a, 0);
-    else if (a->elsize == 8)
-        scatter_f64(a);
-    else
-        scatter_f32(a);
-    return FRX_OK;
+    return pack_or_unpack(a, 0);
 }
