@@ -64,9 +64,13 @@ static void stream_copy(void *ctx)
         dst[i] = src[i];
 }
 
+static frx_backend *bench_be;
+
+/* Pack and wait for it: asynchronous backends only enqueue. */
 static void frx_pack(void *ctx)
 {
-    if (frx_xchg_view_pack(ctx) != FRX_OK) {
+    if (frx_xchg_view_pack(ctx) != FRX_OK ||
+        frx_backend_sync(bench_be) != FRX_OK) {
         fprintf(stderr, "pack: %s\n", frx_errmsg());
         exit(1);
     }
@@ -146,6 +150,7 @@ int main(int argc, char **argv)
         return fail("config");
     if (frx_backend_create(cfg, &be))
         return fail("backend");
+    bench_be = be;
     printf("bench/pack: backend %s, %d threads, median of %d runs, "
            "double precision\n", backend, omp_get_max_threads(), REPEATS);
     int rc = run_case(be, "shuffled", n, 4, 4, 1) ||

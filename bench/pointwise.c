@@ -46,9 +46,12 @@ static int die(const char *what)
     return 1;
 }
 
+static frx_backend *bench_be;
+
+/* Run and wait for it: asynchronous backends only enqueue. */
 static void run_kernel(void *k)
 {
-    if (frx_kernel_run(k) != FRX_OK) {
+    if (frx_kernel_run(k) != FRX_OK || frx_backend_sync(bench_be) != FRX_OK) {
         fprintf(stderr, "bench/pointwise: %s\n", frx_errmsg());
         exit(1);
     }
@@ -137,6 +140,7 @@ int main(int argc, char **argv)
     frx_backend *be;
     if (start(backend, &cfg, &be))
         return 1;
+    bench_be = be;
     frx_matrix *m[3];
     double *host = malloc(n * sizeof *host);
     for (int i = 0; i < 3; i++) {

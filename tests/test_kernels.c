@@ -467,9 +467,10 @@ START_TEST(compile_error_names_kernel_and_line)
                      FRX_OK);
     ck_assert_ptr_nonnull(strstr(frx_errmsg(), "kernel 'tk_broken'"));
     /* the compiler's own message, at a line of the generated source */
-    const char *at = strstr(frx_errmsg(), "tk_broken.c:");
-    while (at && !(at[12] >= '1' && at[12] <= '9'))
-        at = strstr(at + 1, "tk_broken.c:");
+    /* tk_broken.c (C) or tk_broken.cl (OpenCL C), then ":<line>" */
+    const char *at = strstr(frx_errmsg(), "tk_broken.c");
+    while (at && !strchr("123456789", at[at[11] == 'l' ? 13 : 12]))
+        at = strstr(at + 1, "tk_broken.c");
     ck_assert_msg(at, "no file:line in: %s", frx_errmsg());
     ck_assert_ptr_nonnull(strstr(frx_errmsg(), "the generated source is "
                                                "kept at"));

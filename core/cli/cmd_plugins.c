@@ -81,12 +81,12 @@ static char *status_of(const frx_plugin *p, int err, const char *msg,
     } else if (!p) {
         r = asprintf(&s, "unusable: %s", without_path(msg, path));
     } else {
-        char why[512];
+        char why[512] = "";
+        int backend = frx_plugin_descriptor(p)->kind == FRX_PLUGIN_BACKEND;
+        /* a probe that succeeds may say what it found (the device) */
         if (frx_plugin_probe(p, why, sizeof why) == FRX_OK)
-            r = asprintf(&s, "%s", frx_plugin_descriptor(p)->kind ==
-                                           FRX_PLUGIN_BACKEND
-                                       ? "can start"
-                                       : "ok");
+            r = asprintf(&s, "%s%s%s", backend ? "can start" : "ok",
+                         why[0] ? ": " : "", why);
         else
             r = asprintf(&s, "cannot start: %s", why);
     }

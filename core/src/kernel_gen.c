@@ -270,8 +270,10 @@ static void device_index(struct sbuf *b, const frx__kspec *s,
                "    const int _j = blockIdx.y;\n");
     put(b, "    if (_i >= _n || _j >= _nrows)\n        return;\n");
     if (has_matrix(s))
-        put(b, "    const int _ib = _i / %zu, _il = _i %% %zu;\n", cg->soasz,
-            cg->soasz);
+        /* unsigned: _i is never negative, and some compilers (PoCL)
+         * only vectorise the unsigned division */
+        put(b, "    const int _ib = (unsigned)_i / %zuu, "
+               "_il = (unsigned)_i %% %zuu;\n", cg->soasz, cg->soasz);
     point(b, s, cg);
 }
 

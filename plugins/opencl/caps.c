@@ -1,0 +1,42 @@
+/* opencl device capabilities, decided from what the device reports:
+ * plain functions of strings and numbers, so the tests can feed them
+ * what PoCL never reports. */
+#include "opencl.h"
+
+#include <string.h>
+
+/* ext in a space-separated list, as a whole word. */
+int frx_opencl_has_extension(const char *list, const char *ext)
+{
+    size_t n = strlen(ext);
+    if (!list || !n)
+        return 0;
+    for (const char *p = list; (p = strstr(p, ext)) != NULL; p += n) {
+        int starts = p == list || p[-1] == ' ';
+        int ends = p[n] == '\0' || p[n] == ' ';
+        if (starts && ends)
+            return 1;
+    }
+    return 0;
+}
+
+int frx_opencl_check_fp64(const char *device, const char *extensions,
+                          cl_ulong double_fp_config)
+{
+    if (frx_opencl_has_extension(extensions, "cl_khr_fp64") ||
+        double_fp_config != 0)
+        return FRX_OK;
+    return frx_error(FRX_EUNAVAIL,
+                     "backend.opencl: device '%s' has no double precision "
+                     "(cl_khr_fp64): use backend.precision: single or "
+                     "another device", device);
+}
+
+/* Rows start on the device's base address alignment, and at least on a
+ * 64-byte line, so that every chunk of a matrix is a whole vector. */
+size_t frx_opencl_alignment(cl_uint base_addr_align_bits)
+{
+    size_t bytes = base_addr_align_bits / 8;
+    bytes = (bytes + 7) / 8 * 8;
+    return bytes < 64 ? 64 : bytes;
+}

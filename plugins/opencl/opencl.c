@@ -1,0 +1,251 @@
+/* opencl backend: any OpenCL device through the ICD loader. Memory is
+ * buffers (the mem handle is the cl_mem); every command goes to one
+ * in-order queue, so work runs in the order frx issues it. */
+#include "opencl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OCL_PAD 64 /* buffers are whole 64-byte lines */
+
+static const frx_option ocl_options[] = {
+    {.key = "platform", .type = FRX_OPT_STRING, .def = "0",
+     .help = "platform: its index, or part of its name"},
+    {.key = "device", .type = FRX_OPT_STRING, .def = "local-rank",
+     .help = "device on the platform: its index, part of its name, or "
+             "local-rank (the MPI rank on the node, modulo the devices)"},
+    {.key = "device-type", .type = FRX_OPT_ENUM,
+     .choices = "all|cpu|gpu|accelerator", .def = "all",
+     .help = "the kinds of device to choose from"},
+    {.key = "build-options", .type = FRX_OPT_STRING, .def = "",
+     .help = "options for clBuildProgram, e.g. -cl-mad-enable"},
+    {0}};
+
+/* Work-items per group of pack/unpack and kernel launches (fewer where a
+ * kernel allows fewer): a CPU device runs a group as one loop, so wider
+ * groups cost it less; 64 fills a GPU's multiprocessors. */
+static size_t local_size_for(cl_device_id d)
+{
+    cl_device_type t = 0;
+    clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof t, &t, NULL);
+    return t & CL_DEVICE_TYPE_CPU ? 256 : 64;
+}
+
+static void ocl_destroy(void *state)
+{
+    struct ocl_state *s = state;
+    if (!s)
+        return;
+    if (s->queue)
+        clFinish(s->queue);
+    frx_opencl_pack_free(s);
+    if (s->queue)
+        clReleaseCommandQueue(s->queue);
+    if (s->ctx)
+        clReleaseContext(s->ctx);
+    free(s);
+}
+
+static int start_device(struct ocl_state *s)
+{
+    cl_int err;
+    cl_context_properties props[] = {
+        CL_CONTEXT_PLATFORM, (cl_context_properties)s->platform, 0};
+    s->ctx = clCreateContext(props, 1, &s->device, NULL, NULL, &err);
+    if (!s->ctx)
+        return frx_opencl_fail(err, "clCreateContext", "device '%s'",
+                               s->device_name);
+    s->queue = clCreateCommandQueue(s->ctx, s->device, 0, &err);
+    if (!s->queue)
+        return frx_opencl_fail(err, "clCreateCommandQueue", "device '%s'",
+                               s->device_name);
+    s->local_size = local_size_for(s->device);
+    return frx_opencl_pack_init(s);
+}
+
+static int ocl_create(const frx_backend_init *init, frx_backend_info *info,
+                      void **state)
+{
+    struct ocl_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return frx_error(FRX_ENOMEM, "opencl: out of memory");
+    s->precision = init->precision;
+    int rc = frx_opencl_choose(init, s);
+    if (rc == FRX_OK)
+        rc = start_device(s);
+    cl_uint align_bits = 0;
+    cl_int err = rc ? CL_SUCCESS
+                    : clGetDeviceInfo(s->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
+                                      sizeof align_bits, &align_bits, NULL);
+    if (err != CL_SUCCESS)
+        rc = frx_opencl_fail(err, "clGetDeviceInfo", "device '%s'",
+                             s->device_name);
+    if (rc) {
+        ocl_destroy(s);
+        return rc;
+    }
+    info->alignment = frx_opencl_alignment(align_bits);
+    info->soasz = init->precision == FRX_SINGLE ? 32 : 16;
+    info->host_accessible = 0;
+    snprintf(info->device, sizeof info->device, "%.60s: %.60s",
+             s->platform_name, s->device_name);
+    *state = s;
+    return FRX_OK;
+}
+
+static int ocl_mem_alloc(void *state, size_t bytes, void **mem)
+{
+    struct ocl_state *s = state;
+    size_t padded = bytes ? (bytes + OCL_PAD - 1) / OCL_PAD * OCL_PAD
+                          : OCL_PAD;
+    cl_int err;
+    cl_mem m = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, padded, NULL, &err);
+    if (!m)
+        return frx_opencl_fail(err, "clCreateBuffer", "allocating %zu bytes "
+                               "on '%s'", bytes, s->device_name);
+    /* Zeroed, as openmp's memory is: padding never holds garbage. */
+    const cl_ulong zero = 0;
+    err = clEnqueueFillBuffer(s->queue, m, &zero, sizeof zero, 0, padded, 0,
+                              NULL, NULL);
+    if (err != CL_SUCCESS) {
+        clReleaseMemObject(m);
+        return frx_opencl_fail(err, "clEnqueueFillBuffer", "zeroing %zu "
+                               "bytes on '%s'", bytes, s->device_name);
+    }
+    *mem = m;
+    return FRX_OK;
+}
+
+static void ocl_mem_free(void *state, void *mem)
+{
+    (void)state;
+    cl_int err = clReleaseMemObject(mem); /* freed once its work is done */
+    if (err != CL_SUCCESS)
+        frx_log(FRX_LOG_WARN, "opencl: clReleaseMemObject failed: %s (%d)",
+                frx_opencl_errname(err), (int)err);
+}
+
+static int ocl_mem_write(void *state, void *mem, size_t off, const void *src,
+                         size_t bytes)
+{
+    struct ocl_state *s = state;
+    if (!bytes)
+        return FRX_OK;
+    cl_int err = clEnqueueWriteBuffer(s->queue, mem, CL_TRUE, off, bytes, src,
+                                      0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return frx_opencl_fail(err, "clEnqueueWriteBuffer", "writing %zu "
+                               "bytes at offset %zu", bytes, off);
+    return FRX_OK;
+}
+
+static int ocl_mem_read(void *state, void *mem, size_t off, void *dst,
+                        size_t bytes)
+{
+    struct ocl_state *s = state;
+    if (!bytes)
+        return FRX_OK;
+    cl_int err = clEnqueueReadBuffer(s->queue, mem, CL_TRUE, off, bytes, dst,
+                                     0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return frx_opencl_fail(err, "clEnqueueReadBuffer", "reading %zu "
+                               "bytes at offset %zu", bytes, off);
+    return FRX_OK;
+}
+
+/* Host mirrors of xchg matrices: a host-allocated buffer mapped once,
+ * which the driver can copy to and from without staging. */
+struct ocl_host {
+    cl_mem mem;
+    void *ptr;
+};
+
+static int ocl_host_alloc(void *state, size_t bytes, void **host,
+                          void **handle)
+{
+    struct ocl_state *s = state;
+    struct ocl_host *h = calloc(1, sizeof *h);
+    if (!h)
+        return frx_error(FRX_ENOMEM, "opencl: out of memory");
+    size_t padded = bytes ? (bytes + OCL_PAD - 1) / OCL_PAD * OCL_PAD
+                          : OCL_PAD;
+    cl_int err;
+    h->mem = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+                            padded, NULL, &err);
+    if (!h->mem) {
+        free(h);
+        return frx_opencl_fail(err, "clCreateBuffer", "allocating %zu bytes "
+                               "of mapped host memory", bytes);
+    }
+    h->ptr = clEnqueueMapBuffer(s->queue, h->mem, CL_TRUE,
+                                CL_MAP_READ | CL_MAP_WRITE, 0, padded, 0,
+                                NULL, NULL, &err);
+    if (!h->ptr) {
+        clReleaseMemObject(h->mem);
+        free(h);
+        return frx_opencl_fail(err, "clEnqueueMapBuffer", "mapping %zu bytes "
+                               "of host memory", bytes);
+    }
+    memset(h->ptr, 0, padded);
+    *host = h->ptr;
+    *handle = h;
+    return FRX_OK;
+}
+
+static void ocl_host_free(void *state, void *handle)
+{
+    struct ocl_state *s = state;
+    struct ocl_host *h = handle;
+    cl_int err = clEnqueueUnmapMemObject(s->queue, h->mem, h->ptr, 0, NULL,
+                                         NULL);
+    cl_int err2 = clReleaseMemObject(h->mem);
+    if (err == CL_SUCCESS)
+        err = err2;
+    if (err != CL_SUCCESS)
+        frx_log(FRX_LOG_WARN, "opencl: freeing mapped host memory failed: "
+                "%s (%d)", frx_opencl_errname(err), (int)err);
+    free(h);
+}
+
+static int ocl_sync(void *state)
+{
+    struct ocl_state *s = state;
+    cl_int err = clFinish(s->queue);
+    if (err != CL_SUCCESS)
+        return frx_opencl_fail(err, "clFinish", "waiting for '%s'",
+                               s->device_name);
+    return FRX_OK;
+}
+
+static int ocl_probe(char *why, size_t n) { return frx_opencl_probe(why, n); }
+
+static const frx_backend_ops ocl_ops = {
+    .size = sizeof(frx_backend_ops),
+    .priority = 50, /* above openmp, below the vendors' own backends */
+    .options = ocl_options,
+    .probe = ocl_probe,
+    .create = ocl_create,
+    .destroy = ocl_destroy,
+    .mem_alloc = ocl_mem_alloc,
+    .mem_free = ocl_mem_free,
+    .mem_write = ocl_mem_write,
+    .mem_read = ocl_mem_read,
+    .pack = frx_opencl_pack,
+    .unpack = frx_opencl_unpack,
+    .sync = ocl_sync,
+    .target = FRX_TARGET_OPENCL,
+    .kernel_compile = frx_opencl_kernel_compile,
+    .kernel_launch = frx_opencl_kernel_launch,
+    .kernel_free = frx_opencl_kernel_free,
+    .host_alloc = ocl_host_alloc,
+    .host_free = ocl_host_free,
+};
+
+static const frx_plugin_desc ocl_desc = {
+    FRX_PLUGIN_DESC_INIT(FRX_PLUGIN_BACKEND, "opencl", FRX_VERSION,
+                         "any OpenCL device (ICD loader)"),
+    .backend = &ocl_ops,
+};
+
+FRX_PLUGIN_DEFINE(ocl_desc)

@@ -1,0 +1,364 @@
+/* The opencl backend's own behaviour: device choice and its errors, the
+ * probe that `frx plugins` shows, the fp64 and alignment rules, build
+ * errors, and program binaries reloaded from the disk cache. The data
+ * model and kernels are in the conformance suites. Exits 77 where no
+ * OpenCL device can start. */
+#include "opencl.h"
+#include "testutil.h"
+
+#include <check.h>
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Platform 0 and its device 0, as OpenCL itself reports them. */
+static char pname[256], dname[256];
+static cl_uint ndevices;
+
+static int cl_names(void)
+{
+    cl_platform_id p;
+    cl_device_id d;
+    if (clGetPlatformIDs(1, &p, NULL) != CL_SUCCESS ||
+        clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &d, &ndevices) != CL_SUCCESS ||
+        clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof pname, pname, NULL) !=
+            CL_SUCCESS ||
+        clGetDeviceInfo(d, CL_DEVICE_NAME, sizeof dname, dname, NULL) !=
+            CL_SUCCESS)
+        return -1;
+    return 0;
+}
+
+/* Start opencl with extra lines under backend.opencl; the config stays
+ * alive in *cfg (free it) so that messages may point into it. */
+static int start(const char *options, const char *precision,
+                 frx_config **cfg, frx_backend **be)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "backend:\n  name: opencl\n  precision: %s\n"
+             "  opencl:\n%s", precision, options);
+    ck_assert_int_eq(frx_config_parse(text, strlen(text), "case.yaml", cfg),
+                     FRX_OK);
+    *be = NULL;
+    return frx_backend_create(*cfg, be);
+}
+
+/* Starting with options fails with rc, and the message holds each of
+ * the NULL-terminated parts. */
+static void refused(const char *options, int rc, ...)
+{
+    frx_config *cfg;
+    frx_backend *be;
+    ck_assert_int_eq(start(options, "double", &cfg, &be), rc);
+    ck_assert_ptr_null(be);
+    va_list ap;
+    va_start(ap, rc);
+    for (const char *part; (part = va_arg(ap, const char *));)
+        ck_assert_msg(strstr(frx_errmsg(), part), "'%s' not in: %s", part,
+                      frx_errmsg());
+    va_end(ap);
+    frx_config_free(cfg);
+}
+
+static void starts(const char *options, const char *precision)
+{
+    frx_config *cfg;
+    frx_backend *be;
+    ck_assert_msg(start(options, precision, &cfg, &be) == FRX_OK, "%s: %s",
+                  options, frx_errmsg());
+    frx_backend_destroy(be);
+    frx_config_free(cfg);
+}
+
+/* ------------------------------------------------------- device choice */
+
+START_TEST(probe_names_platform_and_device)
+{
+    frx_plugin *p;
+    ck_assert_int_eq(frx_plugin_find(NULL, "opencl", &p), FRX_OK);
+    char why[512];
+    ck_assert_int_eq(frx_plugin_probe(p, why, sizeof why), FRX_OK);
+    char want[600];
+    snprintf(want, sizeof want, "%s: %s", pname, dname);
+    ck_assert_msg(strncmp(why, want, strlen(want)) == 0,
+                  "probe says '%s', not '%s'", why, want);
+}
+END_TEST
+
+START_TEST(devices_chosen_by_index_name_and_type)
+{
+    starts("    device: 0\n", "double");
+    starts("    platform: 0\n    device: local-rank\n", "single");
+    char text[700], part[8] = "";
+    for (size_t i = 0; i < 6 && dname[i]; i++) /* any case will do */
+        part[i] = (char)toupper((unsigned char)dname[i]);
+    snprintf(text, sizeof text, "    platform: '%.4s'\n    device: '%s'\n",
+             pname + 1, part);
+    starts(text, "double");
+    starts("    device-type: all\n    build-options: -cl-mad-enable\n",
+           "double");
+}
+END_TEST
+
+START_TEST(bad_device_index_refused)
+{
+    char parts[3][700];
+    snprintf(parts[0], sizeof parts[0], "case.yaml:5:13: "
+             "backend.opencl.device: no device 7 on platform '%s'", pname);
+    snprintf(parts[1], sizeof parts[1], "(it has %u: 0 = %s (", ndevices,
+             dname);
+    refused("    device: 7\n", FRX_EINVAL, parts[0], parts[1], NULL);
+}
+END_TEST
+
+START_TEST(device_name_matching_nothing_refused)
+{
+    char part[700];
+    snprintf(part, sizeof part, "no device matching 'no-such-device' on "
+             "platform '%s' (it has %u: 0 = %s", pname, ndevices, dname);
+    refused("    device: no-such-device\n", FRX_EINVAL,
+            "backend.opencl.device", part, "local-rank", NULL);
+}
+END_TEST
+
+START_TEST(bad_platform_refused)
+{
+    char part[700];
+    snprintf(part, sizeof part, "0 = %s", pname);
+    refused("    platform: 9\n", FRX_EINVAL,
+            "case.yaml:5:15: backend.opencl.platform: no platform 9 (found ",
+            part, NULL);
+    refused("    platform: no-such-platform\n", FRX_EINVAL,
+            "no platform matching 'no-such-platform'", part, NULL);
+}
+END_TEST
+
+/* A type the platform lacks (PoCL: accelerator) says what it has. */
+START_TEST(missing_device_type_refused)
+{
+    static const char *const types[] = {"accelerator", "gpu", "cpu"};
+    static const cl_device_type masks[] = {
+        CL_DEVICE_TYPE_ACCELERATOR, CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_CPU};
+    cl_platform_id p;
+    ck_assert_int_eq(clGetPlatformIDs(1, &p, NULL), CL_SUCCESS);
+    for (int t = 0; t < 3; t++) {
+        cl_uint n = 0;
+        if (clGetDeviceIDs(p, masks[t], 0, NULL, &n) != CL_DEVICE_NOT_FOUND)
+            continue;
+        char opt[64], part[400];
+        snprintf(opt, sizeof opt, "    device-type: %s\n", types[t]);
+        snprintf(part, sizeof part, "backend.opencl.device-type: platform "
+                 "'%s' has no %s device (it has", pname, types[t]);
+        refused(opt, FRX_EUNAVAIL, part, dname, "device-type: all", NULL);
+        return;
+    }
+    printf("note: platform 0 has every device type; nothing to refuse\n");
+}
+END_TEST
+
+START_TEST(bad_device_type_is_a_config_error)
+{
+    refused("    device-type: fpga\n", FRX_ECONFIG, "case.yaml:5:18",
+            "device-type", NULL);
+}
+END_TEST
+
+/* --------------------------------------------- capabilities, as strings */
+
+START_TEST(fp64_needs_the_extension_or_a_double_config)
+{
+    ck_assert_int_eq(frx_opencl_check_fp64("d", "cl_khr_icd cl_khr_fp64", 0),
+                     FRX_OK);
+    ck_assert_int_eq(frx_opencl_check_fp64("d", "cl_khr_fp64", 0), FRX_OK);
+    ck_assert_int_eq(frx_opencl_check_fp64("d", "", CL_FP_FMA), FRX_OK);
+    ck_assert_int_eq(frx_opencl_check_fp64("Tiny GPU",
+                                           "cl_khr_fp16 cl_khr_fp64x", 0),
+                     FRX_EUNAVAIL);
+    ck_assert_str_eq(frx_errmsg(),
+                     "backend.opencl: device 'Tiny GPU' has no double "
+                     "precision (cl_khr_fp64): use backend.precision: single "
+                     "or another device");
+    ck_assert_int_eq(frx_opencl_check_fp64("d", NULL, 0), FRX_EUNAVAIL);
+    ck_assert(frx_opencl_has_extension("a cl_khr_fp64 b", "cl_khr_fp64"));
+    ck_assert(!frx_opencl_has_extension("xcl_khr_fp64", "cl_khr_fp64"));
+}
+END_TEST
+
+START_TEST(alignment_from_base_addr_align)
+{
+    ck_assert_uint_eq(frx_opencl_alignment(1024), 128); /* PoCL */
+    ck_assert_uint_eq(frx_opencl_alignment(4096), 512);
+    ck_assert_uint_eq(frx_opencl_alignment(128), 64); /* at least a line */
+    ck_assert_uint_eq(frx_opencl_alignment(0), 64);
+    ck_assert_uint_eq(frx_opencl_alignment(8 * 100), 104); /* 8s */
+}
+END_TEST
+
+/* ------------------------------------------------------------ programs */
+
+static const frx_kernel_decl scale = {
+    .name = "tcl_scale", .ndim = 1,
+    .args = "in xchg fpdtype_t[2] a, out xchg fpdtype_t[2] b, "
+            "scalar fpdtype_t s",
+    .body = "b[0] = s*a[0];\nb[1] = s*a[1] + 1;"};
+
+/* Bind scale on a fresh backend, run it, check it; its stats. */
+static void run_scale(const frx_kernel_decl *d, frx_backend_stats *st)
+{
+    frx_config *cfg;
+    frx_backend *be = tu_backend_or_skip("opencl", "double", &cfg);
+    ck_assert_int_eq(frx_kernel_register(be, d), FRX_OK);
+    size_t n = 300; /* not a multiple of the work-group size */
+    frx_xchg_matrix *a, *b;
+    ck_assert_int_eq(frx_xchg_matrix_create(be, n, 1, 2, &a), FRX_OK);
+    ck_assert_int_eq(frx_xchg_matrix_create(be, n, 1, 2, &b), FRX_OK);
+    double *h = frx_xchg_matrix_host(a); /* the mapped mirror */
+    ck_assert_ptr_nonnull(h);
+    for (size_t i = 0; i < 2 * n; i++)
+        h[i] = (double)i;
+    ck_assert_int_eq(frx_xchg_matrix_to_device(a), FRX_OK);
+    frx_arg args[] = {frx_arg_xchg(a), frx_arg_xchg(b), frx_arg_scalar(3)};
+    frx_kernel *k;
+    ck_assert_msg(frx_kernel_create(be, d->name, 1, n, args, 3, &k) == FRX_OK,
+                  "%s", frx_errmsg());
+    ck_assert_int_eq(frx_kernel_run(k), FRX_OK);
+    ck_assert_int_eq(frx_xchg_matrix_to_host(b), FRX_OK);
+    const double *r = frx_xchg_matrix_host(b);
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_double_eq(r[i], 3.0 * (double)i);
+        ck_assert_double_eq(r[n + i], 3.0 * (double)(n + i) + 1);
+    }
+    frx_backend_get_stats(be, st);
+    frx_kernel_destroy(k);
+    frx_xchg_matrix_destroy(a);
+    frx_xchg_matrix_destroy(b);
+    frx_backend_destroy(be);
+    frx_config_free(cfg);
+}
+
+/* The second backend loads the binary the first one built. */
+START_TEST(binary_reloaded_from_the_cache)
+{
+    char body[256];
+    snprintf(body, sizeof body, "/* %ld-%d */\n%s", (long)getpid(), rand(),
+             scale.body);
+    frx_kernel_decl d = scale;
+    d.body = body;
+    frx_backend_stats st;
+    run_scale(&d, &st);
+    ck_assert_uint_eq(st.compiles, 1);
+    run_scale(&d, &st);
+    ck_assert_uint_eq(st.compiles, 0);
+    ck_assert_uint_eq(st.cache_loads, 1);
+}
+END_TEST
+
+START_TEST(cache_off_builds_every_time)
+{
+    frx_backend_stats st;
+    setenv("FRX_CACHE", "off", 1);
+    run_scale(&scale, &st);
+    ck_assert_uint_eq(st.compiles, 1);
+    run_scale(&scale, &st);
+    unsetenv("FRX_CACHE");
+    ck_assert_uint_eq(st.compiles, 1);
+}
+END_TEST
+
+/* The build log points at lines of the kept source. */
+START_TEST(build_error_shows_log_and_kept_source)
+{
+    frx_config *cfg;
+    frx_backend *be = tu_backend_or_skip("opencl", "single", &cfg);
+    frx_kernel_decl d = {.name = "tcl_broken", .ndim = 1,
+                         .args = "out xchg fpdtype_t[1] a",
+                         .body = "a[0] = undeclared_thing;"};
+    ck_assert_int_eq(frx_kernel_register(be, &d), FRX_OK);
+    frx_xchg_matrix *a;
+    ck_assert_int_eq(frx_xchg_matrix_create(be, 4, 1, 1, &a), FRX_OK);
+    frx_arg args[] = {frx_arg_xchg(a)};
+    frx_kernel *k;
+    ck_assert_int_eq(frx_kernel_create(be, "tcl_broken", 1, 4, args, 1, &k),
+                     FRX_EBACKEND);
+    const char *msg = frx_errmsg();
+    ck_assert_ptr_nonnull(strstr(msg, "kernel 'tcl_broken': clBuildProgram "
+                                      "failed"));
+    ck_assert_ptr_nonnull(strstr(msg, "undeclared_thing"));
+    const char *kept = strstr(msg, "the generated source is kept at ");
+    ck_assert_ptr_nonnull(kept);
+    char path[4096];
+    kept += strlen("the generated source is kept at ");
+    ck_assert_int_eq(sscanf(kept, "%4095[^;]", path), 1);
+    ck_assert_ptr_nonnull(strstr(path, "/tcl_broken.cl"));
+    ck_assert_int_eq(access(path, R_OK), 0);
+    char at[4200];
+    snprintf(at, sizeof at, "%s:", path); /* path:line:col in the log */
+    const char *in_log = strstr(msg, at);
+    ck_assert_msg(in_log && in_log < kept && isdigit((unsigned char)
+                                                     in_log[strlen(at)]),
+                  "no %sLINE in: %s", at, msg);
+    unlink(path);
+    *strrchr(path, '/') = '\0';
+    rmdir(path);
+    frx_xchg_matrix_destroy(a);
+    frx_backend_destroy(be);
+    frx_config_free(cfg);
+}
+END_TEST
+
+/* Bad build options fail at start-up, on the pack kernels (PoCL says
+ * CL_INVALID_BUILD_OPTIONS, NVIDIA a build failure with a log). */
+START_TEST(bad_build_options_refused)
+{
+    refused("    build-options: -no-such-option\n", FRX_EBACKEND,
+            "kernel 'frx_pack': clBuildProgram", "build-options",
+            "'-no-such-option'", NULL);
+}
+END_TEST
+
+static Suite *opencl_suite(void)
+{
+    Suite *s = suite_create("opencl");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120); /* cold compiles */
+    tcase_add_test(tc, probe_names_platform_and_device);
+    tcase_add_test(tc, devices_chosen_by_index_name_and_type);
+    tcase_add_test(tc, bad_device_index_refused);
+    tcase_add_test(tc, device_name_matching_nothing_refused);
+    tcase_add_test(tc, bad_platform_refused);
+    tcase_add_test(tc, missing_device_type_refused);
+    tcase_add_test(tc, bad_device_type_is_a_config_error);
+    tcase_add_test(tc, fp64_needs_the_extension_or_a_double_config);
+    tcase_add_test(tc, alignment_from_base_addr_align);
+    tcase_add_test(tc, binary_reloaded_from_the_cache);
+    tcase_add_test(tc, cache_off_builds_every_time);
+    tcase_add_test(tc, build_error_shows_log_and_kept_source);
+    tcase_add_test(tc, bad_build_options_refused);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    frx_plugin *p;
+    char why[512];
+    if (frx_plugin_find(NULL, "opencl", &p) != FRX_OK ||
+        frx_plugin_probe(p, why, sizeof why) != FRX_OK) {
+        printf("SKIP: opencl cannot start here: %s\n", frx_errmsg());
+        return 77;
+    }
+    if (cl_names() != 0) {
+        printf("SKIP: opencl starts but platform 0 has no device 0\n");
+        return 77;
+    }
+    srand((unsigned)getpid());
+    SRunner *sr = srunner_create(opencl_suite());
+    srunner_set_fork_status(sr, CK_NOFORK); /* OpenCL after fork: no */
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
