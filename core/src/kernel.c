@@ -252,7 +252,10 @@ static size_t nparams_of(const frx__karg *a)
     }
 }
 
-static frx_param mem(void *m) { return (frx_param){.type = FRX_PARAM_MEM, .mem = m}; }
+static frx_param mem(void *m, int access)
+{
+    return (frx_param){.type = FRX_PARAM_MEM, .mem = m, .access = access};
+}
 static frx_param ival(int64_t i) { return (frx_param){.type = FRX_PARAM_INT, .i = i}; }
 
 /* Parameters and accesses of argument a bound to g. */
@@ -261,11 +264,13 @@ static void bind(frx_kernel *k, const frx__karg *a, const frx_arg *g,
 {
     size_t fs = k->be->fpsize;
     int writes = a->intent != FRX__IN;
+    int access = (a->intent != FRX__OUT ? FRX_ACCESS_READ : 0) |
+                 (writes ? FRX_ACCESS_WRITE : 0);
     switch (a->kind) {
     case FRX__K_MATRIX:
     case FRX__K_BROADCAST: {
         const frx_matrix *m = g->obj;
-        p[0] = mem(m->alloc->mem);
+        p[0] = mem(m->alloc->mem, access);
         p[1] = ival((int64_t)(m->offset / fs));
         if (a->kind == FRX__K_MATRIX)
             p[2] = ival((int64_t)m->leaddim);
@@ -274,15 +279,15 @@ static void bind(frx_kernel *k, const frx__karg *a, const frx_arg *g,
     }
     case FRX__K_VIEW: {
         const frx_view *v = g->obj;
-        p[0] = mem(v->alloc->mem);
-        p[1] = mem(v->off_mem);
-        p[2] = mem(v->rstride_mem);
+        p[0] = mem(v->alloc->mem, access);
+        p[1] = mem(v->off_mem, FRX_ACCESS_READ);
+        p[2] = mem(v->rstride_mem, FRX_ACCESS_READ);
         *acc = (frx__access){v->alloc, writes};
         break;
     }
     case FRX__K_XCHG: {
         const frx_xchg_matrix *x = g->obj;
-        p[0] = mem(x->mem);
+        p[0] = mem(x->mem, access);
         *acc = (frx__access){x, writes};
         break;
     }

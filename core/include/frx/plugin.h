@@ -106,11 +106,14 @@ typedef struct frx_kernel_src {
  * parameters: nrows and n first, then each argument's. */
 enum frx_param_type { FRX_PARAM_MEM = 1, FRX_PARAM_INT, FRX_PARAM_FP };
 
+enum frx_access { FRX_ACCESS_READ = 1, FRX_ACCESS_WRITE = 2 };
+
 typedef struct frx_param {
     int type;
     void *mem;   /* FRX_PARAM_MEM: a mem handle from mem_alloc */
     int64_t i;   /* FRX_PARAM_INT */
     double d;    /* FRX_PARAM_FP, converted to the backend precision */
+    int access;  /* FRX_PARAM_MEM: FRX_ACCESS_* bits, from the intents */
 } frx_param;
 
 typedef struct frx_launch {
