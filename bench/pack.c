@@ -3,6 +3,8 @@
  * measured in this run. Prints medians and ratios.
  *
  *   build/bench/pack [BACKEND] [MPOINTS]      (default openmp, 2) */
+#include "timing.h"
+
 #include <frx/frx.h>
 
 #include <omp.h>
@@ -10,29 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define REPEATS 9
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-typedef void (*work_fn)(void *ctx);
-
-/* Median seconds of REPEATS runs, after one warm-up. */
-static double median_time(work_fn fn, void *ctx)
-{
-    double t[REPEATS];
-    fn(ctx);
-    for (int k = 0; k < REPEATS; k++) {
-        double t0 = omp_get_wtime();
-        fn(ctx);
-        t[k] = omp_get_wtime() - t0;
-    }
-    qsort(t, REPEATS, sizeof *t, cmp_double);
-    return t[REPEATS / 2];
-}
 
 struct ref {
     const double *src;

@@ -4,6 +4,8 @@
  * this run.
  *
  *   build/bench/pointwise [BACKEND] [MPOINTS]     (default openmp, 8) */
+#include "timing.h"
+
 #include <frx/frx.h>
 
 #include <omp.h>
@@ -11,34 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define REPEATS 9
 
 static const frx_kernel_decl triad = {
     .name = "bench_triad", .ndim = 1,
     .args = "in fpdtype_t b, in fpdtype_t c, out fpdtype_t a, "
             "scalar fpdtype_t s",
     .body = "a = b + s*c;"};
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-typedef void (*work_fn)(void *ctx);
-
-static double median_time(work_fn fn, void *ctx)
-{
-    double t[REPEATS];
-    fn(ctx);
-    for (int k = 0; k < REPEATS; k++) {
-        double t0 = omp_get_wtime();
-        fn(ctx);
-        t[k] = omp_get_wtime() - t0;
-    }
-    qsort(t, REPEATS, sizeof *t, cmp_double);
-    return t[REPEATS / 2];
-}
 
 static int die(const char *what)
 {
