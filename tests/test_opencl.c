@@ -1,8 +1,9 @@
 /* The opencl backend's own behaviour: device choice and its errors, the
  * probe that `frx plugins` shows, the fp64 and alignment rules, build
- * errors, and program binaries reloaded from the disk cache. The data
- * model and kernels are in the conformance suites. Exits 77 where no
- * OpenCL device can start. */
+ * errors, program binaries reloaded from the disk cache, and the queue:
+ * out of order where the device has it, with commands ordered by the
+ * buffers they share. The data model and kernels are in the conformance
+ * suites. Exits 77 where no OpenCL device can start. */
 #include "opencl.h"
 #include "testutil.h"
 
@@ -17,6 +18,7 @@
 /* Platform 0 and its device 0, as OpenCL itself reports them. */
 static char pname[256], dname[256];
 static cl_uint ndevices;
+static cl_command_queue_properties dqueue;
 
 static int cl_names(void)
 {
@@ -27,7 +29,9 @@ static int cl_names(void)
         clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof pname, pname, NULL) !=
             CL_SUCCESS ||
         clGetDeviceInfo(d, CL_DEVICE_NAME, sizeof dname, dname, NULL) !=
-            CL_SUCCESS)
+            CL_SUCCESS ||
+        clGetDeviceInfo(d, CL_DEVICE_QUEUE_PROPERTIES, sizeof dqueue, &dqueue,
+                        NULL) != CL_SUCCESS)
         return -1;
     return 0;
 }
@@ -197,6 +201,295 @@ START_TEST(alignment_from_base_addr_align)
 }
 END_TEST
 
+START_TEST(out_of_order_only_where_the_device_has_it)
+{
+    const cl_command_queue_properties ooo =
+        CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+    ck_assert_uint_eq(frx_opencl_queue_props(ooo | CL_QUEUE_PROFILING_ENABLE,
+                                             0), ooo);
+    ck_assert_uint_eq(frx_opencl_queue_props(CL_QUEUE_PROFILING_ENABLE, 0),
+                      0);
+    ck_assert_uint_eq(frx_opencl_queue_props(0, 0), 0);
+    ck_assert_uint_eq(frx_opencl_queue_props(ooo, 1), 0); /* in-order */
+    ck_assert_str_eq(frx_opencl_queue_name(ooo), "out-of-order queue");
+    ck_assert_str_eq(frx_opencl_queue_name(0), "in-order queue");
+}
+END_TEST
+
+/* ------------------------------------------------------------ the queue */
+
+/* What frx logs at info level while opencl starts with options, which
+ * names the backend's device text. 0 if FRX_LOG keeps info out. */
+static int start_log(const char *options, char *buf, size_t n)
+{
+    int level = frx_log_get_level();
+    frx_log_set_level(FRX_LOG_INFO);
+    if (frx_log_get_level() < FRX_LOG_INFO)
+        return 0;
+    fflush(stderr);
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    int saved = dup(STDERR_FILENO);
+    ck_assert_int_ge(saved, 0);
+    ck_assert_int_ge(dup2(fileno(f), STDERR_FILENO), 0);
+    frx_config *cfg;
+    frx_backend *be;
+    int rc = start(options, "double", &cfg, &be);
+    frx_backend_destroy(be);
+    frx_config_free(cfg);
+    fflush(stderr);
+    int back = dup2(saved, STDERR_FILENO); /* before any assertion */
+    close(saved);
+    frx_log_set_level(level);
+    rewind(f);
+    size_t k = fread(buf, 1, n - 1, f);
+    buf[k] = '\0';
+    fclose(f);
+    ck_assert_int_ge(back, 0);
+    ck_assert_msg(rc == FRX_OK, "%s: %s", options, frx_errmsg());
+    return 1;
+}
+
+/* PoCL has out-of-order queues: the backend says it uses one. */
+START_TEST(queue_out_of_order_where_the_device_has_it)
+{
+    char log[4096], want[400];
+    if (!start_log("    queue: auto\n", log, sizeof log)) {
+        printf("note: FRX_LOG hides info messages; queue not checked\n");
+        return;
+    }
+    snprintf(want, sizeof want, ": %.60s, %s", dname,
+             dqueue & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE
+                 ? "out-of-order queue" : "in-order queue");
+    ck_assert_msg(strstr(log, want), "'%s' not in: %s", want, log);
+    ck_assert(start_log("    queue: in-order\n", log, sizeof log));
+    snprintf(want, sizeof want, ": %.60s, in-order queue", dname);
+    ck_assert_msg(strstr(log, want), "'%s' not in: %s", want, log);
+}
+END_TEST
+
+START_TEST(bad_queue_is_a_config_error)
+{
+    refused("    queue: sideways\n", FRX_ECONFIG, "case.yaml:5:12", "queue",
+            NULL);
+}
+END_TEST
+
+/* make: x = s*u + (1, -2), for two independent pairs; add: acc += x
+ * (the second row twice). Rows of 1 variable, so that a view of rows
+ * (0, 1) over elements 0..n-1 in order is two long runs: buffer copies. */
+static const frx_kernel_decl tcl_make = {
+    .name = "tcl_make", .ndim = 1,
+    .args = "in fpdtype_t[2][1] u, out fpdtype_t[2][1] x, "
+            "scalar fpdtype_t s",
+    .body = "x[0][0] = s*u[0][0] + 1;\nx[1][0] = s*u[1][0] - 2;"};
+static const frx_kernel_decl tcl_add = {
+    .name = "tcl_add", .ndim = 1,
+    .args = "in fpdtype_t[2][1] x, inout fpdtype_t[2][1] acc",
+    .body = "acc[0][0] += x[0][0];\nacc[1][0] += 2*x[1][0];"};
+
+#define CHAIN_N 8192 /* points: runs long enough to go by copies */
+#define CHAIN_REPS 25
+#define CHAIN_STEPS 6
+
+struct chain {
+    frx_backend *be;
+    frx_matrix *u, *x[2], *acc[2];
+    frx_kernel *make[2], *add[2];
+    frx_graph *g;
+    frx_view *v[2];
+    frx_xchg_view *xv[2];
+    double *host, *want[2]; /* [2][CHAIN_N] each */
+};
+
+static frx_matrix *chain_matrix(frx_backend *be)
+{
+    frx_matrix *m;
+    ck_assert_int_eq(frx_matrix_create(be, 2, 1, CHAIN_N, &m), FRX_OK);
+    return m;
+}
+
+static frx_kernel *chain_kernel(frx_backend *be, const char *name,
+                                frx_arg a, frx_arg b, int scalar)
+{
+    frx_arg args[] = {a, b, frx_arg_scalar(0)};
+    frx_kernel *k;
+    ck_assert_msg(frx_kernel_create(be, name, 1, CHAIN_N, args,
+                                    scalar ? 3 : 2, &k) == FRX_OK, "%s",
+                  frx_errmsg());
+    return k;
+}
+
+/* View i over acc[i]: rows 0 and 1 of every element, in order for
+ * view 0 (buffer copies), backwards for view 1 (the kernels). */
+static frx_view *chain_view(frx_backend *be, frx_matrix *m, int backwards)
+{
+    static frx_matrix *mats[CHAIN_N]; /* static: 256 KiB in all */
+    static size_t rows[CHAIN_N], eles[CHAIN_N], rs[CHAIN_N];
+    for (size_t i = 0; i < CHAIN_N; i++) {
+        mats[i] = m;
+        rows[i] = 0;
+        eles[i] = backwards ? CHAIN_N - 1 - i : i;
+        rs[i] = 1;
+    }
+    frx_view *v;
+    ck_assert_int_eq(frx_view_create(be, CHAIN_N, mats, rows, eles, rs, 2, 1,
+                                     &v), FRX_OK);
+    return v;
+}
+
+static void chain_create(struct chain *c, const char *queue)
+{
+    char opt[64];
+    frx_config *cfg;
+    snprintf(opt, sizeof opt, "    queue: %s\n", queue);
+    ck_assert_msg(start(opt, "double", &cfg, &c->be) == FRX_OK, "%s",
+                  frx_errmsg());
+    frx_config_free(cfg);
+    ck_assert_int_eq(frx_kernel_register(c->be, &tcl_make), FRX_OK);
+    ck_assert_int_eq(frx_kernel_register(c->be, &tcl_add), FRX_OK);
+    c->host = calloc(2 * CHAIN_N, sizeof *c->host);
+    ck_assert_ptr_nonnull(c->host);
+    c->u = chain_matrix(c->be);
+    for (size_t i = 0; i < 2 * CHAIN_N; i++) /* u[r][e] */
+        c->host[i] = (double)(i % 7 + i / CHAIN_N + 1);
+    ck_assert_int_eq(frx_matrix_write(c->u, c->host), FRX_OK);
+    ck_assert_int_eq(frx_graph_create(c->be, &c->g), FRX_OK);
+    for (int i = 0; i < 2; i++) {
+        c->x[i] = chain_matrix(c->be);
+        c->acc[i] = chain_matrix(c->be);
+        c->make[i] = chain_kernel(c->be, "tcl_make", frx_arg_matrix(c->u),
+                                  frx_arg_matrix(c->x[i]), 1);
+        c->add[i] = chain_kernel(c->be, "tcl_add", frx_arg_matrix(c->x[i]),
+                                 frx_arg_matrix(c->acc[i]), 0);
+        c->v[i] = chain_view(c->be, c->acc[i], i);
+        ck_assert_int_eq(frx_xchg_view_create(c->v[i], &c->xv[i]), FRX_OK);
+        c->want[i] = calloc(2 * CHAIN_N, sizeof *c->want[i]);
+        ck_assert_ptr_nonnull(c->want[i]);
+    }
+    for (int i = 0; i < 2; i++) /* make, make, add, add */
+        ck_assert_int_eq(frx_graph_add_kernel(c->g, c->make[i], NULL, 0,
+                                              NULL), FRX_OK);
+    for (int i = 0; i < 2; i++)
+        ck_assert_int_eq(frx_graph_add_kernel(c->g, c->add[i], NULL, 0,
+                                              NULL), FRX_OK);
+    ck_assert_int_eq(frx_graph_commit(c->g), FRX_OK);
+}
+
+static void chain_destroy(struct chain *c)
+{
+    frx_graph_destroy(c->g);
+    for (int i = 0; i < 2; i++) {
+        frx_kernel_destroy(c->make[i]);
+        frx_kernel_destroy(c->add[i]);
+        frx_xchg_view_destroy(c->xv[i]);
+        frx_view_destroy(c->v[i]);
+        frx_matrix_destroy(c->x[i]);
+        frx_matrix_destroy(c->acc[i]);
+        free(c->want[i]);
+    }
+    frx_matrix_destroy(c->u);
+    free(c->host);
+    frx_backend_destroy(c->be);
+}
+
+/* The xchg matrix of view i holds want[i] (dense [2][CHAIN_N], by
+ * element) in the view's order. */
+static void check_xchg(struct chain *c, int i, const double *got, int rep)
+{
+    for (size_t r = 0; r < 2; r++)
+        for (size_t p = 0; p < CHAIN_N; p++) {
+            size_t e = i ? CHAIN_N - 1 - p : p;
+            double w = c->want[i][r * CHAIN_N + e];
+            if (got[r * CHAIN_N + p] != w)
+                ck_abort_msg("repetition %d, view %d: point %zu row %zu is "
+                             "%g, not %g", rep, i, p, r, got[r * CHAIN_N + p],
+                             w);
+        }
+}
+
+static void check_matrix(const double *got, const double *want, int rep,
+                         const char *what)
+{
+    for (size_t k = 0; k < 2 * CHAIN_N; k++)
+        if (got[k] != want[k])
+            ck_abort_msg("repetition %d, %s: value %zu is %g, not %g", rep,
+                         what, k, got[k], want[k]);
+}
+
+/* One repetition: zero the sums; CHAIN_STEPS runs of the graph with new
+ * scalars each, nothing waited for in between; pack both sums (copies and
+ * kernel), read them; unpack new values into both, read them back. */
+static void chain_rep(struct chain *c, int rep, double *got)
+{
+    for (int i = 0; i < 2; i++) {
+        memset(c->want[i], 0, 2 * CHAIN_N * sizeof *c->want[i]);
+        ck_assert_int_eq(frx_matrix_write(c->acc[i], c->want[i]), FRX_OK);
+    }
+    for (int j = 1; j <= CHAIN_STEPS; j++) {
+        for (int i = 0; i < 2; i++) {
+            double s = i ? j + rep : j;
+            ck_assert_int_eq(frx_kernel_set_scalar(c->make[i], "s", s),
+                             FRX_OK);
+            for (size_t e = 0; e < CHAIN_N; e++) {
+                c->want[i][e] += s * c->host[e] + 1;
+                c->want[i][CHAIN_N + e] += 2 * (s * c->host[CHAIN_N + e] - 2);
+            }
+        }
+        ck_assert_int_eq(frx_graph_run(c->g), FRX_OK);
+    }
+    for (int i = 0; i < 2; i++)
+        ck_assert_int_eq(frx_xchg_view_pack(c->xv[i]), FRX_OK);
+    for (int i = 0; i < 2; i++) {
+        frx_xchg_matrix *xm = frx_xchg_view_matrix(c->xv[i]);
+        ck_assert_int_eq(frx_xchg_matrix_read(xm, got), FRX_OK);
+        check_xchg(c, i, got, rep);
+        ck_assert_int_eq(frx_xchg_matrix_to_host(xm), FRX_OK); /* mirror */
+        check_xchg(c, i, frx_xchg_matrix_host(xm), rep);
+        ck_assert_int_eq(frx_matrix_read(c->acc[i], got), FRX_OK);
+        check_matrix(got, c->want[i], rep, "the sum");
+    }
+    for (int i = 0; i < 2; i++) { /* new values, by element */
+        frx_xchg_matrix *xm = frx_xchg_view_matrix(c->xv[i]);
+        double *h = frx_xchg_matrix_host(xm);
+        for (size_t k = 0; k < 2 * CHAIN_N; k++) {
+            size_t r = k / CHAIN_N, p = k % CHAIN_N;
+            size_t e = i ? CHAIN_N - 1 - p : p;
+            h[k] = (double)(rep * 3 + i) - (double)(k % 11);
+            c->want[i][r * CHAIN_N + e] = h[k];
+        }
+        ck_assert_int_eq(frx_xchg_matrix_to_device(xm), FRX_OK);
+        ck_assert_int_eq(frx_xchg_view_unpack(c->xv[i]), FRX_OK);
+    }
+    for (int i = 0; i < 2; i++) {
+        ck_assert_int_eq(frx_matrix_read(c->acc[i], got), FRX_OK);
+        check_matrix(got, c->want[i], rep, "the unpacked values");
+    }
+}
+
+/* Two independent chains (make writes x, add reads x and writes the
+ * sum, pack reads the sum, then a read) give exactly the right sums on
+ * either queue, over and over: a command that ran before one it must
+ * follow would show up as a wrong sum. */
+static void chains_right(const char *queue)
+{
+    struct chain c;
+    chain_create(&c, queue);
+    double *got = malloc(2 * CHAIN_N * sizeof *got);
+    ck_assert_ptr_nonnull(got);
+    for (int rep = 0; rep < CHAIN_REPS; rep++)
+        chain_rep(&c, rep, got);
+    ck_assert_int_eq(frx_backend_sync(c.be), FRX_OK);
+    free(got);
+    chain_destroy(&c);
+}
+
+START_TEST(chains_right_on_an_out_of_order_queue) { chains_right("auto"); }
+END_TEST
+
+START_TEST(chains_right_on_an_in_order_queue) { chains_right("in-order"); }
+END_TEST
+
 /* ------------------------------------------------------------ programs */
 
 static const frx_kernel_decl scale = {
@@ -333,6 +626,11 @@ static Suite *opencl_suite(void)
     tcase_add_test(tc, bad_device_type_is_a_config_error);
     tcase_add_test(tc, fp64_needs_the_extension_or_a_double_config);
     tcase_add_test(tc, alignment_from_base_addr_align);
+    tcase_add_test(tc, out_of_order_only_where_the_device_has_it);
+    tcase_add_test(tc, queue_out_of_order_where_the_device_has_it);
+    tcase_add_test(tc, bad_queue_is_a_config_error);
+    tcase_add_test(tc, chains_right_on_an_out_of_order_queue);
+    tcase_add_test(tc, chains_right_on_an_in_order_queue);
     tcase_add_test(tc, binary_reloaded_from_the_cache);
     tcase_add_test(tc, cache_off_builds_every_time);
     tcase_add_test(tc, build_error_shows_log_and_kept_source);

@@ -40,3 +40,22 @@ size_t frx_opencl_alignment(cl_uint base_addr_align_bits)
     bytes = (bytes + 7) / 8 * 8;
     return bytes < 64 ? 64 : bytes;
 }
+
+/* Out of order only where the device says it can: the queue must not be
+ * refused for a property it lacks. */
+cl_command_queue_properties
+frx_opencl_queue_props(cl_command_queue_properties device_props,
+                       int in_order_asked)
+{
+    if (in_order_asked || !(device_props &
+                            CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
+        return 0;
+    return CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+}
+
+const char *frx_opencl_queue_name(cl_command_queue_properties props)
+{
+    return props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE
+               ? "out-of-order queue"
+               : "in-order queue";
+}

@@ -295,7 +295,7 @@ static cl_int set_param(const struct ocl_state *s, cl_kernel k, cl_uint i,
                         const frx_param *p)
 {
     if (p->type == FRX_PARAM_MEM) {
-        cl_mem m = p->mem;
+        cl_mem m = frx_opencl_buf(p->mem);
         return clSetKernelArg(k, i, sizeof m, &m);
     }
     if (p->type == FRX_PARAM_INT) {
@@ -312,6 +312,21 @@ static cl_int set_param(const struct ocl_state *s, cl_kernel k, cl_uint i,
     return clSetKernelArg(k, i, sizeof v, &v);
 }
 
+/* What the launch waits for: the buffers of its parameters, as their
+ * intents say; a buffer without access bits counts as read and written. */
+static int launch_deps(struct ocl_state *s, const frx_launch *l, cl_uint *n,
+                       const cl_event **wait)
+{
+    const int rw = FRX_ACCESS_READ | FRX_ACCESS_WRITE;
+    frx_opencl_deps_begin(s);
+    for (size_t i = 0; i < l->nparams; i++) {
+        const frx_param *p = &l->params[i];
+        if (p->type == FRX_PARAM_MEM)
+            frx_opencl_deps_use(s, p->mem, p->access & rw ? p->access : rw);
+    }
+    return frx_opencl_deps_wait(s, n, wait);
+}
+
 /* Arguments are set on the program's one cl_kernel right before its
  * enqueue, which records them: frx calls this from one thread. */
 int frx_opencl_kernel_launch(void *state, void *prog, const frx_launch *l)
@@ -324,15 +339,23 @@ int frx_opencl_kernel_launch(void *state, void *prog, const frx_launch *l)
             return frx_opencl_fail(err, "clSetKernelArg", "kernel '%s', "
                                    "parameter %zu", p->name, i);
     }
+    cl_uint nwait;
+    const cl_event *wait;
+    int rc = launch_deps(s, l, &nwait, &wait);
+    if (rc)
+        return rc;
     size_t local[2] = {p->local, 1};
     size_t global[2] = {(l->n + p->local - 1) / p->local * p->local,
                         l->nrows};
+    cl_event ev = NULL;
     cl_int err = clEnqueueNDRangeKernel(s->queue, p->kernel, 2, NULL, global,
-                                        local, 0, NULL, NULL);
+                                        local, nwait, wait,
+                                        frx_opencl_event_out(s, &ev));
     if (err != CL_SUCCESS)
         return frx_opencl_fail(err, "clEnqueueNDRangeKernel", "kernel '%s' "
                                "over %zu x %zu points", p->name, l->nrows,
                                l->n);
+    frx_opencl_deps_enqueued(s, ev);
     return FRX_OK;
 }
 

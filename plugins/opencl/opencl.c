@@ -1,6 +1,8 @@
 /* opencl backend: any OpenCL device through the ICD loader. Memory is
- * buffers (the mem handle is the cl_mem); every command goes to one
- * in-order queue, so work runs in the order frx issues it. */
+ * buffers (the mem handle is a struct ocl_mem around the cl_mem). Every
+ * command goes to one queue: out of order where the device has it, each
+ * command waiting for the commands before it on the same buffers
+ * (events.c); else in order, so work runs in the order frx issues it. */
 #include "opencl.h"
 
 #include <stdio.h>
@@ -20,7 +22,14 @@ static const frx_option ocl_options[] = {
      .help = "the kinds of device to choose from"},
     {.key = "build-options", .type = FRX_OPT_STRING, .def = "",
      .help = "options for clBuildProgram, e.g. -cl-mad-enable"},
+    {.key = "queue", .type = FRX_OPT_ENUM, .choices = "auto|in-order",
+     .def = "auto",
+     .help = "auto: an out-of-order queue where the device has one, "
+             "commands ordered by the buffers they share; in-order: every "
+             "command after the one before"},
     {0}};
+
+enum { QUEUE_AUTO, QUEUE_IN_ORDER };
 
 /* Work-items per group of pack/unpack and kernel launches (fewer where a
  * kernel allows fewer): a CPU device runs a group as one loop, so wider
@@ -40,6 +49,7 @@ static void ocl_destroy(void *state)
     if (s->queue)
         clFinish(s->queue);
     frx_opencl_pack_free(s);
+    frx_opencl_deps_free(s);
     if (s->queue)
         clReleaseCommandQueue(s->queue);
     if (s->ctx)
@@ -47,7 +57,39 @@ static void ocl_destroy(void *state)
     free(s);
 }
 
-static int start_device(struct ocl_state *s)
+/* Out of order where the device has it and queue: auto; a device that
+ * reports it and then refuses it gets an in-order queue. */
+static int make_queue(struct ocl_state *s, int mode)
+{
+    cl_command_queue_properties have = 0;
+    cl_int err = clGetDeviceInfo(s->device, CL_DEVICE_QUEUE_PROPERTIES,
+                                 sizeof have, &have, NULL);
+    if (err != CL_SUCCESS)
+        return frx_opencl_fail(err, "clGetDeviceInfo", "the queue properties "
+                               "of '%s'", s->device_name);
+    cl_command_queue_properties props =
+        frx_opencl_queue_props(have, mode == QUEUE_IN_ORDER);
+    s->queue = clCreateCommandQueue(s->ctx, s->device, props, &err);
+    if (!s->queue && props) {
+        frx_log(FRX_LOG_DEBUG, "opencl: '%s' refuses an out-of-order queue: "
+                "%s (%d)", s->device_name, frx_opencl_errname(err), (int)err);
+        props = 0;
+        s->queue = clCreateCommandQueue(s->ctx, s->device, props, &err);
+    }
+    if (!s->queue)
+        return frx_opencl_fail(err, "clCreateCommandQueue", "device '%s'",
+                               s->device_name);
+    s->out_of_order = props != 0;
+    frx_log(FRX_LOG_DEBUG, "opencl: '%s': %s%s", s->device_name,
+            frx_opencl_queue_name(props),
+            s->out_of_order ? ", commands wait for those on their buffers"
+            : mode == QUEUE_IN_ORDER ? " (backend.opencl.queue: in-order)"
+                                     : " (the device has no out-of-order "
+                                       "execution)");
+    return FRX_OK;
+}
+
+static int start_device(struct ocl_state *s, int mode)
 {
     cl_int err;
     cl_context_properties props[] = {
@@ -56,10 +98,9 @@ static int start_device(struct ocl_state *s)
     if (!s->ctx)
         return frx_opencl_fail(err, "clCreateContext", "device '%s'",
                                s->device_name);
-    s->queue = clCreateCommandQueue(s->ctx, s->device, 0, &err);
-    if (!s->queue)
-        return frx_opencl_fail(err, "clCreateCommandQueue", "device '%s'",
-                               s->device_name);
+    int rc = make_queue(s, mode);
+    if (rc)
+        return rc;
     s->local_size = local_size_for(s->device);
     return frx_opencl_pack_init(s);
 }
@@ -71,9 +112,13 @@ static int ocl_create(const frx_backend_init *init, frx_backend_info *info,
     if (!s)
         return frx_error(FRX_ENOMEM, "opencl: out of memory");
     s->precision = init->precision;
-    int rc = frx_opencl_choose(init, s);
+    int mode = QUEUE_AUTO;
+    int rc = frx_cfg_enum(init->options, "queue", "auto|in-order", QUEUE_AUTO,
+                          &mode);
     if (rc == FRX_OK)
-        rc = start_device(s);
+        rc = frx_opencl_choose(init, s);
+    if (rc == FRX_OK)
+        rc = start_device(s, mode);
     cl_uint align_bits = 0;
     cl_int err = rc ? CL_SUCCESS
                     : clGetDeviceInfo(s->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
@@ -88,30 +133,71 @@ static int ocl_create(const frx_backend_init *init, frx_backend_info *info,
     info->alignment = frx_opencl_alignment(align_bits);
     info->soasz = init->precision == FRX_SINGLE ? 32 : 16;
     info->host_accessible = 0;
-    snprintf(info->device, sizeof info->device, "%.60s: %.60s",
-             s->platform_name, s->device_name);
+    snprintf(info->device, sizeof info->device, "%.40s: %.60s, %s",
+             s->platform_name, s->device_name,
+             frx_opencl_queue_name(s->out_of_order
+                                       ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE
+                                       : 0));
     *state = s;
+    return FRX_OK;
+}
+
+static size_t padded_size(size_t bytes)
+{
+    return bytes ? (bytes + OCL_PAD - 1) / OCL_PAD * OCL_PAD : OCL_PAD;
+}
+
+static void release_mem(cl_mem m)
+{
+    cl_int err = clReleaseMemObject(m); /* freed once its work is done */
+    if (err != CL_SUCCESS)
+        frx_log(FRX_LOG_WARN, "opencl: clReleaseMemObject failed: %s (%d)",
+                frx_opencl_errname(err), (int)err);
+}
+
+/* Zeroed, as openmp's memory is: padding never holds garbage. The fill
+ * is the buffer's first writer. */
+static int zero(struct ocl_state *s, struct ocl_mem *m, size_t padded)
+{
+    const cl_ulong zeros = 0;
+    cl_uint n;
+    const cl_event *wait;
+    frx_opencl_deps_begin(s);
+    frx_opencl_deps_use(s, m, FRX_ACCESS_WRITE);
+    int rc = frx_opencl_deps_wait(s, &n, &wait);
+    if (rc)
+        return rc;
+    cl_event ev = NULL;
+    cl_int err = clEnqueueFillBuffer(s->queue, m->mem, &zeros, sizeof zeros,
+                                     0, padded, n, wait,
+                                     frx_opencl_event_out(s, &ev));
+    if (err != CL_SUCCESS)
+        return frx_opencl_fail(err, "clEnqueueFillBuffer", "zeroing %zu "
+                               "bytes on '%s'", padded, s->device_name);
+    frx_opencl_deps_enqueued(s, ev);
     return FRX_OK;
 }
 
 static int ocl_mem_alloc(void *state, size_t bytes, void **mem)
 {
     struct ocl_state *s = state;
-    size_t padded = bytes ? (bytes + OCL_PAD - 1) / OCL_PAD * OCL_PAD
-                          : OCL_PAD;
-    cl_int err;
-    cl_mem m = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, padded, NULL, &err);
+    struct ocl_mem *m = calloc(1, sizeof *m);
     if (!m)
+        return frx_error(FRX_ENOMEM, "opencl: out of memory");
+    size_t padded = padded_size(bytes);
+    cl_int err;
+    m->mem = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, padded, NULL, &err);
+    if (!m->mem) {
+        free(m);
         return frx_opencl_fail(err, "clCreateBuffer", "allocating %zu bytes "
                                "on '%s'", bytes, s->device_name);
-    /* Zeroed, as openmp's memory is: padding never holds garbage. */
-    const cl_ulong zero = 0;
-    err = clEnqueueFillBuffer(s->queue, m, &zero, sizeof zero, 0, padded, 0,
-                              NULL, NULL);
-    if (err != CL_SUCCESS) {
-        clReleaseMemObject(m);
-        return frx_opencl_fail(err, "clEnqueueFillBuffer", "zeroing %zu "
-                               "bytes on '%s'", bytes, s->device_name);
+    }
+    int rc = zero(s, m, padded);
+    if (rc) {
+        frx_opencl_mem_forget(m);
+        release_mem(m->mem);
+        free(m);
+        return rc;
     }
     *mem = m;
     return FRX_OK;
@@ -120,23 +206,32 @@ static int ocl_mem_alloc(void *state, size_t bytes, void **mem)
 static void ocl_mem_free(void *state, void *mem)
 {
     (void)state;
-    cl_int err = clReleaseMemObject(mem); /* freed once its work is done */
-    if (err != CL_SUCCESS)
-        frx_log(FRX_LOG_WARN, "opencl: clReleaseMemObject failed: %s (%d)",
-                frx_opencl_errname(err), (int)err);
+    struct ocl_mem *m = mem;
+    frx_opencl_mem_forget(m);
+    release_mem(m->mem);
+    free(m);
 }
 
+/* Reads and writes block, after the commands they must follow. */
 static int ocl_mem_write(void *state, void *mem, size_t off, const void *src,
                          size_t bytes)
 {
     struct ocl_state *s = state;
     if (!bytes)
         return FRX_OK;
-    cl_int err = clEnqueueWriteBuffer(s->queue, mem, CL_TRUE, off, bytes, src,
-                                      0, NULL, NULL);
+    cl_uint n;
+    const cl_event *wait;
+    frx_opencl_deps_begin(s);
+    frx_opencl_deps_use(s, mem, FRX_ACCESS_WRITE);
+    int rc = frx_opencl_deps_wait(s, &n, &wait);
+    if (rc)
+        return rc;
+    cl_int err = clEnqueueWriteBuffer(s->queue, frx_opencl_buf(mem), CL_TRUE,
+                                      off, bytes, src, n, wait, NULL);
     if (err != CL_SUCCESS)
         return frx_opencl_fail(err, "clEnqueueWriteBuffer", "writing %zu "
                                "bytes at offset %zu", bytes, off);
+    frx_opencl_deps_completed(s);
     return FRX_OK;
 }
 
@@ -146,20 +241,50 @@ static int ocl_mem_read(void *state, void *mem, size_t off, void *dst,
     struct ocl_state *s = state;
     if (!bytes)
         return FRX_OK;
-    cl_int err = clEnqueueReadBuffer(s->queue, mem, CL_TRUE, off, bytes, dst,
-                                     0, NULL, NULL);
+    cl_uint n;
+    const cl_event *wait;
+    frx_opencl_deps_begin(s);
+    frx_opencl_deps_use(s, mem, FRX_ACCESS_READ);
+    int rc = frx_opencl_deps_wait(s, &n, &wait);
+    if (rc)
+        return rc;
+    cl_int err = clEnqueueReadBuffer(s->queue, frx_opencl_buf(mem), CL_TRUE,
+                                     off, bytes, dst, n, wait, NULL);
     if (err != CL_SUCCESS)
         return frx_opencl_fail(err, "clEnqueueReadBuffer", "reading %zu "
                                "bytes at offset %zu", bytes, off);
+    frx_opencl_deps_completed(s);
     return FRX_OK;
 }
 
 /* Host mirrors of xchg matrices: a host-allocated buffer mapped once,
- * which the driver can copy to and from without staging. */
+ * which the driver can copy to and from without staging. Only the map
+ * and the unmap run on the device; both go through the buffer's events
+ * like any other command. */
 struct ocl_host {
-    cl_mem mem;
+    struct ocl_mem m;
     void *ptr;
 };
+
+static int map_host(struct ocl_state *s, struct ocl_host *h, size_t padded)
+{
+    cl_uint n;
+    const cl_event *wait;
+    frx_opencl_deps_begin(s);
+    frx_opencl_deps_use(s, &h->m, FRX_ACCESS_READ | FRX_ACCESS_WRITE);
+    int rc = frx_opencl_deps_wait(s, &n, &wait);
+    if (rc)
+        return rc;
+    cl_int err;
+    h->ptr = clEnqueueMapBuffer(s->queue, h->m.mem, CL_TRUE,
+                                CL_MAP_READ | CL_MAP_WRITE, 0, padded, n,
+                                wait, NULL, &err);
+    if (!h->ptr)
+        return frx_opencl_fail(err, "clEnqueueMapBuffer", "mapping %zu "
+                               "bytes of host memory", padded);
+    frx_opencl_deps_completed(s);
+    return FRX_OK;
+}
 
 static int ocl_host_alloc(void *state, size_t bytes, void **host,
                           void **handle)
@@ -168,24 +293,22 @@ static int ocl_host_alloc(void *state, size_t bytes, void **host,
     struct ocl_host *h = calloc(1, sizeof *h);
     if (!h)
         return frx_error(FRX_ENOMEM, "opencl: out of memory");
-    size_t padded = bytes ? (bytes + OCL_PAD - 1) / OCL_PAD * OCL_PAD
-                          : OCL_PAD;
+    size_t padded = padded_size(bytes);
     cl_int err;
-    h->mem = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
-                            padded, NULL, &err);
-    if (!h->mem) {
+    h->m.mem = clCreateBuffer(s->ctx,
+                              CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+                              padded, NULL, &err);
+    if (!h->m.mem) {
         free(h);
         return frx_opencl_fail(err, "clCreateBuffer", "allocating %zu bytes "
                                "of mapped host memory", bytes);
     }
-    h->ptr = clEnqueueMapBuffer(s->queue, h->mem, CL_TRUE,
-                                CL_MAP_READ | CL_MAP_WRITE, 0, padded, 0,
-                                NULL, NULL, &err);
-    if (!h->ptr) {
-        clReleaseMemObject(h->mem);
+    int rc = map_host(s, h, padded);
+    if (rc) {
+        frx_opencl_mem_forget(&h->m);
+        release_mem(h->m.mem);
         free(h);
-        return frx_opencl_fail(err, "clEnqueueMapBuffer", "mapping %zu bytes "
-                               "of host memory", bytes);
+        return rc;
     }
     memset(h->ptr, 0, padded);
     *host = h->ptr;
@@ -193,13 +316,23 @@ static int ocl_host_alloc(void *state, size_t bytes, void **host,
     return FRX_OK;
 }
 
+/* The unmap is only enqueued: the buffer goes once it is done. */
 static void ocl_host_free(void *state, void *handle)
 {
     struct ocl_state *s = state;
     struct ocl_host *h = handle;
-    cl_int err = clEnqueueUnmapMemObject(s->queue, h->mem, h->ptr, 0, NULL,
-                                         NULL);
-    cl_int err2 = clReleaseMemObject(h->mem);
+    cl_uint n = 0;
+    const cl_event *wait = NULL;
+    frx_opencl_deps_begin(s);
+    frx_opencl_deps_use(s, &h->m, FRX_ACCESS_READ | FRX_ACCESS_WRITE);
+    cl_int err = CL_SUCCESS;
+    if (frx_opencl_deps_wait(s, &n, &wait) != FRX_OK)
+        err = clFinish(s->queue); /* no wait list: wait for everything */
+    if (err == CL_SUCCESS)
+        err = clEnqueueUnmapMemObject(s->queue, h->m.mem, h->ptr, n, wait,
+                                      NULL);
+    frx_opencl_mem_forget(&h->m);
+    cl_int err2 = clReleaseMemObject(h->m.mem);
     if (err == CL_SUCCESS)
         err = err2;
     if (err != CL_SUCCESS)

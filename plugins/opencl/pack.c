@@ -1,7 +1,8 @@
 /* opencl pack (gather) and unpack (scatter) between views and xchg
  * matrices: one work-item per point, built once per backend in its
- * precision. Both are only enqueued; the in-order queue puts them before
- * whatever reads their result. */
+ * precision. Both are only enqueued, after the commands on the buffers
+ * they read and write (events.c), and before whatever reads their
+ * result. */
 #include "opencl.h"
 
 #include <limits.h>
@@ -79,14 +80,16 @@ void frx_opencl_pack_free(struct ocl_state *s)
 }
 
 static int run(struct ocl_state *s, cl_kernel k, const frx_pack_args *a,
-               const char *what)
+               int gather)
 {
+    const char *what = gather ? "pack" : "unpack";
     if (a->n > INT_MAX || a->nvrow > INT_MAX || a->nvcol > INT_MAX ||
         a->cstride > INT_MAX)
         return frx_error(FRX_ERANGE, "opencl: %s of %zu points: too many "
                          "for 32-bit indices", what, a->n);
-    cl_mem base = a->base, x = a->xchg, off = a->off_mem,
-           rs = a->rstride_mem;
+    cl_mem base = frx_opencl_buf(a->base), x = frx_opencl_buf(a->xchg),
+           off = frx_opencl_buf(a->off_mem),
+           rs = frx_opencl_buf(a->rstride_mem);
     cl_int n = (cl_int)a->n, nvrow = (cl_int)a->nvrow,
            nvcol = (cl_int)a->nvcol, cs = (cl_int)a->cstride;
     const struct {
@@ -102,13 +105,22 @@ static int run(struct ocl_state *s, cl_kernel k, const frx_pack_args *a,
             return frx_opencl_fail(err, "clSetKernelArg", "%s, argument %u",
                                    what, (unsigned)i);
     }
+    frx_opencl_deps_use(s, a->off_mem, FRX_ACCESS_READ);
+    frx_opencl_deps_use(s, a->rstride_mem, FRX_ACCESS_READ);
+    cl_uint nwait;
+    const cl_event *wait;
+    int rc = frx_opencl_deps_wait(s, &nwait, &wait);
+    if (rc)
+        return rc;
     size_t local = s->pack_local;
     size_t global = (a->n + local - 1) / local * local;
-    err = clEnqueueNDRangeKernel(s->queue, k, 1, NULL, &global, &local, 0,
-                                 NULL, NULL);
+    cl_event ev = NULL;
+    err = clEnqueueNDRangeKernel(s->queue, k, 1, NULL, &global, &local,
+                                 nwait, wait, frx_opencl_event_out(s, &ev));
     if (err != CL_SUCCESS)
         return frx_opencl_fail(err, "clEnqueueNDRangeKernel", "%s of %zu "
                                "points", what, a->n);
+    frx_opencl_deps_enqueued(s, ev);
     return FRX_OK;
 }
 
@@ -135,40 +147,59 @@ static size_t joined_runs(const frx_pack_args *a, frx_run *out, size_t max)
     return k;
 }
 
+/* The copies write disjoint parts of the xchg matrix or the view: they
+ * share one wait list and may run at once; a marker joins them. */
 static int by_copies(struct ocl_state *s, const frx_pack_args *a,
                      const frx_run *runs, size_t nruns, int gather)
 {
     const size_t es = a->elsize, n = a->n;
-    for (size_t k = 0; k < nruns; k++) {
+    cl_mem base = frx_opencl_buf(a->base), x = frx_opencl_buf(a->xchg);
+    cl_uint nwait;
+    const cl_event *wait;
+    int rc = frx_opencl_deps_wait(s, &nwait, &wait);
+    if (rc)
+        return rc;
+    cl_event ev[MAX_COPIES];
+    size_t nev = 0;
+    for (size_t k = 0; rc == FRX_OK && k < nruns; k++) {
         size_t i = (size_t)runs[k].start, len = (size_t)runs[k].len;
         size_t off = (size_t)a->off[i], rs = (size_t)a->rstride[i];
-        for (size_t r = 0; r < a->nvrow; r++)
-            for (size_t c = 0; c < a->nvcol; c++) {
+        for (size_t r = 0; rc == FRX_OK && r < a->nvrow; r++)
+            for (size_t c = 0; rc == FRX_OK && c < a->nvcol; c++) {
                 size_t bo = (off + r * rs + c * a->cstride) * es;
                 size_t xo = ((r * a->nvcol + c) * n + i) * es;
+                cl_event *out = frx_opencl_event_out(s, &ev[nev]);
                 cl_int err = gather
-                    ? clEnqueueCopyBuffer(s->queue, a->base, a->xchg, bo, xo,
-                                          len * es, 0, NULL, NULL)
-                    : clEnqueueCopyBuffer(s->queue, a->xchg, a->base, xo, bo,
-                                          len * es, 0, NULL, NULL);
+                    ? clEnqueueCopyBuffer(s->queue, base, x, bo, xo, len * es,
+                                          nwait, wait, out)
+                    : clEnqueueCopyBuffer(s->queue, x, base, xo, bo, len * es,
+                                          nwait, wait, out);
                 if (err != CL_SUCCESS)
-                    return frx_opencl_fail(err, "clEnqueueCopyBuffer",
-                                           "%s of a run of %zu points",
-                                           gather ? "pack" : "unpack", len);
+                    rc = frx_opencl_fail(err, "clEnqueueCopyBuffer",
+                                         "%s of a run of %zu points",
+                                         gather ? "pack" : "unpack", len);
+                else if (out)
+                    nev++;
             }
     }
-    return FRX_OK;
+    /* those enqueued before a failure are recorded all the same */
+    int rc2 = frx_opencl_deps_enqueued_all(s, ev, nev);
+    return rc ? rc : rc2;
 }
 
 static int move(struct ocl_state *s, const frx_pack_args *a, int gather)
 {
+    frx_opencl_deps_begin(s);
+    frx_opencl_deps_use(s, a->base,
+                        gather ? FRX_ACCESS_READ : FRX_ACCESS_WRITE);
+    frx_opencl_deps_use(s, a->xchg,
+                        gather ? FRX_ACCESS_WRITE : FRX_ACCESS_READ);
     frx_run runs[MAX_COPIES];
     size_t nruns = a->runs ? joined_runs(a, runs, MAX_COPIES) : 0;
     if (nruns && nruns * a->nvrow * a->nvcol <= MAX_COPIES &&
         a->n / nruns >= 4096)
         return by_copies(s, a, runs, nruns, gather);
-    return gather ? run(s, s->gather, a, "pack")
-                  : run(s, s->scatter, a, "unpack");
+    return run(s, gather ? s->gather : s->scatter, a, gather);
 }
 
 int frx_opencl_pack(void *state, const frx_pack_args *a)
