@@ -213,48 +213,42 @@ static void ocl_mem_free(void *state, void *mem)
 }
 
 /* Reads and writes block, after the commands they must follow. */
-static int ocl_mem_write(void *state, void *mem, size_t off, const void *src,
-                         size_t bytes)
+static int transfer(struct ocl_state *s, void *mem, size_t off, void *host,
+                    size_t bytes, int write)
 {
-    struct ocl_state *s = state;
     if (!bytes)
         return FRX_OK;
     cl_uint n;
     const cl_event *wait;
     frx_opencl_deps_begin(s);
-    frx_opencl_deps_use(s, mem, FRX_ACCESS_WRITE);
+    frx_opencl_deps_use(s, mem, write ? FRX_ACCESS_WRITE : FRX_ACCESS_READ);
     int rc = frx_opencl_deps_wait(s, &n, &wait);
     if (rc)
         return rc;
-    cl_int err = clEnqueueWriteBuffer(s->queue, frx_opencl_buf(mem), CL_TRUE,
-                                      off, bytes, src, n, wait, NULL);
+    cl_mem buf = frx_opencl_buf(mem);
+    cl_int err = write ? clEnqueueWriteBuffer(s->queue, buf, CL_TRUE, off,
+                                              bytes, host, n, wait, NULL)
+                       : clEnqueueReadBuffer(s->queue, buf, CL_TRUE, off,
+                                             bytes, host, n, wait, NULL);
     if (err != CL_SUCCESS)
-        return frx_opencl_fail(err, "clEnqueueWriteBuffer", "writing %zu "
-                               "bytes at offset %zu", bytes, off);
+        return frx_opencl_fail(err, write ? "clEnqueueWriteBuffer"
+                                          : "clEnqueueReadBuffer",
+                               "%s %zu bytes at offset %zu",
+                               write ? "writing" : "reading", bytes, off);
     frx_opencl_deps_completed(s);
     return FRX_OK;
+}
+
+static int ocl_mem_write(void *state, void *mem, size_t off, const void *src,
+                         size_t bytes)
+{
+    return transfer(state, mem, off, (void *)src, bytes, 1);
 }
 
 static int ocl_mem_read(void *state, void *mem, size_t off, void *dst,
                         size_t bytes)
 {
-    struct ocl_state *s = state;
-    if (!bytes)
-        return FRX_OK;
-    cl_uint n;
-    const cl_event *wait;
-    frx_opencl_deps_begin(s);
-    frx_opencl_deps_use(s, mem, FRX_ACCESS_READ);
-    int rc = frx_opencl_deps_wait(s, &n, &wait);
-    if (rc)
-        return rc;
-    cl_int err = clEnqueueReadBuffer(s->queue, frx_opencl_buf(mem), CL_TRUE,
-                                     off, bytes, dst, n, wait, NULL);
-    if (err != CL_SUCCESS)
-        return frx_opencl_fail(err, "clEnqueueReadBuffer", "reading %zu "
-                               "bytes at offset %zu", bytes, off);
-    frx_opencl_deps_completed(s);
-    return FRX_OK;
+    return transfer(state, mem, off, dst, bytes, 0);
 }
 
 /* Host mirrors of xchg matrices: a host-allocated buffer mapped once,
