@@ -203,7 +203,7 @@ int frx_graph_add_recv(frx_graph *g, frx_comm *c, int id, const int *deps,
     if (!x || x->is_send)
         return x ? frx_error(FRX_EINVAL, "graph: exchange %d is a send", id)
                  : FRX_EINVAL;
-    frx__access acc = {x->xm, 1};
+    frx__access acc = {x->xm, 1, 0, SIZE_MAX};
     return frx__graph_add_host(g, start_node, x, FRX__PRIO_FIRST, &acc, 1,
                                deps, ndeps, node);
 }
@@ -216,7 +216,7 @@ int frx_graph_add_send(frx_graph *g, frx_comm *c, int id, const int *deps,
         return x ? frx_error(FRX_EINVAL, "graph: exchange %d is a receive",
                              id)
                  : FRX_EINVAL;
-    frx__access acc = {x->xm, 0};
+    frx__access acc = {x->xm, 0, 0, SIZE_MAX};
     return frx__graph_add_host(g, start_node, x, FRX__PRIO_FEEDS_MPI, &acc, 1,
                                deps, ndeps, node);
 }
@@ -228,7 +228,7 @@ int frx_graph_add_wait(frx_graph *g, frx_comm *c, int id, const int *deps,
     if (!x)
         return FRX_EINVAL;
     /* a receive's wait delivers the buffer: it writes it */
-    frx__access acc = {x->xm, !x->is_send};
+    frx__access acc = {x->xm, !x->is_send, 0, SIZE_MAX};
     return frx__graph_add_host(g, wait_node, x, 0, &acc, 1, deps, ndeps,
                                node);
 }

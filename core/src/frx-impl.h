@@ -143,7 +143,11 @@ double frx__now(void); /* monotonic seconds */
 typedef struct frx__access {
     const void *res;
     int writes;
+    size_t lo, hi; /* the elements touched, [lo, hi); 0, SIZE_MAX: all */
 } frx__access;
+
+/* The elements of its allocation a matrix or a view spans, [lo, hi). */
+void frx__matrix_range(const frx_matrix *m, size_t *lo, size_t *hi);
 
 size_t frx__kernel_accesses(const frx_kernel *k, const frx__access **out);
 
@@ -185,6 +189,7 @@ struct frx_view {
     frx_run *runs;
     size_t nruns;
     size_t cstride;
+    size_t lo, hi;             /* elements of the allocation it spans */
 };
 
 struct frx_xchg_matrix {

@@ -58,7 +58,8 @@ static size_t accesses(const struct node *nd, const frx__access **acc)
     return nd->nacc;
 }
 
-/* Does b (added after a) have to run after a? */
+/* Does b (added after a) have to run after a? Both touch the same data,
+ * one writes it, and the spans of the allocation they touch overlap. */
 static int conflicts(const struct node *a, const struct node *b)
 {
     const frx__access *x, *y;
@@ -66,7 +67,8 @@ static int conflicts(const struct node *a, const struct node *b)
     for (size_t i = 0; i < nx; i++)
         for (size_t j = 0; j < ny; j++)
             if (x[i].res && x[i].res == y[j].res &&
-                (x[i].writes || y[j].writes))
+                (x[i].writes || y[j].writes) && x[i].lo < y[j].hi &&
+                y[j].lo < x[i].hi)
                 return 1;
     return 0;
 }
@@ -119,8 +121,9 @@ static int add_xchg(frx_graph *g, frx_xchg_view *xv, int type,
     int pack = type == NODE_PACK;
     struct node nd = {.type = type, .xv = xv, .nacc = 2,
                       .prio = pack ? FRX__PRIO_FEEDS_MPI : 0};
-    nd.acc[0] = (frx__access){xv->view->alloc, !pack};
-    nd.acc[1] = (frx__access){xv->xm, pack};
+    nd.acc[0] = (frx__access){xv->view->alloc, !pack, xv->view->lo,
+                              xv->view->hi};
+    nd.acc[1] = (frx__access){xv->xm, pack, 0, SIZE_MAX};
     return add(g, nd, deps, ndeps, node);
 }
 

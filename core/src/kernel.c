@@ -274,7 +274,8 @@ static void bind(frx_kernel *k, const frx__karg *a, const frx_arg *g,
         p[1] = ival((int64_t)(m->offset / fs));
         if (a->kind == FRX__K_MATRIX)
             p[2] = ival((int64_t)m->leaddim);
-        *acc = (frx__access){m->alloc, writes};
+        *acc = (frx__access){m->alloc, writes, 0, 0};
+        frx__matrix_range(m, &acc->lo, &acc->hi);
         break;
     }
     case FRX__K_VIEW: {
@@ -282,19 +283,19 @@ static void bind(frx_kernel *k, const frx__karg *a, const frx_arg *g,
         p[0] = mem(v->alloc->mem, access);
         p[1] = mem(v->off_mem, FRX_ACCESS_READ);
         p[2] = mem(v->rstride_mem, FRX_ACCESS_READ);
-        *acc = (frx__access){v->alloc, writes};
+        *acc = (frx__access){v->alloc, writes, v->lo, v->hi};
         break;
     }
     case FRX__K_XCHG: {
         const frx_xchg_matrix *x = g->obj;
         p[0] = mem(x->mem, access);
-        *acc = (frx__access){x, writes};
+        *acc = (frx__access){x, writes, 0, SIZE_MAX};
         break;
     }
     default:
         *p = a->is_int ? ival((int64_t)g->value)
                        : (frx_param){.type = FRX_PARAM_FP, .d = g->value};
-        *acc = (frx__access){NULL, 0};
+        *acc = (frx__access){NULL, 0, 0, 0};
     }
 }
 

@@ -118,6 +118,12 @@ static size_t span_bytes(const frx_matrix *m)
     return ((m->nrow - 1) * m->leaddim + last + 1) * m->be->fpsize;
 }
 
+void frx__matrix_range(const frx_matrix *m, size_t *lo, size_t *hi)
+{
+    *lo = m->offset / m->be->fpsize;
+    *hi = *lo + span_bytes(m) / m->be->fpsize;
+}
+
 int frx_matrix_write(frx_matrix *m, const void *host)
 {
     if (!m || !host)

@@ -102,6 +102,9 @@ int frx_view_create(frx_backend *be, size_t n, frx_matrix *const *mats,
                            off);
         v->off[i] = (frx_ix_t)off;
         v->rstride[i] = (frx_ix_t)rse;
+        size_t last = off + (nvrow - 1) * rse + (nvcol - 1) * soasz + 1;
+        v->lo = i == 0 || off < v->lo ? off : v->lo;
+        v->hi = last > v->hi ? last : v->hi;
     }
     if (rc == FRX_OK)
         rc = run_table(v);

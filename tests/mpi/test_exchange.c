@@ -221,19 +221,35 @@ int main(int argc, char **argv)
             rc = frx_comm_add_recv(comm, frx_xchg_view_matrix(f[k].rx),
                                    f[k].peer_from, &f[k].rid);
     }
+    /* Added field by field; the commit must still post every receive
+     * before anything else, and pack and send before the waits. */
+    int recv_node[4], pack_node[4], wait_node[4], nnodes = 0;
     rc = rc ? rc : frx_graph_create(be, &g);
     for (int k = 0; rc == FRX_OK && k < nf; k++) {
-        rc = frx_graph_add_recv(g, comm, f[k].rid, NULL, 0, NULL);
-        rc = rc ? rc : frx_graph_add_pack(g, f[k].sx, NULL, 0, NULL);
+        rc = frx_graph_add_pack(g, f[k].sx, NULL, 0, &pack_node[k]);
         rc = rc ? rc : frx_graph_add_send(g, comm, f[k].sid, NULL, 0, NULL);
-    }
-    for (int k = 0; rc == FRX_OK && k < nf; k++) {
-        rc = frx_graph_add_wait(g, comm, f[k].rid, NULL, 0, NULL);
+        rc = rc ? rc : frx_graph_add_recv(g, comm, f[k].rid, NULL, 0,
+                                          &recv_node[k]);
+        rc = rc ? rc : frx_graph_add_wait(g, comm, f[k].rid, NULL, 0,
+                                          &wait_node[k]);
         rc = rc ? rc : frx_graph_add_unpack(g, f[k].rx, NULL, 0, NULL);
         rc = rc ? rc : frx_graph_add_wait(g, comm, f[k].sid, NULL, 0, NULL);
+        nnodes += 6;
     }
     rc = rc ? rc : frx_graph_commit(g);
     CHECK(rc == FRX_OK, "graph: %s", frx_errmsg());
+    int order[24], pos[24];
+    if (rc == FRX_OK && frx_graph_order(g, order, 24) == FRX_OK) {
+        for (int i = 0; i < nnodes; i++)
+            pos[order[i]] = i;
+        for (int k = 0; k < nf; k++) {
+            CHECK(pos[recv_node[k]] < nf, "receive %d is run at %d, not "
+                  "among the first %d", k, pos[recv_node[k]], nf);
+            for (int j = 0; j < nf; j++)
+                CHECK(pos[pack_node[k]] < pos[wait_node[j]], "pack %d runs "
+                      "after wait %d", k, j);
+        }
+    }
 
     size_t fs = frx_backend_fpsize(be), ns = NROWS * NVARS * NELES;
     void *h = calloc(ns, fs);
