@@ -23,7 +23,7 @@ endforeach()
 # Start-up agreed across ranks: a rank whose backend cannot start, or a
 # rank on another precision, stops every rank quickly with rank 0 saying
 # which rank and why.
-foreach(case unavail-rank precision-mismatch)
+foreach(case unavail-rank precision-mismatch missing-backend-rank)
   configure_file(${CMAKE_CURRENT_SOURCE_DIR}/data/mpi/${case}.yaml
     ${CMAKE_CURRENT_BINARY_DIR}/mpi-${case}.yaml COPYONLY)
 endforeach()
@@ -31,6 +31,10 @@ add_test(NAME mpi-startup-unavailable-rank
   COMMAND sh ${FRX_EXPECT} 1
     "rank 1 \\([^)]*\\): backend 'unavail' cannot start here: libfake"
     ${FRX_MPIRUN} 2 ${FRX_EXE} run ${CMAKE_CURRENT_BINARY_DIR}/mpi-unavail-rank.yaml)
+add_test(NAME mpi-startup-missing-backend-rank
+  COMMAND sh ${FRX_EXPECT} 1
+    "rank 1 \\([^)]*\\): no plugin 'cuda' \\(frx-cuda[.]so\\) in: "
+    ${FRX_MPIRUN} 2 ${FRX_EXE} run ${CMAKE_CURRENT_BINARY_DIR}/mpi-missing-backend-rank.yaml)
 add_test(NAME mpi-startup-precision-mismatch
   COMMAND sh ${FRX_EXPECT} 1
     "rank 1 \\([^)]*\\): single"
@@ -39,6 +43,7 @@ add_test(NAME mpi-startup-mode-logged
   COMMAND sh ${FRX_EXPECT} 0 "MPI transfers: device-aware"
     ${FRX_MPIRUN} 2 ${FRX_EXE} run ${PROJECT_SOURCE_DIR}/config/demo.yaml)
 set_tests_properties(mpi-startup-unavailable-rank
+  mpi-startup-missing-backend-rank
   mpi-startup-precision-mismatch mpi-startup-mode-logged PROPERTIES
   TIMEOUT 30 ENVIRONMENT
   "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1;FRX_PLUGIN_PATH=${FRX_FIXTURE_DIR}")
