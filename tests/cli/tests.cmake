@@ -11,3 +11,9 @@ endfunction()
 include(cli/config.cmake OPTIONAL)
 include(cli/plugins.cmake OPTIONAL)
 include(cli/run.cmake OPTIONAL)
+
+# The installed SDK builds a plugin out of tree (examples/plugin-hello).
+add_test(NAME sdk-out-of-tree-plugin
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/sdk.sh ${CMAKE_BINARY_DIR} ${PROJECT_SOURCE_DIR})
+set_tests_properties(sdk-out-of-tree-plugin PROPERTIES TIMEOUT 300
+  ENVIRONMENT "${FRX_TEST_ENV}")
