@@ -487,23 +487,6 @@ static Suite *datamodel_suite(void)
 
 int main(int argc, char **argv)
 {
-    const char *name = argc > 1 ? argv[1] : "openmp";
-    const char *precisions[] = {"double", "single"};
-    int failed = 0;
-    for (int k = 0; k < 2; k++) {
-        frx_config *cfg;
-        be = tu_backend_or_skip(name, precisions[k], &cfg);
-        printf("backend %s, %s precision, chunk width %zu, alignment %zu\n",
-               name, precisions[k], frx_backend_soasz(be),
-               frx_backend_alignment(be));
-        SRunner *sr = srunner_create(datamodel_suite());
-        /* No fork: GPU runtimes cannot be used in a forked child. */
-        srunner_set_fork_status(sr, CK_NOFORK);
-        srunner_run_all(sr, CK_NORMAL);
-        failed += srunner_ntests_failed(sr);
-        srunner_free(sr);
-        frx_backend_destroy(be);
-        frx_config_free(cfg);
-    }
-    return failed ? 1 : 0;
+    return tu_run_per_precision(argc > 1 ? argv[1] : "openmp",
+                                datamodel_suite, &be, NULL);
 }

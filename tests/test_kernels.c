@@ -748,20 +748,5 @@ int main(int argc, char **argv)
         return child_main(argv[4]);
     }
     srand((unsigned)getpid());
-    const char *precisions[] = {"double", "single"};
-    int failed = 0;
-    for (int k = 0; k < 2; k++) {
-        frx_config *cfg;
-        precision = precisions[k];
-        be = tu_backend_or_skip(backend_name, precision, &cfg);
-        printf("backend %s, %s precision\n", backend_name, precision);
-        SRunner *sr = srunner_create(kernels_suite());
-        srunner_set_fork_status(sr, CK_NOFORK);
-        srunner_run_all(sr, CK_NORMAL);
-        failed += srunner_ntests_failed(sr);
-        srunner_free(sr);
-        frx_backend_destroy(be);
-        frx_config_free(cfg);
-    }
-    return failed ? 1 : 0;
+    return tu_run_per_precision(backend_name, kernels_suite, &be, &precision);
 }

@@ -1,5 +1,7 @@
 #include "testutil.h"
 
+#include <check.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,4 +66,28 @@ double tu_get(const frx_backend *be, const void *a, size_t i)
 {
     return frx_backend_fpsize(be) == 4 ? ((const float *)a)[i]
                                        : ((const double *)a)[i];
+}
+
+int tu_run_per_precision(const char *name, Suite *(*make_suite)(void),
+                         frx_backend **be, const char **precision)
+{
+    static const char *const precisions[] = {"double", "single"};
+    int failed = 0;
+    for (int k = 0; k < 2; k++) {
+        frx_config *cfg;
+        if (precision)
+            *precision = precisions[k];
+        *be = tu_backend_or_skip(name, precisions[k], &cfg);
+        printf("backend %s, %s precision, chunk width %zu, alignment %zu\n",
+               name, precisions[k], frx_backend_soasz(*be),
+               frx_backend_alignment(*be));
+        SRunner *sr = srunner_create(make_suite());
+        srunner_set_fork_status(sr, CK_NOFORK);
+        srunner_run_all(sr, CK_NORMAL);
+        failed += srunner_ntests_failed(sr);
+        srunner_free(sr);
+        frx_backend_destroy(*be);
+        frx_config_free(cfg);
+    }
+    return failed ? 1 : 0;
 }

@@ -11,6 +11,14 @@
 frx_backend *tu_backend_or_skip(const char *name, const char *precision,
                                 frx_config **cfg);
 
+/* Run the suite made by make_suite once per precision on backend
+ * `name`, with *be (and *precision, if not NULL) set for its tests; no
+ * fork, since GPU runtimes cannot be used in a forked child. Exits 77
+ * when the backend cannot start. Returns the process exit status. */
+struct Suite;
+int tu_run_per_precision(const char *name, struct Suite *(*make_suite)(void),
+                         frx_backend **be, const char **precision);
+
 /* Deterministic random numbers. */
 uint64_t tu_rand(uint64_t *state);
 size_t tu_below(uint64_t *state, size_t n);

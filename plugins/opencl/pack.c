@@ -8,34 +8,26 @@
 #include <limits.h>
 #include <stdio.h>
 
+/* One body, two kernels: MOVE's direction is the only difference. */
 static const char pack_source[] =
-    "__kernel void frx_gather(__global const T *restrict base,\n"
-    "    __global T *restrict x, __global const int *restrict off,\n"
-    "    __global const int *restrict rs, int n, int nvrow, int nvcol,\n"
-    "    int cs)\n"
-    "{\n"
-    "    const int i = get_global_id(0);\n"
-    "    if (i >= n)\n"
-    "        return;\n"
-    "    const int o = off[i], s = rs[i];\n"
-    "    for (int r = 0; r < nvrow; r++)\n"
-    "        for (int c = 0; c < nvcol; c++)\n"
-    "            x[(size_t)(r*nvcol + c)*n + i] = base[o + r*s + c*cs];\n"
+    "#define FRX_PACK_KERNEL(NAME, BQ, XQ, MOVE)                        \\\n"
+    "__kernel void NAME(__global BQ T *restrict base,                   \\\n"
+    "    __global XQ T *restrict x, __global const int *restrict off,   \\\n"
+    "    __global const int *restrict rs, int n, int nvrow, int nvcol,  \\\n"
+    "    int cs)                                                        \\\n"
+    "{                                                                  \\\n"
+    "    const int i = get_global_id(0);                                \\\n"
+    "    if (i >= n)                                                    \\\n"
+    "        return;                                                    \\\n"
+    "    const int o = off[i], s = rs[i];                               \\\n"
+    "    for (int r = 0; r < nvrow; r++)                                \\\n"
+    "        for (int c = 0; c < nvcol; c++)                            \\\n"
+    "            MOVE(x[(size_t)(r*nvcol + c)*n + i], base[o + r*s + c*cs]); \\\n"
     "}\n"
-    "\n"
-    "__kernel void frx_scatter(__global T *restrict base,\n"
-    "    __global const T *restrict x, __global const int *restrict off,\n"
-    "    __global const int *restrict rs, int n, int nvrow, int nvcol,\n"
-    "    int cs)\n"
-    "{\n"
-    "    const int i = get_global_id(0);\n"
-    "    if (i >= n)\n"
-    "        return;\n"
-    "    const int o = off[i], s = rs[i];\n"
-    "    for (int r = 0; r < nvrow; r++)\n"
-    "        for (int c = 0; c < nvcol; c++)\n"
-    "            base[o + r*s + c*cs] = x[(size_t)(r*nvcol + c)*n + i];\n"
-    "}\n";
+    "#define FRX_GATHER(packed, point) packed = point\n"
+    "#define FRX_SCATTER(packed, point) point = packed\n"
+    "FRX_PACK_KERNEL(frx_gather, const, , FRX_GATHER)\n"
+    "FRX_PACK_KERNEL(frx_scatter, , const, FRX_SCATTER)\n";
 
 int frx_opencl_pack_init(struct ocl_state *s)
 {
