@@ -4,28 +4,21 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-/* Long runs are cut so that threads can share one contiguous view. */
-#define FRX_RUN_MAX 4096
-
 static int run_table(frx_view *v)
 {
     size_t nruns = 0;
-    for (size_t i = 0, len = 0; i < v->n; i++, len++)
-        if (i == 0 || len == FRX_RUN_MAX || v->off[i] != v->off[i - 1] + 1 ||
-            v->rstride[i] != v->rstride[i - 1]) {
+    for (size_t i = 0; i < v->n; i++)
+        if (i == 0 || v->off[i] != v->off[i - 1] + 1 ||
+            v->rstride[i] != v->rstride[i - 1])
             nruns++;
-            len = 0;
-        }
     v->runs = frx__calloc(nruns, sizeof *v->runs, "a view's run table");
     if (!v->runs)
         return FRX_ENOMEM;
     size_t k = 0;
-    for (size_t i = 0, len = 0; i < v->n; i++, len++) {
-        if (i == 0 || len == FRX_RUN_MAX || v->off[i] != v->off[i - 1] + 1 ||
-            v->rstride[i] != v->rstride[i - 1]) {
+    for (size_t i = 0; i < v->n; i++) {
+        if (i == 0 || v->off[i] != v->off[i - 1] + 1 ||
+            v->rstride[i] != v->rstride[i - 1])
             v->runs[k++] = (frx_run){.start = (frx_ix_t)i, .len = 0};
-            len = 0;
-        }
         v->runs[k - 1].len++;
     }
     v->nruns = nruns;

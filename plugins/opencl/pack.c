@@ -116,31 +116,10 @@ static int run(struct ocl_state *s, cl_kernel k, const frx_pack_args *a,
     return FRX_OK;
 }
 
-/* Views made of a few long runs (the core cuts runs at a few thousand
- * points for CPU threads; joined again here) are moved with buffer
- * copies, which the device does at copy speed; others with the kernel. */
+/* Views made of a few long runs are moved with buffer copies, which the
+ * device does at copy speed; others with the kernel. */
 #define MAX_COPIES 64
 
-static size_t joined_runs(const frx_pack_args *a, frx_run *out, size_t max)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < a->nruns; i++) {
-        frx_run r = a->runs[i];
-        if (k && out[k - 1].start + out[k - 1].len == r.start &&
-            a->off[r.start] == a->off[r.start - 1] + 1 &&
-            a->rstride[r.start] == a->rstride[r.start - 1]) {
-            out[k - 1].len += r.len;
-            continue;
-        }
-        if (k == max)
-            return max + 1;
-        out[k++] = r;
-    }
-    return k;
-}
-
-/* The copies write disjoint parts of the xchg matrix or the view: they
- * share one wait list and may run at once; a marker joins them. */
 static int by_copies(struct ocl_state *s, const frx_pack_args *a,
                      const frx_run *runs, size_t nruns, int gather)
 {
@@ -186,11 +165,10 @@ static int move(struct ocl_state *s, const frx_pack_args *a, int gather)
                         gather ? FRX_ACCESS_READ : FRX_ACCESS_WRITE);
     frx_opencl_deps_use(s, a->xchg,
                         gather ? FRX_ACCESS_WRITE : FRX_ACCESS_READ);
-    frx_run runs[MAX_COPIES];
-    size_t nruns = a->runs ? joined_runs(a, runs, MAX_COPIES) : 0;
+    size_t nruns = a->runs ? a->nruns : 0;
     if (nruns && nruns * a->nvrow * a->nvcol <= MAX_COPIES &&
         a->n / nruns >= 4096)
-        return by_copies(s, a, runs, nruns, gather);
+        return by_copies(s, a, a->runs, nruns, gather);
     return run(s, gather ? s->gather : s->scatter, a, gather);
 }
 

@@ -49,27 +49,39 @@ DEFINE_POINTWISE(scatter_f64, double, 0)
 DEFINE_POINTWISE(gather_f32, float, 1)
 DEFINE_POINTWISE(scatter_f32, float, 0)
 
-/* Runs [k0, k1) as block copies. */
-static void by_runs(const frx_pack_args *a, size_t k0, size_t k1, int gather)
+/* Points [p0, p1) as block copies of the runs they cover: threads share
+ * out points, so one long run is split between them too. */
+static void by_runs(const frx_pack_args *a, size_t p0, size_t p1, int gather)
 {
     char *base = a->base, *x = a->xchg;
     const size_t es = a->elsize, n = a->n, nvr = a->nvrow, nvc = a->nvcol;
-    for (size_t k = k0; k < k1; k++) {
-        size_t s = (size_t)a->runs[k].start, len = (size_t)a->runs[k].len;
+    size_t lo = 0, hi = a->nruns; /* the run holding p0 */
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if ((size_t)a->runs[mid].start <= p0)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    for (size_t k = lo; k < a->nruns && (size_t)a->runs[k].start < p1; k++) {
+        size_t start = (size_t)a->runs[k].start;
+        size_t s = start > p0 ? start : p0;
+        size_t e = start + (size_t)a->runs[k].len;
+        e = e < p1 ? e : p1;
         size_t off = (size_t)a->off[s], rs = (size_t)a->rstride[s];
         for (size_t r = 0; r < nvr; r++)
             for (size_t c = 0; c < nvc; c++) {
                 char *xp = x + ((r * nvc + c) * n + s) * es;
                 char *bp = base + (off + r * rs + c * a->cstride) * es;
                 if (gather)
-                    memcpy(xp, bp, len * es);
+                    memcpy(xp, bp, (e - s) * es);
                 else
-                    memcpy(bp, xp, len * es);
+                    memcpy(bp, xp, (e - s) * es);
             }
     }
 }
 
-/* Items [i0, i1): runs when by_run, else points. */
+/* Points [i0, i1), by runs or point by point. */
 static void move(const frx_pack_args *a, size_t i0, size_t i1, int by_run,
                  int gather)
 {
@@ -84,15 +96,14 @@ static void move(const frx_pack_args *a, size_t i0, size_t i1, int by_run,
 static int pack_or_unpack(const frx_pack_args *a, int gather)
 {
     int by_run = a->nruns && a->n / a->nruns >= MIN_MEAN_RUN;
-    size_t items = by_run ? a->nruns : a->n;
     if (a->n * a->nvrow * a->nvcol <= SMALL) {
-        move(a, 0, items, by_run, gather);
+        move(a, 0, a->n, by_run, gather);
         return FRX_OK;
     }
 #pragma omp parallel
     {
         size_t nt = (size_t)omp_get_num_threads(), t = (size_t)omp_get_thread_num();
-        move(a, items * t / nt, items * (t + 1) / nt, by_run, gather);
+        move(a, a->n * t / nt, a->n * (t + 1) / nt, by_run, gather);
     }
     return FRX_OK;
 }
