@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BATCHES 9
-#define ITERS 100
+#define BATCHES 15
+#define BATCH_SECONDS 2e-3 /* long enough to drown timer and wake-up noise */
 
 static int rank, peer;
 
@@ -21,27 +21,56 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return v[n / 2];
+}
+
 typedef int (*work_fn)(void *ctx);
 
-/* Median over batches of the seconds per iteration, the same on both
- * ranks (the slower rank's). */
-static double timed(work_fn fn, void *ctx)
+struct work {
+    work_fn fn;
+    void *ctx;
+};
+
+/* Seconds per iteration of a batch of iters, the same on both ranks
+ * (the slower rank's). */
+static double batch(struct work w, int iters)
 {
-    double t[BATCHES];
-    fn(ctx);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < iters; i++)
+        if (w.fn(w.ctx)) {
+            fprintf(stderr, "bench/exchange: %s\n", frx_errmsg());
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+    double mine = (MPI_Wtime() - t0) / iters, t;
+    MPI_Allreduce(&mine, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return t;
+}
+
+/* frx against a reference: batches alternate between the two so that
+ * both see the same machine; times are medians over batches and the
+ * ratio the median of the batches' ratios. */
+struct result {
+    double frx, ref, ratio;
+};
+
+static struct result compare(struct work fx, struct work ref)
+{
+    double probe = batch(ref, 10); /* also the warm-up */
+    batch(fx, 10);
+    int iters = (int)(BATCH_SECONDS / (probe > 1e-9 ? probe : 1e-9));
+    iters = iters < 10 ? 10 : iters > 100000 ? 100000 : iters;
+    double tf[BATCHES], tr[BATCHES], ratio[BATCHES];
     for (int b = 0; b < BATCHES; b++) {
-        MPI_Barrier(MPI_COMM_WORLD);
-        double t0 = MPI_Wtime();
-        for (int i = 0; i < ITERS; i++)
-            if (fn(ctx)) {
-                fprintf(stderr, "bench/exchange: %s\n", frx_errmsg());
-                MPI_Abort(MPI_COMM_WORLD, 1);
-            }
-        double mine = (MPI_Wtime() - t0) / ITERS;
-        MPI_Allreduce(&mine, &t[b], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        tr[b] = batch(ref, iters);
+        tf[b] = batch(fx, iters);
+        ratio[b] = tf[b] / tr[b];
     }
-    qsort(t, BATCHES, sizeof *t, cmp_double);
-    return t[BATCHES / 2];
+    return (struct result){median(tf, BATCHES), median(tr, BATCHES),
+                           median(ratio, BATCHES)};
 }
 
 struct raw {
@@ -151,21 +180,20 @@ static void one_size(frx_backend *be, size_t bytes)
                   &pr.req[0]);
     MPI_Send_init(r.sbuf, (int)(n * 8), MPI_BYTE, peer, 1, MPI_COMM_WORLD,
                   &pr.req[1]);
-    double t_raw = timed(raw_sendrecv, &r);
-    double t_pers = timed(raw_persistent, &pr);
-    double t_fx = timed(run_graph, gx);
+    struct work fx = {run_graph, gx}, fh = {run_graph, gh};
+    struct result x = compare(fx, (struct work){raw_sendrecv, &r});
+    struct result p = compare(fx, (struct work){raw_persistent, &pr});
     MPI_Request_free(&pr.req[0]);
     MPI_Request_free(&pr.req[1]);
-    double t_rawh = timed(raw_halo, &r);
-    double t_fh = timed(run_graph, gh);
+    struct result h = compare(fh, (struct work){raw_halo, &r});
     if (rank == 0) {
         printf("%8zu B  exchange frx %8.2f us  MPI_Sendrecv %8.2f us  ratio "
                "%.2f (target <= 1.1); raw persistent requests %8.2f us, "
-               "ratio %.2f\n", bytes, 1e6 * t_fx, 1e6 * t_raw, t_fx / t_raw,
-               1e6 * t_pers, t_fx / t_pers);
+               "ratio %.2f\n", bytes, 1e6 * x.frx, 1e6 * x.ref, x.ratio,
+               1e6 * p.ref, p.ratio);
         printf("%8zu B  halo     frx %8.2f us  gather+MPI+scatter %8.2f us  "
-               "ratio %.2f (target <= 1.15)\n", bytes, 1e6 * t_fh,
-               1e6 * t_rawh, t_fh / t_rawh);
+               "ratio %.2f (target <= 1.15)\n", bytes, 1e6 * h.frx,
+               1e6 * h.ref, h.ratio);
     }
     free(r.src), free(r.dst), free(r.sbuf), free(r.rbuf);
     free(ms), free(md), free(rows), free(eles), free(off);
@@ -203,10 +231,10 @@ int main(int argc, char **argv)
         frx_backend_create_all(cfg, MPI_COMM_WORLD, &be))
         die("start");
     if (rank == 0)
-        printf("bench/exchange: 2 ranks, backend %s, MPI %s, median of %d "
-               "batches of %d\n", argc > 1 ? argv[1] : "openmp",
+        printf("bench/exchange: 2 ranks, backend %s, MPI %s, medians of %d "
+               "alternating batches of ~%.0f ms\n", argc > 1 ? argv[1] : "openmp",
                frx_backend_mpi_mode(be) == FRX_MPI_DEVICE_AWARE
-                   ? "device-aware" : "host-staged", BATCHES, ITERS);
+                   ? "device-aware" : "host-staged", BATCHES, 1e3 * BATCH_SECONDS);
     size_t sizes[] = {8, 64 << 10, 1 << 20};
     for (size_t i = 0; i < 3; i++)
         one_size(be, sizes[i]);

@@ -138,6 +138,24 @@ struct frx_backend {
 
 double frx__now(void); /* monotonic seconds */
 
+/* The pack, wait and unpack timers cost two clock reads a call, a good
+ * part of a small exchange where clock_gettime is slow (VMs), so they
+ * run only when their report is shown: log.level info or debug. */
+extern int frx__timers_on; /* log.c: 1, 0, or -1 before the level is read */
+int frx__timers_update(void);
+
+static inline double frx__timer_start(void)
+{
+    int on = frx__timers_on >= 0 ? frx__timers_on : frx__timers_update();
+    return on ? frx__now() : 0;
+}
+
+static inline void frx__timer_stop(double *total, double t0)
+{
+    if (t0 > 0)
+        *total += frx__now() - t0;
+}
+
 /* What a kernel instance reads and writes, for graph dependencies: an
  * allocation (struct frx_alloc *) or an xchg matrix. */
 typedef struct frx__access {
@@ -204,6 +222,7 @@ struct frx_xchg_matrix {
 struct frx_xchg_view {
     frx_view *view;
     frx_xchg_matrix *xm;
+    frx_pack_args args; /* built once: a pack of a few points is ~10 ns */
 };
 
 void frx__alloc_release(struct frx_alloc *a);

@@ -7,6 +7,7 @@
 
 static int log_level = FRX_LOG_WARN;
 static int log_level_set_by_env = -1; /* -1: FRX_LOG not read yet */
+int frx__timers_on = -1;
 
 static const char *const level_names[] = {"error", "warn", "info", "debug"};
 
@@ -37,6 +38,14 @@ void frx_log_set_level(int level)
         return;
     if (level >= FRX_LOG_ERROR && level <= FRX_LOG_DEBUG)
         log_level = level;
+    frx__timers_update();
+}
+
+/* The exchange timers run where their report shows (frx-impl.h). */
+int frx__timers_update(void)
+{
+    read_env();
+    return frx__timers_on = log_level >= FRX_LOG_INFO;
 }
 
 int frx_log_get_level(void)

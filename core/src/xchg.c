@@ -88,6 +88,16 @@ int frx_xchg_matrix_to_device(frx_xchg_matrix *xm)
 
 /* --------------------------------------------------------- xchg views */
 
+static frx_pack_args pack_args(const frx_view *v, frx_xchg_matrix *xm)
+{
+    return (frx_pack_args){
+        .size = sizeof(frx_pack_args), .base = v->alloc->mem,
+        .xchg = xm->mem, .off = v->off, .rstride = v->rstride,
+        .off_mem = v->off_mem, .rstride_mem = v->rstride_mem,
+        .runs = v->runs, .nruns = v->nruns, .n = v->n, .nvrow = v->nvrow,
+        .nvcol = v->nvcol, .cstride = v->cstride, .elsize = v->be->fpsize};
+}
+
 int frx_xchg_view_create(frx_view *v, frx_xchg_view **out)
 {
     if (!v || !out)
@@ -101,6 +111,7 @@ int frx_xchg_view_create(frx_view *v, frx_xchg_view **out)
         free(xv);
         return rc;
     }
+    xv->args = pack_args(v, xv->xm);
     *out = xv;
     return FRX_OK;
 }
@@ -115,33 +126,22 @@ void frx_xchg_view_destroy(frx_xchg_view *xv)
 
 frx_xchg_matrix *frx_xchg_view_matrix(frx_xchg_view *xv) { return xv->xm; }
 
-static frx_pack_args pack_args(const frx_view *v, frx_xchg_matrix *xm)
-{
-    return (frx_pack_args){
-        .size = sizeof(frx_pack_args), .base = v->alloc->mem,
-        .xchg = xm->mem, .off = v->off, .rstride = v->rstride,
-        .off_mem = v->off_mem, .rstride_mem = v->rstride_mem,
-        .runs = v->runs, .nruns = v->nruns, .n = v->n, .nvrow = v->nvrow,
-        .nvcol = v->nvcol, .cstride = v->cstride, .elsize = v->be->fpsize};
-}
 
 int frx_xchg_view_pack(frx_xchg_view *xv)
 {
     frx_backend *be = xv->view->be;
-    frx_pack_args a = pack_args(xv->view, xv->xm);
-    double t0 = frx__now();
-    int rc = be->ops->pack(be->state, &a);
-    be->t_pack += frx__now() - t0;
+    double t0 = frx__timer_start();
+    int rc = be->ops->pack(be->state, &xv->args);
+    frx__timer_stop(&be->t_pack, t0);
     return rc;
 }
 
 int frx_xchg_view_unpack(frx_xchg_view *xv)
 {
     frx_backend *be = xv->view->be;
-    frx_pack_args a = pack_args(xv->view, xv->xm);
-    double t0 = frx__now();
-    int rc = be->ops->unpack(be->state, &a);
-    be->t_unpack += frx__now() - t0;
+    double t0 = frx__timer_start();
+    int rc = be->ops->unpack(be->state, &xv->args);
+    frx__timer_stop(&be->t_unpack, t0);
     return rc;
 }
 

@@ -102,12 +102,6 @@ static int omp_mem_read(void *state, void *mem, size_t off, void *dst,
     return FRX_OK;
 }
 
-static int omp_sync(void *state)
-{
-    (void)state; /* every openmp call returns when its work is done */
-    return FRX_OK;
-}
-
 static const frx_backend_ops omp_ops = {
     .size = sizeof(frx_backend_ops),
     .priority = 10, /* the fallback: any accelerator ranks higher */
@@ -121,7 +115,7 @@ static const frx_backend_ops omp_ops = {
     .mem_read = omp_mem_read,
     .pack = frx_openmp_pack,
     .unpack = frx_openmp_unpack,
-    .sync = omp_sync,
+    /* no sync: every openmp call returns when its work is done */
     .target = FRX_TARGET_C_OPENMP,
     .kernel_compile = frx_openmp_kernel_compile,
     .kernel_launch = frx_openmp_kernel_launch,

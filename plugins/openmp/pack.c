@@ -93,18 +93,47 @@ static void move(const frx_pack_args *a, size_t i0, size_t i1, int by_run,
         (gather ? gather_f32 : scatter_f32)(a, i0, i1);
 }
 
-static int pack_or_unpack(const frx_pack_args *a, int gather)
+/* Kept out of line: the small packs of a latency-bound exchange then
+ * skip the set-up of a parallel region they do not use. */
+static __attribute__((noinline)) void in_threads(const frx_pack_args *a,
+                                                 int by_run, int gather)
 {
-    int by_run = a->nruns && a->n / a->nruns >= MIN_MEAN_RUN;
-    if (a->n * a->nvrow * a->nvcol <= SMALL) {
-        move(a, 0, a->n, by_run, gather);
-        return FRX_OK;
-    }
 #pragma omp parallel
     {
         size_t nt = (size_t)omp_get_num_threads(), t = (size_t)omp_get_thread_num();
         move(a, a->n * t / nt, a->n * (t + 1) / nt, by_run, gather);
     }
+}
+
+/* A few scalar points: the packs of a latency-bound exchange, where the
+ * general path's dispatch and vector-loop set-up cost more than the
+ * copies themselves. */
+#define FEW 16
+
+#define MOVE_FEW(T)                                                         \
+    do {                                                                    \
+        T *restrict b = a->base, *restrict x = a->xchg;                     \
+        for (size_t i = 0; i < a->n; i++)                                   \
+            if (gather)                                                     \
+                x[i] = b[a->off[i]];                                        \
+            else                                                            \
+                b[a->off[i]] = x[i];                                        \
+    } while (0)
+
+static int pack_or_unpack(const frx_pack_args *a, int gather)
+{
+    if (a->n <= FEW && a->nvrow == 1 && a->nvcol == 1) {
+        if (a->elsize == 8)
+            MOVE_FEW(double);
+        else
+            MOVE_FEW(float);
+        return FRX_OK;
+    }
+    int by_run = a->nruns && a->n >= MIN_MEAN_RUN * a->nruns;
+    if (a->n * a->nvrow * a->nvcol <= SMALL)
+        move(a, 0, a->n, by_run, gather);
+    else
+        in_threads(a, by_run, gather);
     return FRX_OK;
 }
 

@@ -143,7 +143,7 @@ typedef struct frx_backend_ops {
 
     int (*pack)(void *state, const frx_pack_args *a);
     int (*unpack)(void *state, const frx_pack_args *a);
-    int (*sync)(void *state);
+    int (*sync)(void *state); /* NULL: every call returns done */
 
     /* ABI 1.1: run-time compiled kernels. */
     int target; /* enum frx_target: the code the core generates for it */
