@@ -3,7 +3,9 @@ add_executable(test_exchange mpi/test_exchange.c)
 target_link_libraries(test_exchange PRIVATE frx)
 frx_target_defaults(test_exchange)
 
-set(FRX_MPIRUN ${MPIEXEC_EXECUTABLE} --oversubscribe ${MPIEXEC_NUMPROC_FLAG})
+# each job with a TMPDIR of its own: see own-tmpdir.sh
+set(FRX_MPIRUN sh ${CMAKE_CURRENT_SOURCE_DIR}/own-tmpdir.sh
+  ${MPIEXEC_EXECUTABLE} --oversubscribe ${MPIEXEC_NUMPROC_FLAG})
 
 # Exchanges bitwise against the serial reference, per backend and mode.
 foreach(be IN LISTS FRX_TEST_BACKENDS)
