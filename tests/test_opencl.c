@@ -275,9 +275,87 @@ START_TEST(bad_queue_is_a_config_error)
 }
 END_TEST
 
+/* Pack and unpack a shuffled view of shape (nvrow, nvcol) out of m
+ * (whose host copy is vals, nrow x nvar x neles) and check both ways. */
+static void pack_shape(frx_backend *be, frx_matrix *m, const double *vals,
+                       size_t nvrow, size_t nvcol)
+{
+    const size_t n = 37, neles = frx_matrix_neles(m);
+    const size_t nvar = frx_matrix_nvar(m);
+    frx_matrix *mats[37];
+    size_t rows[37], eles[37], rs[37];
+    for (size_t i = 0; i < n; i++) {
+        mats[i] = m;
+        rows[i] = i % 2;
+        rs[i] = 1 + (i % 2 == 0 && nvrow < 3);
+        eles[i] = (i * 7 + nvrow + nvcol) % neles;
+    }
+    frx_view *v;
+    frx_xchg_view *xv;
+    ck_assert_msg(frx_view_create(be, n, mats, rows, eles, rs, nvrow, nvcol,
+                                  &v) == FRX_OK, "%s", frx_errmsg());
+    ck_assert_int_eq(frx_xchg_view_create(v, &xv), FRX_OK);
+    frx_xchg_matrix *xm = frx_xchg_view_matrix(xv);
+    ck_assert_int_eq(frx_xchg_view_pack(xv), FRX_OK);
+    ck_assert_int_eq(frx_xchg_matrix_to_host(xm), FRX_OK);
+    double *h = frx_xchg_matrix_host(xm);
+    for (size_t i = 0; i < n; i++)
+        for (size_t r = 0; r < nvrow; r++)
+            for (size_t c = 0; c < nvcol; c++) {
+                size_t row = rows[i] + r * rs[i];
+                ck_assert_msg(h[(r * nvcol + c) * n + i] ==
+                                  vals[(row * nvar + c) * neles + eles[i]],
+                              "shape %zux%zu, point %zu (%zu, %zu)", nvrow,
+                              nvcol, i, r, c);
+                h[(r * nvcol + c) * n + i] = -1.0 - (double)i; /* back */
+            }
+    ck_assert_int_eq(frx_xchg_matrix_to_device(xm), FRX_OK);
+    ck_assert_int_eq(frx_xchg_view_unpack(xv), FRX_OK);
+    size_t total = frx_matrix_nrow(m) * nvar * neles;
+    double *got = malloc(total * sizeof *got);
+    ck_assert_int_eq(frx_matrix_read(m, got), FRX_OK);
+    for (size_t i = 0; i < n; i++)
+        for (size_t r = 0; r < nvrow; r++)
+            for (size_t c = 0; c < nvcol; c++) {
+                size_t row = rows[i] + r * rs[i];
+                size_t at = (row * nvar + c) * neles + eles[i];
+                ck_assert_double_eq(got[at], -1.0 - (double)i);
+            }
+    free(got);
+    frx_xchg_view_destroy(xv);
+    frx_view_destroy(v);
+}
+
+/* Views of more shapes than get kernels of their own (16), and one too
+ * wide for any, pack and unpack right: the later ones on the general
+ * kernels. Points are 37 distinct elements, so unpacks do not collide. */
+START_TEST(packs_of_every_shape)
+{
+    frx_config *cfg;
+    frx_backend *be = tu_backend_or_skip("opencl", "double", &cfg);
+    const size_t nrow = 4, nvar = 70, neles = 37;
+    frx_matrix *m;
+    ck_assert_int_eq(frx_matrix_create(be, nrow, nvar, neles, &m), FRX_OK);
+    size_t total = nrow * nvar * neles;
+    double *vals = malloc(total * sizeof *vals);
+    for (size_t shape = 0; shape < 22; shape++) {
+        for (size_t k = 0; k < total; k++)
+            vals[k] = (double)k + 0.5 * (double)shape;
+        ck_assert_int_eq(frx_matrix_write(m, vals), FRX_OK);
+        size_t nvrow = shape < 21 ? 1 + shape / 7 : 2;
+        size_t nvcol = shape < 21 ? 1 + shape % 7 : 70;
+        pack_shape(be, m, vals, nvrow, nvcol);
+    }
+    free(vals);
+    frx_matrix_destroy(m);
+    frx_backend_destroy(be);
+    frx_config_free(cfg);
+}
+END_TEST
+
 /* make: x = s*u + (1, -2), for two independent pairs; add: acc += x
  * (the second row twice). Rows of 1 variable, so that a view of rows
- * (0, 1) over elements 0..n-1 in order is two long runs: buffer copies. */
+ * (0, 1) over elements 0..n-1 in order is two long runs: run copies. */
 static const frx_kernel_decl tcl_make = {
     .name = "tcl_make", .ndim = 1,
     .args = "in fpdtype_t[2][1] u, out fpdtype_t[2][1] x, "
@@ -321,7 +399,7 @@ static frx_kernel *chain_kernel(frx_backend *be, const char *name,
 }
 
 /* View i over acc[i]: rows 0 and 1 of every element, in order for
- * view 0 (buffer copies), backwards for view 1 (the kernels). */
+ * view 0 (run copies), backwards for view 1 (the kernels). */
 static frx_view *chain_view(frx_backend *be, frx_matrix *m, int backwards)
 {
     static frx_matrix *mats[CHAIN_N]; /* static: 256 KiB in all */
@@ -629,6 +707,7 @@ static Suite *opencl_suite(void)
     tcase_add_test(tc, out_of_order_only_where_the_device_has_it);
     tcase_add_test(tc, queue_out_of_order_where_the_device_has_it);
     tcase_add_test(tc, bad_queue_is_a_config_error);
+    tcase_add_test(tc, packs_of_every_shape);
     tcase_add_test(tc, chains_right_on_an_out_of_order_queue);
     tcase_add_test(tc, chains_right_on_an_in_order_queue);
     tcase_add_test(tc, binary_reloaded_from_the_cache);

@@ -31,6 +31,16 @@ struct ocl_deps {
     int nomem; /* a list could not grow */
 };
 
+/* Pack kernels for views of one shape (nvrow x nvcol), or of any shape
+ * (0 x 0), and their work-items per group. */
+struct ocl_pack_set {
+    int nvrow, nvcol;
+    cl_program prog;
+    cl_kernel gather, scatter, copy;
+    size_t local;
+};
+#define FRX_OPENCL_PACK_SHAPES 16
+
 struct ocl_state {
     int precision;
     const char *build_options; /* owned by the config */
@@ -43,9 +53,9 @@ struct ocl_state {
     size_t local_size;      /* work-items per group of kernel launches */
     char platform_name[256], platform_version[256];
     char device_name[256], driver_version[256];
-    cl_program pack_prog;
-    cl_kernel gather, scatter;
-    size_t pack_local;      /* their work-items per group */
+    struct ocl_pack_set pack_any;
+    struct ocl_pack_set pack_shapes[FRX_OPENCL_PACK_SHAPES];
+    int npack_shapes;
 };
 
 /* The platform and device chosen by backend.opencl.* and the MPI local

@@ -1,6 +1,6 @@
 /* opencl pack (gather) and unpack (scatter) between views and xchg
- * matrices: one work-item per point, built once per backend in its
- * precision. Both are only enqueued, after the commands on the buffers
+ * matrices: one work-item per point, built per backend in its precision
+ * (and per view shape, below). Both are only enqueued, after the commands on the buffers
  * they read and write (events.c), and before whatever reads their
  * result. */
 #include "opencl.h"
@@ -8,8 +8,19 @@
 #include <limits.h>
 #include <stdio.h>
 
-/* One body, two kernels: MOVE's direction is the only difference. */
+/* One body, two kernels: MOVE's direction is the only difference. A
+ * program built with FRX_NVROW and FRX_NVCOL serves views of that shape
+ * alone: with the loops' bounds known the compiler unrolls them and
+ * drops the row-stride load, which makes a gather about a third faster
+ * on PoCL. The program without them serves any shape. */
 static const char pack_source[] =
+    "#ifdef FRX_NVROW\n"
+    "#define NVR FRX_NVROW\n"
+    "#define NVC FRX_NVCOL\n"
+    "#else\n"
+    "#define NVR nvrow\n"
+    "#define NVC nvcol\n"
+    "#endif\n"
     "#define FRX_PACK_KERNEL(NAME, BQ, XQ, MOVE)                        \\\n"
     "__kernel void NAME(__global BQ T *restrict base,                   \\\n"
     "    __global XQ T *restrict x, __global const int *restrict off,   \\\n"
@@ -19,62 +30,128 @@ static const char pack_source[] =
     "    const int i = get_global_id(0);                                \\\n"
     "    if (i >= n)                                                    \\\n"
     "        return;                                                    \\\n"
-    "    const int o = off[i], s = rs[i];                               \\\n"
-    "    for (int r = 0; r < nvrow; r++)                                \\\n"
-    "        for (int c = 0; c < nvcol; c++)                            \\\n"
-    "            MOVE(x[(size_t)(r*nvcol + c)*n + i], base[o + r*s + c*cs]); \\\n"
+    "    const int o = off[i], s = NVR > 1 ? rs[i] : 0;                 \\\n"
+    "    for (int r = 0; r < NVR; r++)                                  \\\n"
+    "        for (int c = 0; c < NVC; c++)                              \\\n"
+    "            MOVE(x[(size_t)(r*NVC + c)*n + i], base[o + r*s + c*cs]); \\\n"
     "}\n"
     "#define FRX_GATHER(packed, point) packed = point\n"
     "#define FRX_SCATTER(packed, point) point = packed\n"
     "FRX_PACK_KERNEL(frx_gather, const, , FRX_GATHER)\n"
-    "FRX_PACK_KERNEL(frx_scatter, , const, FRX_SCATTER)\n";
+    "FRX_PACK_KERNEL(frx_scatter, , const, FRX_SCATTER)\n"
+    /* one run of a view: a plain copy, for views of a few long runs */
+    "__kernel void frx_copy(__global T *restrict dst, int doff,\n"
+    "    __global const T *restrict src, int soff, int len)\n"
+    "{\n"
+    "    const int i = get_global_id(0);\n"
+    "    if (i < len)\n"
+    "        dst[doff + i] = src[soff + i];\n"
+    "}\n";
 
-int frx_opencl_pack_init(struct ocl_state *s)
+/* Shapes of at most this many rows and columns get kernels of their own
+ * (up to FRX_OPENCL_PACK_SHAPES of them); others use the general ones. */
+#define MAX_SHAPE_DIM 64
+
+/* The pack program for shape (nvrow, nvcol), or the general one for
+ * (0, 0), and its kernels. */
+static int set_build(struct ocl_state *s, int nvrow, int nvcol,
+                     struct ocl_pack_set *set)
 {
-    char src[sizeof pack_source + 128];
-    snprintf(src, sizeof src, "/* frx pack and unpack */\n%stypedef %s T;\n%s",
-             s->precision == FRX_DOUBLE
+    char shape[96] = "", name[64] = "frx_pack";
+    if (nvrow) {
+        snprintf(shape, sizeof shape, "#define FRX_NVROW %d\n"
+                 "#define FRX_NVCOL %d\n", nvrow, nvcol);
+        snprintf(name, sizeof name, "frx_pack_%dx%d", nvrow, nvcol);
+    }
+    char src[sizeof pack_source + 256];
+    snprintf(src, sizeof src, "/* frx pack and unpack */\n%stypedef %s T;\n"
+             "%s%s", s->precision == FRX_DOUBLE
                  ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "",
-             s->precision == FRX_DOUBLE ? "double" : "float", pack_source);
+             s->precision == FRX_DOUBLE ? "double" : "float", shape,
+             pack_source);
+    *set = (struct ocl_pack_set){nvrow, nvcol, NULL, NULL, NULL, NULL, 0};
     int built;
-    int rc = frx_opencl_program(s, "frx_pack", src, &s->pack_prog, &built);
+    int rc = frx_opencl_program(s, name, src, &set->prog, &built);
     if (rc)
         return rc;
     cl_int err;
-    s->gather = clCreateKernel(s->pack_prog, "frx_gather", &err);
-    if (s->gather)
-        s->scatter = clCreateKernel(s->pack_prog, "frx_scatter", &err);
-    if (!s->scatter)
-        return frx_opencl_fail(err, "clCreateKernel", "the pack kernels");
-    s->pack_local = s->local_size;
-    for (int i = 0; i < 2; i++) {
+    set->gather = clCreateKernel(set->prog, "frx_gather", &err);
+    if (set->gather)
+        set->scatter = clCreateKernel(set->prog, "frx_scatter", &err);
+    if (set->scatter)
+        set->copy = clCreateKernel(set->prog, "frx_copy", &err);
+    if (!set->copy)
+        return frx_opencl_fail(err, "clCreateKernel", "%s", name);
+    set->local = s->local_size;
+    cl_kernel all[] = {set->gather, set->scatter, set->copy};
+    for (int i = 0; i < 3; i++) {
         size_t wgs = 0;
-        err = clGetKernelWorkGroupInfo(i ? s->scatter : s->gather, s->device,
+        err = clGetKernelWorkGroupInfo(all[i], s->device,
                                        CL_KERNEL_WORK_GROUP_SIZE, sizeof wgs,
                                        &wgs, NULL);
         if (err != CL_SUCCESS)
-            return frx_opencl_fail(err, "clGetKernelWorkGroupInfo",
-                                   "the pack kernels");
-        if (wgs && wgs < s->pack_local)
-            s->pack_local = wgs;
+            return frx_opencl_fail(err, "clGetKernelWorkGroupInfo", "%s",
+                                   name);
+        if (wgs && wgs < set->local)
+            set->local = wgs;
     }
     return FRX_OK;
 }
 
-void frx_opencl_pack_free(struct ocl_state *s)
+static void set_free(struct ocl_pack_set *set)
 {
-    if (s->gather)
-        clReleaseKernel(s->gather);
-    if (s->scatter)
-        clReleaseKernel(s->scatter);
-    if (s->pack_prog)
-        clReleaseProgram(s->pack_prog);
+    cl_kernel all[] = {set->gather, set->scatter, set->copy};
+    for (int i = 0; i < 3; i++)
+        if (all[i])
+            clReleaseKernel(all[i]);
+    if (set->prog)
+        clReleaseProgram(set->prog);
 }
 
-static int run(struct ocl_state *s, cl_kernel k, const frx_pack_args *a,
-               int gather)
+int frx_opencl_pack_init(struct ocl_state *s)
+{
+    return set_build(s, 0, 0, &s->pack_any);
+}
+
+void frx_opencl_pack_free(struct ocl_state *s)
+{
+    set_free(&s->pack_any);
+    for (int i = 0; i < s->npack_shapes; i++)
+        set_free(&s->pack_shapes[i]);
+}
+
+/* The kernels for a view of this shape: its own, built at its first pack
+ * (from the disk cache after the first run), or the general ones. */
+static int set_for(struct ocl_state *s, size_t nvrow, size_t nvcol,
+                   const struct ocl_pack_set **out)
+{
+    *out = &s->pack_any;
+    if (nvrow > MAX_SHAPE_DIM || nvcol > MAX_SHAPE_DIM)
+        return FRX_OK;
+    for (int i = 0; i < s->npack_shapes; i++)
+        if (s->pack_shapes[i].nvrow == (int)nvrow &&
+            s->pack_shapes[i].nvcol == (int)nvcol) {
+            *out = &s->pack_shapes[i];
+            return FRX_OK;
+        }
+    if (s->npack_shapes == FRX_OPENCL_PACK_SHAPES)
+        return FRX_OK;
+    struct ocl_pack_set *set = &s->pack_shapes[s->npack_shapes];
+    int rc = set_build(s, (int)nvrow, (int)nvcol, set);
+    if (rc) {
+        set_free(set);
+        return rc;
+    }
+    s->npack_shapes++;
+    *out = set;
+    return FRX_OK;
+}
+
+static int run(struct ocl_state *s, const struct ocl_pack_set *set,
+               const frx_pack_args *a, int gather)
 {
     const char *what = gather ? "pack" : "unpack";
+    cl_kernel k = gather ? set->gather : set->scatter;
     if (a->n > INT_MAX || a->nvrow > INT_MAX || a->nvcol > INT_MAX ||
         a->cstride > INT_MAX)
         return frx_error(FRX_ERANGE, "opencl: %s of %zu points: too many "
@@ -104,7 +181,7 @@ static int run(struct ocl_state *s, cl_kernel k, const frx_pack_args *a,
     int rc = frx_opencl_deps_wait(s, &nwait, &wait);
     if (rc)
         return rc;
-    size_t local = s->pack_local;
+    size_t local = set->local;
     size_t global = (a->n + local - 1) / local * local;
     cl_event ev = NULL;
     err = clEnqueueNDRangeKernel(s->queue, k, 1, NULL, &global, &local,
@@ -116,14 +193,45 @@ static int run(struct ocl_state *s, cl_kernel k, const frx_pack_args *a,
     return FRX_OK;
 }
 
-/* Views made of a few long runs are moved with buffer copies, which the
- * device does at copy speed; others with the kernel. */
+/* Views made of a few long runs are moved with one copy kernel per run
+ * (and per value of a point): PoCL runs these at about twice the speed
+ * of clEnqueueCopyBuffer, and on GPUs they are plain streaming copies. */
 #define MAX_COPIES 64
+
+static int copy_run(struct ocl_state *s, cl_mem dst, size_t doff, cl_mem src,
+                    size_t soff, size_t len, cl_uint nwait,
+                    const cl_event *wait, cl_event *out)
+{
+    if (doff > INT_MAX || soff > INT_MAX || len > INT_MAX)
+        return frx_error(FRX_ERANGE, "opencl: a run at offset %zu: too far "
+                         "for 32-bit indices", doff > soff ? doff : soff);
+    cl_int d = (cl_int)doff, so = (cl_int)soff, n = (cl_int)len;
+    cl_kernel copy = s->pack_any.copy;
+    cl_int err = clSetKernelArg(copy, 0, sizeof dst, &dst);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(copy, 1, sizeof d, &d);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(copy, 2, sizeof src, &src);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(copy, 3, sizeof so, &so);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(copy, 4, sizeof n, &n);
+    if (err != CL_SUCCESS)
+        return frx_opencl_fail(err, "clSetKernelArg", "the run copy kernel");
+    size_t local = s->pack_any.local;
+    size_t global = (len + local - 1) / local * local;
+    err = clEnqueueNDRangeKernel(s->queue, copy, 1, NULL, &global, &local,
+                                 nwait, wait, out);
+    if (err != CL_SUCCESS)
+        return frx_opencl_fail(err, "clEnqueueNDRangeKernel", "a copy of a "
+                               "run of %zu points", len);
+    return FRX_OK;
+}
 
 static int by_copies(struct ocl_state *s, const frx_pack_args *a,
                      const frx_run *runs, size_t nruns, int gather)
 {
-    const size_t es = a->elsize, n = a->n;
+    const size_t n = a->n;
     cl_mem base = frx_opencl_buf(a->base), x = frx_opencl_buf(a->xchg);
     cl_uint nwait;
     const cl_event *wait;
@@ -137,19 +245,14 @@ static int by_copies(struct ocl_state *s, const frx_pack_args *a,
         size_t off = (size_t)a->off[i], rs = (size_t)a->rstride[i];
         for (size_t r = 0; rc == FRX_OK && r < a->nvrow; r++)
             for (size_t c = 0; rc == FRX_OK && c < a->nvcol; c++) {
-                size_t bo = (off + r * rs + c * a->cstride) * es;
-                size_t xo = ((r * a->nvcol + c) * n + i) * es;
+                size_t bo = off + r * rs + c * a->cstride;
+                size_t xo = (r * a->nvcol + c) * n + i;
                 cl_event *out = frx_opencl_event_out(s, &ev[nev]);
-                cl_int err = gather
-                    ? clEnqueueCopyBuffer(s->queue, base, x, bo, xo, len * es,
-                                          nwait, wait, out)
-                    : clEnqueueCopyBuffer(s->queue, x, base, xo, bo, len * es,
-                                          nwait, wait, out);
-                if (err != CL_SUCCESS)
-                    rc = frx_opencl_fail(err, "clEnqueueCopyBuffer",
-                                         "%s of a run of %zu points",
-                                         gather ? "pack" : "unpack", len);
-                else if (out)
+                rc = gather ? copy_run(s, x, xo, base, bo, len, nwait, wait,
+                                       out)
+                            : copy_run(s, base, bo, x, xo, len, nwait, wait,
+                                       out);
+                if (rc == FRX_OK && out)
                     nev++;
             }
     }
@@ -160,16 +263,20 @@ static int by_copies(struct ocl_state *s, const frx_pack_args *a,
 
 static int move(struct ocl_state *s, const frx_pack_args *a, int gather)
 {
+    size_t nruns = a->runs ? a->nruns : 0;
+    int copies = nruns && nruns * a->nvrow * a->nvcol <= MAX_COPIES &&
+                 a->n / nruns >= 4096;
+    const struct ocl_pack_set *set = NULL;
+    int rc = copies ? FRX_OK : set_for(s, a->nvrow, a->nvcol, &set);
+    if (rc)
+        return rc;
     frx_opencl_deps_begin(s);
     frx_opencl_deps_use(s, a->base,
                         gather ? FRX_ACCESS_READ : FRX_ACCESS_WRITE);
     frx_opencl_deps_use(s, a->xchg,
                         gather ? FRX_ACCESS_WRITE : FRX_ACCESS_READ);
-    size_t nruns = a->runs ? a->nruns : 0;
-    if (nruns && nruns * a->nvrow * a->nvcol <= MAX_COPIES &&
-        a->n / nruns >= 4096)
-        return by_copies(s, a, a->runs, nruns, gather);
-    return run(s, gather ? s->gather : s->scatter, a, gather);
+    return copies ? by_copies(s, a, a->runs, nruns, gather)
+                  : run(s, set, a, gather);
 }
 
 int frx_opencl_pack(void *state, const frx_pack_args *a)
