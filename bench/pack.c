@@ -1,8 +1,9 @@
 /* bench/pack: pack throughput of a shuffled and a contiguous view against
- * a plain C gather of the same index list and a STREAM-like copy, all
+ * a plain C gather of the same index list and a STREAM-like copy, and,
+ * for a backend other than openmp, against the same pack on openmp; all
  * measured in this run. Prints medians and ratios.
  *
- *   build/bench/pack [BACKEND] [MPOINTS]      (default openmp, 2) */
+ *   build/bench/pack [BACKEND] [MPOINTS]      (default openmp, 8) */
 #include "timing.h"
 
 #include <frx/frx.h>
@@ -11,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
 
 struct ref {
     const double *src;
@@ -43,54 +43,95 @@ static void stream_copy(void *ctx)
         dst[i] = src[i];
 }
 
-static frx_backend *bench_be;
-
-/* Pack and wait for it: asynchronous backends only enqueue. */
-static void frx_pack(void *ctx)
-{
-    if (frx_xchg_view_pack(ctx) != FRX_OK ||
-        frx_backend_sync(bench_be) != FRX_OK) {
-        fprintf(stderr, "pack: %s\n", frx_errmsg());
-        exit(1);
-    }
-}
-
 static int fail(const char *what)
 {
     fprintf(stderr, "bench/pack: %s: %s\n", what, frx_errmsg());
     return 1;
 }
 
-/* One case: n points of nvc values, elements in order or shuffled. */
-static int run_case(frx_backend *be, const char *label, size_t n,
-                    size_t nvar, size_t nvc, int shuffle)
+static frx_backend *start(const char *name, frx_config **cfg)
 {
+    char text[256];
+    snprintf(text, sizeof text, "backend: {name: %s, precision: double}\n",
+             name);
+    frx_backend *be = NULL;
+    if (frx_config_parse(text, strlen(text), "bench-pack", cfg) ||
+        frx_backend_create(*cfg, &be)) {
+        fail(name);
+        return NULL;
+    }
+    return be;
+}
+
+/* One case on one backend: n points of nvc values out of a matrix of
+ * nvar variables, elements in order or shuffled (the same on every
+ * backend: the shuffle is seeded). */
+struct pack_case {
+    frx_backend *be;
     frx_matrix *m;
-    if (frx_matrix_create(be, 1, nvar, n, &m))
+    frx_view *v;
+    frx_xchg_view *xv;
+    size_t *eles;
+};
+
+static int case_make(frx_backend *be, size_t n, size_t nvar, size_t nvc,
+                     int shuffle, struct pack_case *pc)
+{
+    pc->be = be;
+    if (frx_matrix_create(be, 1, nvar, n, &pc->m))
         return fail("matrix");
     frx_matrix **mats = malloc(n * sizeof *mats);
-    size_t *rows = calloc(n, sizeof *rows), *eles = malloc(n * sizeof *eles);
+    size_t *rows = calloc(n, sizeof *rows);
+    pc->eles = malloc(n * sizeof *pc->eles);
     for (size_t i = 0; i < n; i++) {
-        mats[i] = m;
-        eles[i] = i;
+        mats[i] = pc->m;
+        pc->eles[i] = i;
     }
     srand(12345);
     for (size_t i = n - 1; shuffle && i > 0; i--) {
-        size_t j = (size_t)rand() % (i + 1), t = eles[i];
-        eles[i] = eles[j];
-        eles[j] = t;
+        size_t j = (size_t)rand() % (i + 1), t = pc->eles[i];
+        pc->eles[i] = pc->eles[j];
+        pc->eles[j] = t;
     }
-    frx_view *v;
-    frx_xchg_view *xv;
-    if (frx_view_create(be, n, mats, rows, eles, NULL, 1, nvc, &v) ||
-        frx_xchg_view_create(v, &xv))
-        return fail("view");
+    int rc = frx_view_create(be, n, mats, rows, pc->eles, NULL, 1, nvc,
+                             &pc->v) ||
+             frx_xchg_view_create(pc->v, &pc->xv);
+    free(mats), free(rows);
+    return rc ? fail("view") : 0;
+}
+
+static void case_free(struct pack_case *pc)
+{
+    frx_xchg_view_destroy(pc->xv);
+    frx_view_destroy(pc->v);
+    frx_matrix_destroy(pc->m);
+    free(pc->eles);
+}
+
+/* Pack and wait for it: asynchronous backends only enqueue. */
+static void frx_pack(void *ctx)
+{
+    struct pack_case *pc = ctx;
+    if (frx_xchg_view_pack(pc->xv) != FRX_OK ||
+        frx_backend_sync(pc->be) != FRX_OK) {
+        fprintf(stderr, "pack: %s\n", frx_errmsg());
+        exit(1);
+    }
+}
+
+static int run_case(frx_backend *be, frx_backend *omp, const char *label,
+                    size_t n, size_t nvar, size_t nvc, int shuffle)
+{
+    struct pack_case pc;
+    if (case_make(be, n, nvar, nvc, shuffle, &pc))
+        return 1;
 
     /* References over host arrays with the same offsets. */
-    size_t soasz = frx_backend_soasz(be), ld = frx_matrix_leaddim(m);
+    size_t soasz = frx_backend_soasz(be), ld = frx_matrix_leaddim(pc.m);
     int32_t *off = malloc(n * sizeof *off);
     for (size_t i = 0; i < n; i++)
-        off[i] = (int32_t)((eles[i] / soasz) * nvar * soasz + eles[i] % soasz);
+        off[i] = (int32_t)((pc.eles[i] / soasz) * nvar * soasz +
+                           pc.eles[i] % soasz);
     double *src = malloc(ld * sizeof *src), *dst = malloc(n * nvc * sizeof *dst);
     /* Touch every page: calloc'd pages all map to one zero page. */
     for (size_t i = 0; i < ld; i++)
@@ -99,42 +140,49 @@ static int run_case(frx_backend *be, const char *label, size_t n,
         dst[i] = 0;
     struct ref r = {src, dst, off, n, nvc, soasz};
 
-    double t_frx = median_time(frx_pack, xv);
-    double t_ref = shuffle ? median_time(plain_gather, &r)
-                           : median_time(stream_copy, &r);
     double gb = (double)(2 * n * nvc * sizeof(double)) / 1e9;
-    printf("%-11s %9zu pts x %zu  frx %7.2f GB/s  %-12s %7.2f GB/s  "
-           "ratio %.2f (target >= %.1f)\n", label, n, nvc, gb / t_frx,
-           shuffle ? "plain gather" : "copy", gb / t_ref, t_ref / t_frx,
+    struct bench_pair p = compare_time(frx_pack, &pc,
+                                       shuffle ? plain_gather : stream_copy,
+                                       &r);
+    printf("%-11s %9zu pts x %zu  frx    %7.2f GB/s  %-12s %7.2f GB/s  "
+           "ratio %.2f (target >= %.1f)\n", label, n, nvc, gb / p.a,
+           shuffle ? "plain gather" : "copy", gb / p.b, 1 / p.ratio,
            shuffle ? 0.8 : 0.9);
+    free(off), free(src), free(dst);
 
-    free(off), free(src), free(dst), free(mats), free(rows), free(eles);
-    frx_xchg_view_destroy(xv);
-    frx_view_destroy(v);
-    frx_matrix_destroy(m);
-    return 0;
+    int rc = 0;
+    struct pack_case po;
+    if (omp && (rc = case_make(omp, n, nvar, nvc, shuffle, &po)) == 0) {
+        p = compare_time(frx_pack, &pc, frx_pack, &po);
+        printf("%-11s %9zu pts x %zu  frx    %7.2f GB/s  on openmp    "
+               "%7.2f GB/s  ratio %.2f (target >= 0.9)\n", label, n, nvc,
+               gb / p.a, gb / p.b, 1 / p.ratio);
+        case_free(&po);
+    }
+    case_free(&pc);
+    return rc;
 }
 
 int main(int argc, char **argv)
 {
     const char *backend = argc > 1 ? argv[1] : "openmp";
-    double mpoints = argc > 2 ? atof(argv[2]) : 2.0;
+    double mpoints = argc > 2 ? atof(argv[2]) : 8.0;
     size_t n = (size_t)(mpoints * 1e6);
-    char text[256];
-    snprintf(text, sizeof text,
-             "backend: {name: %s, precision: double}\n", backend);
-    frx_config *cfg;
-    frx_backend *be;
-    if (frx_config_parse(text, strlen(text), "bench-pack", &cfg))
-        return fail("config");
-    if (frx_backend_create(cfg, &be))
-        return fail("backend");
-    bench_be = be;
-    printf("bench/pack: backend %s, %d threads, median of %d runs, "
-           "double precision\n", backend, omp_get_max_threads(), REPEATS);
-    int rc = run_case(be, "shuffled", n, 4, 4, 1) ||
-             run_case(be, "contiguous", n, 1, 1, 0);
+    frx_config *cfg, *ocfg = NULL;
+    frx_backend *be = start(backend, &cfg), *omp = NULL;
+    if (!be)
+        return 1;
+    /* another backend is also held against openmp, in the same run */
+    if (strcmp(backend, "openmp") != 0 && !(omp = start("openmp", &ocfg)))
+        return 1;
+    printf("bench/pack: backend %s, %d threads, %d alternating rounds of %d "
+           "runs, double precision\n", backend, omp_get_max_threads(), ROUNDS,
+           REPEATS);
+    int rc = run_case(be, omp, "shuffled", n, 4, 4, 1) ||
+             run_case(be, omp, "contiguous", n, 1, 1, 0);
     frx_backend_destroy(be);
+    frx_backend_destroy(omp);
     frx_config_free(cfg);
+    frx_config_free(ocfg);
     return rc;
 }
