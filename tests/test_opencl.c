@@ -568,6 +568,49 @@ END_TEST
 START_TEST(chains_right_on_an_in_order_queue) { chains_right("in-order"); }
 END_TEST
 
+static size_t events_made(frx_backend *be)
+{
+    frx_backend_stats st;
+    frx_backend_get_stats(be, &st);
+    return st.events;
+}
+
+/* Events only where a later node waits: in the chain graph (make, make,
+ * add, add) only the makes have a node after them that depends on them.
+ * The next run's makes write what the adds read, so they wait for one
+ * marker that stands for both adds. Outside a graph every command gets
+ * its event; an in-order queue makes none. */
+START_TEST(events_only_where_a_later_node_waits)
+{
+    const char *queues[] = {"auto", "in-order"};
+    for (int q = 0; q < 2; q++) {
+        struct chain c;
+        chain_create(&c, queues[q]);
+        for (int i = 0; i < 2; i++)
+            ck_assert_int_eq(frx_kernel_set_scalar(c.make[i], "s", 1),
+                             FRX_OK);
+        ck_assert_int_eq(frx_backend_sync(c.be), FRX_OK);
+        size_t e0 = events_made(c.be);
+        ck_assert_int_eq(frx_graph_run(c.g), FRX_OK);
+        size_t e1 = events_made(c.be);
+        ck_assert_int_eq(frx_graph_run(c.g), FRX_OK);
+        size_t e2 = events_made(c.be);
+        ck_assert_int_eq(frx_backend_sync(c.be), FRX_OK);
+        ck_assert_int_eq(frx_kernel_run(c.make[0]), FRX_OK);
+        size_t e3 = events_made(c.be);
+        if (q == 0) {
+            ck_assert_uint_eq(e1 - e0, 2); /* the makes */
+            ck_assert_uint_eq(e2 - e1, 3); /* a marker, the makes */
+            ck_assert_uint_eq(e3 - e2, 1); /* no graph: an event */
+        } else {
+            ck_assert_uint_eq(e3, 0);
+        }
+        ck_assert_int_eq(frx_backend_sync(c.be), FRX_OK);
+        chain_destroy(&c);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------------ programs */
 
 static const frx_kernel_decl scale = {
@@ -710,6 +753,7 @@ static Suite *opencl_suite(void)
     tcase_add_test(tc, packs_of_every_shape);
     tcase_add_test(tc, chains_right_on_an_out_of_order_queue);
     tcase_add_test(tc, chains_right_on_an_in_order_queue);
+    tcase_add_test(tc, events_only_where_a_later_node_waits);
     tcase_add_test(tc, binary_reloaded_from_the_cache);
     tcase_add_test(tc, cache_off_builds_every_time);
     tcase_add_test(tc, build_error_shows_log_and_kept_source);

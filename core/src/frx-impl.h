@@ -169,6 +169,10 @@ void frx__matrix_range(const frx_matrix *m, size_t *lo, size_t *hi);
 
 size_t frx__kernel_accesses(const frx_kernel *k, const frx__access **out);
 
+/* A kernel run and a pack (pack = 1) or unpack with frx_exec_flags. */
+int frx__kernel_run(frx_kernel *k, uint32_t flags);
+int frx__xchg_move(frx_xchg_view *xv, int pack, uint32_t flags);
+
 /* Graph nodes that run host code (MPI requests). FRX__PRIO_FIRST nodes
  * run as soon as they are ready (receives); FRX__PRIO_FEEDS_MPI nodes
  * and all upstream of them run before other ready nodes (packs, sends). */

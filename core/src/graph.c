@@ -173,9 +173,22 @@ static int rank_of(const unsigned char *urgent, const struct node *nd,
     return urgent[i] ? 1 : 0;
 }
 
-static int run_kernel(void *k) { return frx_kernel_run(k); }
-static int run_pack(void *xv) { return frx_xchg_view_pack(xv); }
-static int run_unpack(void *xv) { return frx_xchg_view_unpack(xv); }
+static int run_kernel(void *k) { return frx__kernel_run(k, 0); }
+static int run_pack(void *xv) { return frx__xchg_move(xv, 1, 0); }
+static int run_unpack(void *xv) { return frx__xchg_move(xv, 0, 0); }
+/* Nodes no later node depends on: the backend need not make an event. */
+static int run_kernel_last(void *k)
+{
+    return frx__kernel_run(k, FRX_EXEC_NO_WAITERS);
+}
+static int run_pack_last(void *xv)
+{
+    return frx__xchg_move(xv, 1, FRX_EXEC_NO_WAITERS);
+}
+static int run_unpack_last(void *xv)
+{
+    return frx__xchg_move(xv, 0, FRX_EXEC_NO_WAITERS);
+}
 
 int frx_graph_commit(frx_graph *g)
 {
@@ -188,9 +201,12 @@ int frx_graph_commit(frx_graph *g)
     size_t *indeg = frx__calloc(n, sizeof *indeg, "graph in-degrees");
     unsigned char *urgent = frx__calloc(n, 1, "graph priorities");
     unsigned char *done = frx__calloc(n, 1, "graph order");
+    unsigned char *waited = frx__calloc(n, 1, "graph order");
     int *order = frx__calloc(n, sizeof *order, "graph order");
-    if (!edge || !indeg || !urgent || !done || !order) {
-        free(edge), free(indeg), free(urgent), free(done), free(order);
+    struct step *steps = frx__calloc(n, sizeof *steps, "graph steps");
+    if (!edge || !indeg || !urgent || !done || !waited || !order || !steps) {
+        free(edge), free(indeg), free(urgent), free(done), free(waited);
+        free(order), free(steps);
         return FRX_ENOMEM;
     }
     for (size_t b = 0; b < n; b++) { /* edge[a*n + b]: a before b */
@@ -209,8 +225,10 @@ int frx_graph_commit(frx_graph *g)
                     urgent[a] = 1;
     }
     for (size_t a = 0; a < n; a++)
-        for (size_t b = 0; b < n; b++)
+        for (size_t b = 0; b < n; b++) {
             indeg[b] += edge[a * n + b];
+            waited[a] |= edge[a * n + b];
+        }
     for (size_t k = 0; k < n; k++) {
         size_t pick = n;
         for (size_t i = 0; i < n; i++)
@@ -224,21 +242,26 @@ int frx_graph_commit(frx_graph *g)
         for (size_t b = 0; b < n; b++)
             indeg[b] -= edge[pick * n + b];
     }
-    free(edge), free(indeg), free(urgent), free(done);
-    struct step *steps = frx__calloc(n, sizeof *steps, "graph steps");
-    if (!steps) {
-        free(order);
-        return FRX_ENOMEM;
-    }
     for (size_t k = 0; k < n; k++) {
         const struct node *nd = &g->nodes[order[k]];
+        int last = !waited[order[k]];
         switch (nd->type) {
-        case NODE_KERNEL: steps[k] = (struct step){run_kernel, nd->kernel}; break;
-        case NODE_PACK:   steps[k] = (struct step){run_pack, nd->xv}; break;
-        case NODE_UNPACK: steps[k] = (struct step){run_unpack, nd->xv}; break;
-        default:          steps[k] = (struct step){nd->fn, nd->ud};
+        case NODE_KERNEL:
+            steps[k] = (struct step){last ? run_kernel_last : run_kernel,
+                                     nd->kernel};
+            break;
+        case NODE_PACK:
+            steps[k] = (struct step){last ? run_pack_last : run_pack, nd->xv};
+            break;
+        case NODE_UNPACK:
+            steps[k] = (struct step){last ? run_unpack_last : run_unpack,
+                                     nd->xv};
+            break;
+        default:
+            steps[k] = (struct step){nd->fn, nd->ud};
         }
     }
+    free(edge), free(indeg), free(urgent), free(done), free(waited);
     g->order = order;
     g->steps = steps;
     return FRX_OK;

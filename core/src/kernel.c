@@ -122,6 +122,8 @@ void frx__kernels_release(frx_backend *be)
 void frx_backend_get_stats(const frx_backend *be, frx_backend_stats *out)
 {
     *out = be->stats;
+    out->events = FRX__OPS_HAS(be->ops, events_made)
+                      ? be->ops->events_made(be->state) : 0;
 }
 
 /* ----------------------------------------------------------- binding */
@@ -425,7 +427,9 @@ int frx_kernel_set_scalar(frx_kernel *k, const char *arg, double value)
                      k ? k->spec->name : "?", arg ? arg : "(null)");
 }
 
-int frx_kernel_run(frx_kernel *k)
+int frx_kernel_run(frx_kernel *k) { return frx__kernel_run(k, 0); }
+
+int frx__kernel_run(frx_kernel *k, uint32_t flags)
 {
     if (!k)
         return frx_error(FRX_EINVAL, "frx_kernel_run: NULL kernel");
@@ -435,7 +439,8 @@ int frx_kernel_run(frx_kernel *k)
                              "set: call frx_kernel_set_scalar first",
                              k->spec->name, k->spec->args[i].name);
     frx_launch l = {.size = sizeof l, .nrows = k->nrows, .n = k->n,
-                    .nparams = k->nparams, .params = k->params};
+                    .nparams = k->nparams, .params = k->params,
+                    .flags = flags};
     return k->be->ops->kernel_launch(k->be->state, k->prog, &l);
 }
 

@@ -127,21 +127,25 @@ void frx_xchg_view_destroy(frx_xchg_view *xv)
 frx_xchg_matrix *frx_xchg_view_matrix(frx_xchg_view *xv) { return xv->xm; }
 
 
-int frx_xchg_view_pack(frx_xchg_view *xv)
-{
-    frx_backend *be = xv->view->be;
-    double t0 = frx__timer_start();
-    int rc = be->ops->pack(be->state, &xv->args);
-    frx__timer_stop(&be->t_pack, t0);
-    return rc;
-}
+int frx_xchg_view_pack(frx_xchg_view *xv) { return frx__xchg_move(xv, 1, 0); }
 
 int frx_xchg_view_unpack(frx_xchg_view *xv)
 {
+    return frx__xchg_move(xv, 0, 0);
+}
+
+int frx__xchg_move(frx_xchg_view *xv, int pack, uint32_t flags)
+{
     frx_backend *be = xv->view->be;
+    frx_pack_args flagged, *a = &xv->args;
+    if (flags) { /* the cached arguments stay as they are */
+        flagged = xv->args;
+        flagged.flags = flags;
+        a = &flagged;
+    }
     double t0 = frx__timer_start();
-    int rc = be->ops->unpack(be->state, &xv->args);
-    frx__timer_stop(&be->t_unpack, t0);
+    int rc = (pack ? be->ops->pack : be->ops->unpack)(be->state, a);
+    frx__timer_stop(pack ? &be->t_pack : &be->t_unpack, t0);
     return rc;
 }
 

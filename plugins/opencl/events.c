@@ -1,10 +1,17 @@
 /* opencl events: hazards per buffer on an out-of-order queue. frx runs
- * a graph's nodes one after another and does not tell the backend the
- * graph, so the buffers each command reads and writes say what it must
- * wait for: a command that reads a buffer waits for its last writer; one
- * that writes it waits for that writer and every reader since. Commands
- * on different buffers overlap. Each buffer holds one reference to each
- * event it keeps. */
+ * a graph's nodes one after another, so the buffers each command reads
+ * and writes say what it must wait for: a command that reads a buffer
+ * waits for its last writer; one that writes it waits for that writer
+ * and every reader since. Commands on different buffers overlap. Each
+ * buffer holds one reference to each event it keeps.
+ *
+ * What the graph does tell: a node no later node depends on (flags
+ * FRX_EXEC_NO_WAITERS) is enqueued without an event, its buffers marked
+ * pending. A later command that must follow a pending one (reads what it
+ * wrote, or writes what it touched) first enqueues a marker, which on an
+ * out-of-order queue waits for every command before it, and waits for
+ * that: one event for however many pending commands, made only when one
+ * is needed. */
 #include "opencl.h"
 
 #include <stdlib.h>
@@ -91,8 +98,15 @@ static int reserve_reader(struct ocl_mem *m)
     return 0;
 }
 
-void frx_opencl_mem_forget(struct ocl_mem *m)
+void frx_opencl_mem_forget(struct ocl_state *s, struct ocl_mem *m)
 {
+    if (m->pending)
+        for (size_t i = 0; i < s->npending; i++)
+            if (s->pending[i] == m) {
+                s->pending[i] = s->pending[--s->npending];
+                break;
+            }
+    m->pending = 0;
     drop_writer(m);
     drop_readers(m);
     free(m->readers);
@@ -100,11 +114,69 @@ void frx_opencl_mem_forget(struct ocl_mem *m)
     m->cap = 0;
 }
 
-void frx_opencl_deps_begin(struct ocl_state *s)
+void frx_opencl_deps_begin(struct ocl_state *s, uint32_t flags)
 {
     s->deps.nuse = 0;
     s->deps.nwait = 0;
     s->deps.nomem = 0;
+    s->deps.no_event = (flags & FRX_EXEC_NO_WAITERS) != 0;
+}
+
+void frx_opencl_deps_synced(struct ocl_state *s)
+{
+    for (size_t i = 0; i < s->npending; i++)
+        s->pending[i]->pending = 0;
+    s->npending = 0;
+}
+
+/* A marker after every pending command becomes the writer of their
+ * buffers (the readers since go: the marker follows them too). Should
+ * the marker fail, wait for the queue instead. */
+static int flush_pending(struct ocl_state *s)
+{
+    cl_event mark = NULL;
+    cl_int err = clEnqueueMarkerWithWaitList(s->queue, 0, NULL, &mark);
+    if (err != CL_SUCCESS) {
+        err = clFinish(s->queue);
+        if (err != CL_SUCCESS)
+            return frx_opencl_fail(err, "clFinish", "waiting for commands "
+                                   "made without events");
+        frx_opencl_deps_synced(s);
+        return FRX_OK;
+    }
+    s->nevents++;
+    for (size_t i = 0; i < s->npending; i++) {
+        struct ocl_mem *m = s->pending[i];
+        drop_writer(m);
+        drop_readers(m);
+        if (hold(mark))
+            m->writer = mark;
+        m->pending = 0;
+    }
+    s->npending = 0;
+    release(mark);
+    return FRX_OK;
+}
+
+/* A command made without an event touched m: mark it pending. Should
+ * the list not grow, wait for the queue instead. */
+static void mark_pending(struct ocl_state *s, struct ocl_mem *m, int bits)
+{
+    if (!m->pending && s->npending == s->cappending) {
+        struct ocl_mem **p = grow(s->pending, &s->cappending, sizeof *p);
+        if (!p) {
+            cl_int err = clFinish(s->queue);
+            if (err != CL_SUCCESS)
+                frx_log(FRX_LOG_WARN, "opencl: clFinish failed: %s (%d)",
+                        frx_opencl_errname(err), (int)err);
+            frx_opencl_deps_synced(s);
+            return;
+        }
+        s->pending = p;
+    }
+    if (!m->pending)
+        s->pending[s->npending++] = m;
+    m->pending |= bits;
 }
 
 void frx_opencl_deps_use(struct ocl_state *s, void *mem, int access)
@@ -156,6 +228,17 @@ int frx_opencl_deps_wait(struct ocl_state *s, cl_uint *n,
     if (!s->out_of_order)
         return FRX_OK;
     for (size_t i = 0; i < d->nuse; i++) {
+        const struct ocl_mem *m = d->use[i].m;
+        int must_follow = (d->use[i].access & FRX_ACCESS_WRITE)
+                              ? m->pending : m->pending & OCL_PENDING_WRITE;
+        if (must_follow) {
+            int rc = flush_pending(s);
+            if (rc)
+                return rc;
+            break;
+        }
+    }
+    for (size_t i = 0; i < d->nuse; i++) {
         struct ocl_mem *m = d->use[i].m;
         if (m->writer)
             wait_for(d, m->writer);
@@ -173,16 +256,31 @@ int frx_opencl_deps_wait(struct ocl_state *s, cl_uint *n,
     return FRX_OK;
 }
 
-cl_event *frx_opencl_event_out(const struct ocl_state *s, cl_event *ev)
+cl_event *frx_opencl_event_out(struct ocl_state *s, cl_event *ev)
 {
-    return s->out_of_order ? ev : NULL;
+    if (!s->out_of_order || s->deps.no_event)
+        return NULL;
+    s->nevents++;
+    return ev;
 }
 
 void frx_opencl_deps_enqueued(struct ocl_state *s, cl_event ev)
 {
     const struct ocl_deps *d = &s->deps;
-    if (!s->out_of_order || !ev)
+    if (!s->out_of_order)
         return;
+    if (!ev) { /* made without an event: the command waited for them */
+        for (size_t i = 0; d->no_event && i < d->nuse; i++) {
+            struct ocl_mem *m = d->use[i].m;
+            int write = d->use[i].access & FRX_ACCESS_WRITE;
+            if (write) {
+                drop_writer(m);
+                drop_readers(m);
+            }
+            mark_pending(s, m, write ? OCL_PENDING_WRITE : OCL_PENDING_READ);
+        }
+        return;
+    }
     for (size_t i = 0; i < d->nuse; i++) {
         struct ocl_mem *m = d->use[i].m;
         if (d->use[i].access & FRX_ACCESS_WRITE) {
@@ -207,6 +305,8 @@ int frx_opencl_deps_enqueued_all(struct ocl_state *s, cl_event *ev,
     }
     cl_event all = NULL;
     cl_int err = clEnqueueMarkerWithWaitList(s->queue, (cl_uint)n, ev, &all);
+    if (err == CL_SUCCESS)
+        s->nevents++;
     if (err != CL_SUCCESS) { /* no event stands for them: let them end */
         cl_int werr = clWaitForEvents((cl_uint)n, ev);
         if (werr != CL_SUCCESS)
@@ -239,4 +339,7 @@ void frx_opencl_deps_free(struct ocl_state *s)
     free(s->deps.use);
     free(s->deps.wait);
     s->deps = (struct ocl_deps){0};
+    free(s->pending);
+    s->pending = NULL;
+    s->npending = s->cappending = 0;
 }

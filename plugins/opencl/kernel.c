@@ -3,6 +3,8 @@
  * clCreateProgramWithBinary. */
 #include "opencl.h"
 
+#include <stddef.h>
+
 #include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -318,7 +320,8 @@ static int launch_deps(struct ocl_state *s, const frx_launch *l, cl_uint *n,
                        const cl_event **wait)
 {
     const int rw = FRX_ACCESS_READ | FRX_ACCESS_WRITE;
-    frx_opencl_deps_begin(s);
+    int has_flags = l->size >= offsetof(frx_launch, flags) + sizeof l->flags;
+    frx_opencl_deps_begin(s, has_flags ? l->flags : 0);
     for (size_t i = 0; i < l->nparams; i++) {
         const frx_param *p = &l->params[i];
         if (p->type == FRX_PARAM_MEM)

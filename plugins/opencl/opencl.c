@@ -162,7 +162,7 @@ static int zero(struct ocl_state *s, struct ocl_mem *m, size_t padded)
     const cl_ulong zeros = 0;
     cl_uint n;
     const cl_event *wait;
-    frx_opencl_deps_begin(s);
+    frx_opencl_deps_begin(s, 0);
     frx_opencl_deps_use(s, m, FRX_ACCESS_WRITE);
     int rc = frx_opencl_deps_wait(s, &n, &wait);
     if (rc)
@@ -194,7 +194,7 @@ static int ocl_mem_alloc(void *state, size_t bytes, void **mem)
     }
     int rc = zero(s, m, padded);
     if (rc) {
-        frx_opencl_mem_forget(m);
+        frx_opencl_mem_forget(s, m);
         release_mem(m->mem);
         free(m);
         return rc;
@@ -205,9 +205,9 @@ static int ocl_mem_alloc(void *state, size_t bytes, void **mem)
 
 static void ocl_mem_free(void *state, void *mem)
 {
-    (void)state;
+    struct ocl_state *s = state;
     struct ocl_mem *m = mem;
-    frx_opencl_mem_forget(m);
+    frx_opencl_mem_forget(s, m);
     release_mem(m->mem);
     free(m);
 }
@@ -220,7 +220,7 @@ static int transfer(struct ocl_state *s, void *mem, size_t off, void *host,
         return FRX_OK;
     cl_uint n;
     const cl_event *wait;
-    frx_opencl_deps_begin(s);
+    frx_opencl_deps_begin(s, 0);
     frx_opencl_deps_use(s, mem, write ? FRX_ACCESS_WRITE : FRX_ACCESS_READ);
     int rc = frx_opencl_deps_wait(s, &n, &wait);
     if (rc)
@@ -264,7 +264,7 @@ static int map_host(struct ocl_state *s, struct ocl_host *h, size_t padded)
 {
     cl_uint n;
     const cl_event *wait;
-    frx_opencl_deps_begin(s);
+    frx_opencl_deps_begin(s, 0);
     frx_opencl_deps_use(s, &h->m, FRX_ACCESS_READ | FRX_ACCESS_WRITE);
     int rc = frx_opencl_deps_wait(s, &n, &wait);
     if (rc)
@@ -299,7 +299,7 @@ static int ocl_host_alloc(void *state, size_t bytes, void **host,
     }
     int rc = map_host(s, h, padded);
     if (rc) {
-        frx_opencl_mem_forget(&h->m);
+        frx_opencl_mem_forget(s, &h->m);
         release_mem(h->m.mem);
         free(h);
         return rc;
@@ -317,7 +317,7 @@ static void ocl_host_free(void *state, void *handle)
     struct ocl_host *h = handle;
     cl_uint n = 0;
     const cl_event *wait = NULL;
-    frx_opencl_deps_begin(s);
+    frx_opencl_deps_begin(s, 0);
     frx_opencl_deps_use(s, &h->m, FRX_ACCESS_READ | FRX_ACCESS_WRITE);
     cl_int err = CL_SUCCESS;
     if (frx_opencl_deps_wait(s, &n, &wait) != FRX_OK)
@@ -325,7 +325,7 @@ static void ocl_host_free(void *state, void *handle)
     if (err == CL_SUCCESS)
         err = clEnqueueUnmapMemObject(s->queue, h->m.mem, h->ptr, n, wait,
                                       NULL);
-    frx_opencl_mem_forget(&h->m);
+    frx_opencl_mem_forget(s, &h->m);
     cl_int err2 = clReleaseMemObject(h->m.mem);
     if (err == CL_SUCCESS)
         err = err2;
@@ -342,7 +342,13 @@ static int ocl_sync(void *state)
     if (err != CL_SUCCESS)
         return frx_opencl_fail(err, "clFinish", "waiting for '%s'",
                                s->device_name);
+    frx_opencl_deps_synced(s);
     return FRX_OK;
+}
+
+static size_t ocl_events_made(void *state)
+{
+    return ((const struct ocl_state *)state)->nevents;
 }
 
 static int ocl_probe(char *why, size_t n) { return frx_opencl_probe(why, n); }
@@ -361,6 +367,7 @@ static const frx_backend_ops ocl_ops = {
     .pack = frx_opencl_pack,
     .unpack = frx_opencl_unpack,
     .sync = ocl_sync,
+    .events_made = ocl_events_made,
     .target = FRX_TARGET_OPENCL,
     .kernel_compile = frx_opencl_kernel_compile,
     .kernel_launch = frx_opencl_kernel_launch,

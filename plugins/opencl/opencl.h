@@ -13,7 +13,9 @@ struct ocl_mem {
     cl_event writer;   /* the last command that writes it, or NULL */
     cl_event *readers; /* the commands that read it since */
     size_t nreaders, cap;
+    int pending;       /* OCL_PENDING_*: commands on it without events */
 };
+enum { OCL_PENDING_READ = 1, OCL_PENDING_WRITE = 2 };
 
 /* A buffer one command reads or writes. */
 struct ocl_use {
@@ -28,7 +30,8 @@ struct ocl_deps {
     size_t nuse, capuse;
     cl_event *wait;
     size_t nwait, capwait;
-    int nomem; /* a list could not grow */
+    int nomem;    /* a list could not grow */
+    int no_event; /* FRX_EXEC_NO_WAITERS: make no event for it */
 };
 
 /* Pack kernels for views of one shape (nvrow x nvcol), or of any shape
@@ -50,6 +53,9 @@ struct ocl_state {
     cl_command_queue queue;
     int out_of_order;       /* else in order: commands run as issued */
     struct ocl_deps deps;   /* out of order only */
+    struct ocl_mem **pending; /* buffers with OCL_PENDING_* set */
+    size_t npending, cappending;
+    size_t nevents;         /* events made, for frx_backend_stats */
     size_t local_size;      /* work-items per group of kernel launches */
     char platform_name[256], platform_version[256];
     char device_name[256], driver_version[256];
@@ -100,9 +106,13 @@ static inline cl_mem frx_opencl_buf(void *mem)
 
 /* events.c: on an out-of-order queue, a command waits for the last
  * writer of each buffer it reads, and for that writer and the readers
- * since of each buffer it writes. Around each enqueue:
+ * since of each buffer it writes. A command a graph says nobody waits
+ * for (flags FRX_EXEC_NO_WAITERS) gets no event; its buffers are marked
+ * pending, and the first later command that must follow it waits for a
+ * marker enqueued then, which stands for every command before it.
+ * Around each enqueue:
  *
- *   frx_opencl_deps_begin(s);
+ *   frx_opencl_deps_begin(s, flags);
  *   frx_opencl_deps_use(s, mem, FRX_ACCESS_READ);   (each buffer)
  *   rc = frx_opencl_deps_wait(s, &n, &list);
  *   cl_event ev = NULL;
@@ -112,12 +122,13 @@ static inline cl_mem frx_opencl_buf(void *mem)
  *
  * Nothing is recorded for a command that failed to enqueue. On an
  * in-order queue all of these do nothing and there are no events. */
-void frx_opencl_deps_begin(struct ocl_state *s);
+void frx_opencl_deps_begin(struct ocl_state *s, uint32_t flags);
 void frx_opencl_deps_use(struct ocl_state *s, void *mem, int access);
 int frx_opencl_deps_wait(struct ocl_state *s, cl_uint *n,
                          const cl_event **list);
-cl_event *frx_opencl_event_out(const struct ocl_state *s, cl_event *ev);
-/* ev (taken over) is now the writer or a reader of the buffers. */
+cl_event *frx_opencl_event_out(struct ocl_state *s, cl_event *ev);
+/* ev (taken over) is now the writer or a reader of the buffers; NULL
+ * for a command made without an event: they are pending. */
 void frx_opencl_deps_enqueued(struct ocl_state *s, cl_event ev);
 /* Several commands enqueued with the same wait list, n events (taken
  * over): they count as one, joined by a marker. */
@@ -125,8 +136,10 @@ int frx_opencl_deps_enqueued_all(struct ocl_state *s, cl_event *ev,
                                  size_t n);
 /* A blocking command has finished, and so has all it waited for. */
 void frx_opencl_deps_completed(struct ocl_state *s);
+/* clFinish returned: nothing is pending any more. */
+void frx_opencl_deps_synced(struct ocl_state *s);
 /* Release a buffer's events (before the buffer goes). */
-void frx_opencl_mem_forget(struct ocl_mem *m);
+void frx_opencl_mem_forget(struct ocl_state *s, struct ocl_mem *m);
 void frx_opencl_deps_free(struct ocl_state *s);
 
 /* pack.c */

@@ -6,6 +6,7 @@
 #include "opencl.h"
 
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 
 /* One body, two kernels: MOVE's direction is the only difference. A
@@ -270,7 +271,8 @@ static int move(struct ocl_state *s, const frx_pack_args *a, int gather)
     int rc = copies ? FRX_OK : set_for(s, a->nvrow, a->nvcol, &set);
     if (rc)
         return rc;
-    frx_opencl_deps_begin(s);
+    int has_flags = a->size >= offsetof(frx_pack_args, flags) + sizeof a->flags;
+    frx_opencl_deps_begin(s, has_flags ? a->flags : 0);
     frx_opencl_deps_use(s, a->base,
                         gather ? FRX_ACCESS_READ : FRX_ACCESS_WRITE);
     frx_opencl_deps_use(s, a->xchg,

@@ -23,7 +23,7 @@ extern "C" {
 /* ABI of the plugin interface (plugin.h). Bump the major on any change
  * that breaks a compiled plugin; the minor when fields are appended. */
 #define FRX_ABI_MAJOR 1
-#define FRX_ABI_MINOR 1
+#define FRX_ABI_MINOR 2
 #define FRX_VERSION "0.1.0"
 
 /* ---------------------------------------------------------------- errors */
@@ -352,6 +352,8 @@ typedef struct frx_backend_stats {
     size_t compiles;    /* kernels compiled by this process */
     size_t cache_loads; /* kernels loaded from the disk cache */
     size_t reuses;      /* kernel binds that reused compiled code */
+    size_t events;      /* completion events the backend made (opencl on
+                           an out-of-order queue); 0 where it has none */
 } frx_backend_stats;
 
 FRX_EXTERN void frx_backend_get_stats(const frx_backend *be,

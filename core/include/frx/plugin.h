@@ -91,6 +91,7 @@ typedef struct frx_pack_args {
     const frx_run *runs;     /* host, nruns entries covering 0..n-1 */
     size_t nruns;
     size_t n, nvrow, nvcol, cstride, elsize;
+    uint32_t flags;          /* ABI 1.2: FRX_EXEC_* */
 } frx_pack_args;
 
 /* A generated kernel to compile: source defining the function entry. */
@@ -121,7 +122,15 @@ typedef struct frx_launch {
     size_t nrows, n; /* the iteration space */
     size_t nparams;
     const frx_param *params;
+    uint32_t flags;  /* ABI 1.2: FRX_EXEC_* */
 } frx_launch;
+
+/* What a graph knows of a command it runs (frx_launch.flags and
+ * frx_pack_args.flags; read them only where the struct's size holds
+ * them). FRX_EXEC_NO_WAITERS: no later node of the graph depends on
+ * this command, so a backend may skip making a completion event for it;
+ * it must still order it before later commands on the same buffers. */
+enum frx_exec_flags { FRX_EXEC_NO_WAITERS = 1 };
 
 typedef struct frx_backend_ops {
     uint32_t size;
@@ -160,6 +169,10 @@ typedef struct frx_backend_ops {
     /* Optional: the address MPI is given for device memory (with
      * info.mpi_device_kind); absent: mem itself. */
     void *(*mpi_ptr)(void *state, void *mem);
+
+    /* ABI 1.2, optional: completion events made so far (for
+     * frx_backend_stats.events). */
+    size_t (*events_made)(void *state);
 } frx_backend_ops;
 
 /* ---------------------------------------------------------------- solver */
