@@ -226,7 +226,9 @@ struct frx_xchg_matrix {
 struct frx_xchg_view {
     frx_view *view;
     frx_xchg_matrix *xm;
-    frx_pack_args args; /* built once: a pack of a few points is ~10 ns */
+    /* built once (a pack of a few points takes nanoseconds): [0] plain,
+     * [1] with FRX_EXEC_NO_WAITERS, as a graph runs its last nodes */
+    frx_pack_args args[2];
 };
 
 void frx__alloc_release(struct frx_alloc *a);

@@ -111,7 +111,8 @@ int frx_xchg_view_create(frx_view *v, frx_xchg_view **out)
         free(xv);
         return rc;
     }
-    xv->args = pack_args(v, xv->xm);
+    xv->args[0] = xv->args[1] = pack_args(v, xv->xm);
+    xv->args[1].flags = FRX_EXEC_NO_WAITERS;
     *out = xv;
     return FRX_OK;
 }
@@ -137,12 +138,7 @@ int frx_xchg_view_unpack(frx_xchg_view *xv)
 int frx__xchg_move(frx_xchg_view *xv, int pack, uint32_t flags)
 {
     frx_backend *be = xv->view->be;
-    frx_pack_args flagged, *a = &xv->args;
-    if (flags) { /* the cached arguments stay as they are */
-        flagged = xv->args;
-        flagged.flags = flags;
-        a = &flagged;
-    }
+    const frx_pack_args *a = &xv->args[(flags & FRX_EXEC_NO_WAITERS) != 0];
     double t0 = frx__timer_start();
     int rc = (pack ? be->ops->pack : be->ops->unpack)(be->state, a);
     frx__timer_stop(pack ? &be->t_pack : &be->t_unpack, t0);

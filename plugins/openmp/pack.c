@@ -139,6 +139,17 @@ static __attribute__((noinline)) void in_threads(const frx_pack_args *a,
                 b[a->off[i]] = x[i];                                        \
     } while (0)
 
+/* Out of line too, so that the few-point path needs no stack frame. */
+static __attribute__((noinline)) void general(const frx_pack_args *a,
+                                              int gather)
+{
+    int by_run = a->nruns && a->n >= MIN_MEAN_RUN * a->nruns;
+    if (a->n * a->nvrow * a->nvcol <= SMALL)
+        move(a, 0, a->n, by_run, gather);
+    else
+        in_threads(a, by_run, gather);
+}
+
 static int pack_or_unpack(const frx_pack_args *a, int gather)
 {
     if (a->n <= FEW && a->nvrow == 1 && a->nvcol == 1) {
@@ -146,13 +157,9 @@ static int pack_or_unpack(const frx_pack_args *a, int gather)
             MOVE_FEW(double);
         else
             MOVE_FEW(float);
-        return FRX_OK;
+    } else {
+        general(a, gather);
     }
-    int by_run = a->nruns && a->n >= MIN_MEAN_RUN * a->nruns;
-    if (a->n * a->nvrow * a->nvcol <= SMALL)
-        move(a, 0, a->n, by_run, gather);
-    else
-        in_threads(a, by_run, gather);
     return FRX_OK;
 }
 
