@@ -49,20 +49,6 @@ static int fail(const char *what)
     return 1;
 }
 
-static frx_backend *start(const char *name, frx_config **cfg)
-{
-    char text[256];
-    snprintf(text, sizeof text, "backend: {name: %s, precision: double}\n",
-             name);
-    frx_backend *be = NULL;
-    if (frx_config_parse(text, strlen(text), "bench-pack", cfg) ||
-        frx_backend_create(*cfg, &be)) {
-        fail(name);
-        return NULL;
-    }
-    return be;
-}
-
 /* One case on one backend: n points of nvc values out of a matrix of
  * nvar variables, elements in order or shuffled (the same on every
  * backend: the shuffle is seeded). */
@@ -169,11 +155,11 @@ int main(int argc, char **argv)
     double mpoints = argc > 2 ? atof(argv[2]) : 8.0;
     size_t n = (size_t)(mpoints * 1e6);
     frx_config *cfg, *ocfg = NULL;
-    frx_backend *be = start(backend, &cfg), *omp = NULL;
+    frx_backend *be = bench_backend("bench/pack", backend, &cfg), *omp = NULL;
     if (!be)
         return 1;
     /* another backend is also held against openmp, in the same run */
-    if (strcmp(backend, "openmp") != 0 && !(omp = start("openmp", &ocfg)))
+    if (strcmp(backend, "openmp") != 0 && !(omp = bench_backend("bench/pack", "openmp", &ocfg)))
         return 1;
     printf("bench/pack: backend %s, %d threads, %d alternating rounds of %d "
            "runs, double precision\n", backend, omp_get_max_threads(), ROUNDS,

@@ -97,16 +97,13 @@ static void triad_free(struct triad *t)
     frx_backend_destroy(t->be);
 }
 
+/* The backend with the triad registered: 0, or 1 with the reason. */
 static int start(const char *backend, frx_config **cfg, frx_backend **be)
 {
-    char text[256];
-    snprintf(text, sizeof text, "backend: {name: %s, precision: double}\n",
-             backend);
-    if (frx_config_parse(text, strlen(text), "bench-pointwise", cfg))
-        return die("config");
-    if (frx_backend_create(*cfg, be) || frx_kernel_register(*be, &triad))
-        return die("backend");
-    return 0;
+    *be = bench_backend("bench/pointwise", backend, cfg);
+    if (!*be)
+        return 1;
+    return frx_kernel_register(*be, &triad) ? die("register") : 0;
 }
 
 /* Seconds to bind the triad on a fresh backend (compile or cache load). */

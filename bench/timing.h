@@ -1,9 +1,31 @@
-/* What the benchmarks share: the median of repeated timings. */
+/* What the benchmarks share: a backend to measure on, and the median
+ * of repeated timings. */
 #ifndef FRX_BENCH_TIMING_H
 #define FRX_BENCH_TIMING_H
 
+#include <frx/frx.h>
+
 #include <omp.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* Backend `name` in double precision (its config in *cfg, to free), or
+ * NULL with the reason printed as `who: name: ...`. */
+static inline frx_backend *bench_backend(const char *who, const char *name,
+                                         frx_config **cfg)
+{
+    char text[256];
+    snprintf(text, sizeof text, "backend: {name: %s, precision: double}\n",
+             name);
+    frx_backend *be = NULL;
+    if (frx_config_parse(text, strlen(text), who, cfg) ||
+        frx_backend_create(*cfg, &be)) {
+        fprintf(stderr, "%s: %s: %s\n", who, name, frx_errmsg());
+        return NULL;
+    }
+    return be;
+}
 
 #define REPEATS 9
 

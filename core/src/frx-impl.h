@@ -234,8 +234,7 @@ struct frx_xchg_view {
 void frx__alloc_release(struct frx_alloc *a);
 
 /* Fields past a plugin's struct size count as absent. */
-#define FRX__OPS_HAS(ops, field)                                            \
-    ((ops)->size >= offsetof(frx_backend_ops, field) + sizeof((ops)->field) \
-     && (ops)->field != NULL)
+#define FRX__OPS_HAS(ops, field) \
+    (FRX_SIZE_HOLDS(frx_backend_ops, ops, field) && (ops)->field != NULL)
 
 #endif

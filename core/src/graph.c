@@ -18,13 +18,14 @@ struct node {
     size_t nacc;
     int *deps;
     size_t ndeps;
+    uint32_t flags; /* set by commit: frx_exec_flags */
 };
 
 /* What run calls, in order: one indirect call a node, since a graph of
  * a small exchange runs in a fraction of a microsecond. */
 struct step {
-    frx__host_fn fn;
-    void *ud;
+    int (*run)(const struct node *nd);
+    const struct node *nd;
 };
 
 struct frx_graph {
@@ -173,22 +174,19 @@ static int rank_of(const unsigned char *urgent, const struct node *nd,
     return urgent[i] ? 1 : 0;
 }
 
-static int run_kernel(void *k) { return frx__kernel_run(k, 0); }
-static int run_pack(void *xv) { return frx__xchg_move(xv, 1, 0); }
-static int run_unpack(void *xv) { return frx__xchg_move(xv, 0, 0); }
-/* Nodes no later node depends on: the backend need not make an event. */
-static int run_kernel_last(void *k)
+static int run_kernel(const struct node *nd)
 {
-    return frx__kernel_run(k, FRX_EXEC_NO_WAITERS);
+    return frx__kernel_run(nd->kernel, nd->flags);
 }
-static int run_pack_last(void *xv)
+static int run_pack(const struct node *nd)
 {
-    return frx__xchg_move(xv, 1, FRX_EXEC_NO_WAITERS);
+    return frx__xchg_move(nd->xv, 1, nd->flags);
 }
-static int run_unpack_last(void *xv)
+static int run_unpack(const struct node *nd)
 {
-    return frx__xchg_move(xv, 0, FRX_EXEC_NO_WAITERS);
+    return frx__xchg_move(nd->xv, 0, nd->flags);
 }
+static int run_host(const struct node *nd) { return nd->fn(nd->ud); }
 
 int frx_graph_commit(frx_graph *g)
 {
@@ -243,23 +241,14 @@ int frx_graph_commit(frx_graph *g)
             indeg[b] -= edge[pick * n + b];
     }
     for (size_t k = 0; k < n; k++) {
-        const struct node *nd = &g->nodes[order[k]];
-        int last = !waited[order[k]];
-        switch (nd->type) {
-        case NODE_KERNEL:
-            steps[k] = (struct step){last ? run_kernel_last : run_kernel,
-                                     nd->kernel};
-            break;
-        case NODE_PACK:
-            steps[k] = (struct step){last ? run_pack_last : run_pack, nd->xv};
-            break;
-        case NODE_UNPACK:
-            steps[k] = (struct step){last ? run_unpack_last : run_unpack,
-                                     nd->xv};
-            break;
-        default:
-            steps[k] = (struct step){nd->fn, nd->ud};
-        }
+        struct node *nd = &g->nodes[order[k]];
+        /* no later node depends on it: the backend need make no event */
+        nd->flags = waited[order[k]] ? 0 : FRX_EXEC_NO_WAITERS;
+        steps[k].nd = nd;
+        steps[k].run = nd->type == NODE_KERNEL ? run_kernel
+                     : nd->type == NODE_PACK   ? run_pack
+                     : nd->type == NODE_UNPACK ? run_unpack
+                                               : run_host;
     }
     free(edge), free(indeg), free(urgent), free(done), free(waited);
     g->order = order;
@@ -273,7 +262,7 @@ int frx_graph_run(frx_graph *g)
         return frx_error(FRX_EINVAL, "frx_graph_run: commit the graph first");
     const struct step *st = g->steps;
     for (size_t k = 0, n = g->n; k < n; k++) {
-        int rc = st[k].fn(st[k].ud);
+        int rc = st[k].run(st[k].nd);
         if (rc)
             return rc;
     }

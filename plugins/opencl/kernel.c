@@ -3,8 +3,6 @@
  * clCreateProgramWithBinary. */
 #include "opencl.h"
 
-#include <stddef.h>
-
 #include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -320,8 +318,8 @@ static int launch_deps(struct ocl_state *s, const frx_launch *l, cl_uint *n,
                        const cl_event **wait)
 {
     const int rw = FRX_ACCESS_READ | FRX_ACCESS_WRITE;
-    int has_flags = l->size >= offsetof(frx_launch, flags) + sizeof l->flags;
-    frx_opencl_deps_begin(s, has_flags ? l->flags : 0);
+    uint32_t flags = FRX_SIZE_HOLDS(frx_launch, l, flags) ? l->flags : 0;
+    frx_opencl_deps_begin(s, flags);
     for (size_t i = 0; i < l->nparams; i++) {
         const frx_param *p = &l->params[i];
         if (p->type == FRX_PARAM_MEM)

@@ -1,12 +1,11 @@
 /* opencl pack (gather) and unpack (scatter) between views and xchg
  * matrices: one work-item per point, built per backend in its precision
- * (and per view shape, below). Both are only enqueued, after the commands on the buffers
- * they read and write (events.c), and before whatever reads their
- * result. */
+ * (and per view shape, below). Both are only enqueued, after the
+ * commands on the buffers they read and write (events.c), and before
+ * whatever reads their result. */
 #include "opencl.h"
 
 #include <limits.h>
-#include <stddef.h>
 #include <stdio.h>
 
 /* One body, two kernels: MOVE's direction is the only difference. A
@@ -148,6 +147,24 @@ static int set_for(struct ocl_state *s, size_t nvrow, size_t nvcol,
     return FRX_OK;
 }
 
+/* A kernel argument, and setting them all. */
+struct karg {
+    size_t size;
+    const void *value;
+};
+
+static int set_args(cl_kernel k, const struct karg *args, cl_uint n,
+                    const char *what)
+{
+    for (cl_uint i = 0; i < n; i++) {
+        cl_int err = clSetKernelArg(k, i, args[i].size, args[i].value);
+        if (err != CL_SUCCESS)
+            return frx_opencl_fail(err, "clSetKernelArg", "%s, argument %u",
+                                   what, (unsigned)i);
+    }
+    return FRX_OK;
+}
+
 static int run(struct ocl_state *s, const struct ocl_pack_set *set,
                const frx_pack_args *a, int gather)
 {
@@ -162,30 +179,24 @@ static int run(struct ocl_state *s, const struct ocl_pack_set *set,
            rs = frx_opencl_buf(a->rstride_mem);
     cl_int n = (cl_int)a->n, nvrow = (cl_int)a->nvrow,
            nvcol = (cl_int)a->nvcol, cs = (cl_int)a->cstride;
-    const struct {
-        size_t size;
-        const void *value;
-    } args[] = {{sizeof base, &base}, {sizeof x, &x},   {sizeof off, &off},
-                {sizeof rs, &rs},     {sizeof n, &n},   {sizeof nvrow, &nvrow},
-                {sizeof nvcol, &nvcol}, {sizeof cs, &cs}};
-    cl_int err = CL_SUCCESS;
-    for (cl_uint i = 0; err == CL_SUCCESS && i < 8; i++) {
-        err = clSetKernelArg(k, i, args[i].size, args[i].value);
-        if (err != CL_SUCCESS)
-            return frx_opencl_fail(err, "clSetKernelArg", "%s, argument %u",
-                                   what, (unsigned)i);
-    }
+    const struct karg args[] = {
+        {sizeof base, &base}, {sizeof x, &x},         {sizeof off, &off},
+        {sizeof rs, &rs},     {sizeof n, &n},         {sizeof nvrow, &nvrow},
+        {sizeof nvcol, &nvcol}, {sizeof cs, &cs}};
+    int rc = set_args(k, args, 8, what);
+    if (rc)
+        return rc;
     frx_opencl_deps_use(s, a->off_mem, FRX_ACCESS_READ);
     frx_opencl_deps_use(s, a->rstride_mem, FRX_ACCESS_READ);
     cl_uint nwait;
     const cl_event *wait;
-    int rc = frx_opencl_deps_wait(s, &nwait, &wait);
+    rc = frx_opencl_deps_wait(s, &nwait, &wait);
     if (rc)
         return rc;
     size_t local = set->local;
     size_t global = (a->n + local - 1) / local * local;
     cl_event ev = NULL;
-    err = clEnqueueNDRangeKernel(s->queue, k, 1, NULL, &global, &local,
+    cl_int err = clEnqueueNDRangeKernel(s->queue, k, 1, NULL, &global, &local,
                                  nwait, wait, frx_opencl_event_out(s, &ev));
     if (err != CL_SUCCESS)
         return frx_opencl_fail(err, "clEnqueueNDRangeKernel", "%s of %zu "
@@ -208,21 +219,16 @@ static int copy_run(struct ocl_state *s, cl_mem dst, size_t doff, cl_mem src,
                          "for 32-bit indices", doff > soff ? doff : soff);
     cl_int d = (cl_int)doff, so = (cl_int)soff, n = (cl_int)len;
     cl_kernel copy = s->pack_any.copy;
-    cl_int err = clSetKernelArg(copy, 0, sizeof dst, &dst);
-    if (err == CL_SUCCESS)
-        err = clSetKernelArg(copy, 1, sizeof d, &d);
-    if (err == CL_SUCCESS)
-        err = clSetKernelArg(copy, 2, sizeof src, &src);
-    if (err == CL_SUCCESS)
-        err = clSetKernelArg(copy, 3, sizeof so, &so);
-    if (err == CL_SUCCESS)
-        err = clSetKernelArg(copy, 4, sizeof n, &n);
-    if (err != CL_SUCCESS)
-        return frx_opencl_fail(err, "clSetKernelArg", "the run copy kernel");
+    const struct karg args[] = {{sizeof dst, &dst}, {sizeof d, &d},
+                                {sizeof src, &src}, {sizeof so, &so},
+                                {sizeof n, &n}};
+    int rc = set_args(copy, args, 5, "the run copy kernel");
+    if (rc)
+        return rc;
     size_t local = s->pack_any.local;
     size_t global = (len + local - 1) / local * local;
-    err = clEnqueueNDRangeKernel(s->queue, copy, 1, NULL, &global, &local,
-                                 nwait, wait, out);
+    cl_int err = clEnqueueNDRangeKernel(s->queue, copy, 1, NULL, &global,
+                                        &local, nwait, wait, out);
     if (err != CL_SUCCESS)
         return frx_opencl_fail(err, "clEnqueueNDRangeKernel", "a copy of a "
                                "run of %zu points", len);
@@ -271,8 +277,8 @@ static int move(struct ocl_state *s, const frx_pack_args *a, int gather)
     int rc = copies ? FRX_OK : set_for(s, a->nvrow, a->nvcol, &set);
     if (rc)
         return rc;
-    int has_flags = a->size >= offsetof(frx_pack_args, flags) + sizeof a->flags;
-    frx_opencl_deps_begin(s, has_flags ? a->flags : 0);
+    uint32_t flags = FRX_SIZE_HOLDS(frx_pack_args, a, flags) ? a->flags : 0;
+    frx_opencl_deps_begin(s, flags);
     frx_opencl_deps_use(s, a->base,
                         gather ? FRX_ACCESS_READ : FRX_ACCESS_WRITE);
     frx_opencl_deps_use(s, a->xchg,

@@ -9,6 +9,8 @@
 
 #include "frx.h"
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -76,6 +78,12 @@ typedef int32_t frx_ix_t; /* view offsets, in elements */
 typedef struct frx_run {
     frx_ix_t start, len;
 } frx_run;
+
+/* Does struct p (of type T, with a leading uint32_t size) hold field?
+ * Structs only grow at the end, so a field past an older caller's or
+ * plugin's size is absent. */
+#define FRX_SIZE_HOLDS(T, p, field) \
+    ((p)->size >= offsetof(T, field) + sizeof((p)->field))
 
 /* What pack (gather) and unpack (scatter) need; value (r, c) of point i
  * lives at base + off[i] + r*rstride[i] + c*cstride, in elements of
