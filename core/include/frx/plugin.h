@@ -185,9 +185,104 @@ typedef struct frx_backend_ops {
 
 /* ---------------------------------------------------------------- solver */
 
+/* The solver interface is versioned on its own (frx_solver_ops.api_*):
+ * a solver plugin built for another major is refused; minors only
+ * append. The core drives a solver through `frx run`:
+ *
+ *   create -> initial (or a checkpoint is read) -> build_rhs for each
+ *   pair of solution registers the time scheme uses (and build_check)
+ *   -> the time loop runs those graphs -> destroy.
+ *
+ * Kernels a solver registers are namespaced: the core sets the
+ * backend's kernel namespace to the plugin's name around every call
+ * into the solver, so two solver plugins may both have a `tflux`. */
+#define FRX_SOLVER_API_MAJOR 1
+#define FRX_SOLVER_API_MINOR 0
+
+struct frx_comm; /* comm.h */
+struct frx_mesh; /* mesh.h */
+
+/* What the core hands the solver (read only, valid until destroy). */
+typedef struct frx_solver_init {
+    uint32_t size;
+    frx_backend *backend;
+    struct frx_comm *comm;        /* frx's communicator, for exchanges */
+    const frx_config *config;
+    const frx_cfgnode *options;   /* solver.*, checked against the schema */
+    const struct frx_mesh *mesh;  /* this rank's part of the mesh */
+    double t0, dt, t_end;         /* the time loop's settings */
+    int restart;                  /* 1: u comes from a checkpoint */
+} frx_solver_init;
+
+/* One solved variable ("rho", "u", ...): output, checkpoints, norms. */
+typedef struct frx_solver_var {
+    const char *name;
+} frx_solver_var;
+
+/* The solution on the elements of one block of the mesh (one element
+ * type): a matrix of nupts rows, nvars variables and neles elements.
+ * Host arrays belong to the solver and live until destroy. */
+typedef struct frx_solver_block {
+    uint32_t size;
+    size_t nupts, neles;
+    const double *upts;     /* [neles][nupts][ndims] point coordinates */
+    const double *qweights; /* [neles][nupts] quadrature weight x |J|, for
+                               norms; NULL: no norms */
+    /* output: nvis points per element at vis_pts [neles][nvis][ndims],
+     * values vis_op [nvis][nupts] x the solution; written as one VTK
+     * cell of type vtk_type (VTK_LAGRANGE_QUADRILATERAL = 70, ...) whose
+     * points are the nvis points in VTK's order */
+    int vtk_type;
+    size_t nvis;
+    const double *vis_pts;
+    const double *vis_op;
+} frx_solver_block;
+
+/* What the solver tells the core at create. The core zeroes it and
+ * sets size; the solver fills the fields that size holds. */
+typedef struct frx_solver_info {
+    uint32_t size;
+    size_t nvars;
+    const frx_solver_var *vars;     /* nvars entries of var_size bytes */
+    size_t var_size;
+    size_t nblocks;                 /* as the mesh's blocks, same order */
+    const frx_solver_block *blocks; /* nblocks entries of block_size */
+    size_t block_size;
+    unsigned check_every;           /* run the check graph every N steps
+                                       (0: never) */
+    int order;                      /* formal order of accuracy (logs) */
+} frx_solver_info;
+
 typedef struct frx_solver_ops {
     uint32_t size;
     const frx_option *options; /* schema of solver.* */
+
+    /* ABI 1.3: the solver interface. */
+    uint16_t api_major, api_minor; /* FRX_SOLVER_API_* it was built for */
+    int (*create)(const frx_solver_init *init, frx_solver_info *info,
+                  void **state);
+    void (*destroy)(void *state);
+    /* The initial condition at t0 into u (one matrix per block). */
+    int (*initial)(void *state, frx_matrix *const *u);
+    /* Add to g the nodes that compute f = R(u); the core commits and
+     * runs g. Called once per register pair the time scheme uses. */
+    int (*build_rhs)(void *state, frx_matrix *const *u,
+                     frx_matrix *const *f, frx_graph *g);
+    /* Optional: called before each RHS evaluation at time t (to set
+     * time-dependent scalars with frx_kernel_set_scalar). */
+    int (*set_time)(void *state, double t);
+    /* Optional: add nodes that check u after a step, every check_every
+     * steps. A node that fails returns an FRX_E* code with its message
+     * (frx_error); the core stops every rank, naming step, time, rank
+     * and the message. */
+    int (*build_check)(void *state, frx_matrix *const *u, frx_graph *g);
+    /* Optional: the exact solution at time t at n points xyz [n][ndims]
+     * into vals [n][nvars] (error norms at the end of a run). */
+    int (*exact)(void *state, double t, size_t n, const double *xyz,
+                 double *vals);
+    /* Optional: the largest stable dt for u at a CFL number (time.cfl). */
+    int (*max_dt)(void *state, frx_matrix *const *u, double cfl,
+                  double *dt);
 } frx_solver_ops;
 
 /* ------------------------------------------------------------ descriptor */

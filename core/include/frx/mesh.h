@@ -1,0 +1,124 @@
+/* frx: the mesh a rank holds.
+ *
+ * A mesh is made once per job from the case (mesh.*: a generated box
+ * today, an imported file later), partitioned across the ranks of a
+ * communicator (METIS, weighted per rank), and handed to the solver as
+ * this rank's part: its elements in blocks of one element type, and its
+ * faces classified as interior (both sides here, periodic pairs
+ * included), rank boundary (the other side on a peer rank, in an order
+ * both ranks agree on) or boundary (named).
+ *
+ * Conventions (docs/mesh.md has the pictures):
+ * - Shape points are in Gmsh's node order; corners first.
+ * - Elements are positively oriented (2-D: corners counter-clockwise).
+ * - Faces are numbered as in Gmsh's edge/face lists: quadrilateral
+ *   0:(0,1) 1:(1,2) 2:(2,3) 3:(3,0); triangle 0:(0,1) 1:(1,2) 2:(2,0).
+ * - In 2-D each side walks a shared face in its own counter-clockwise
+ *   sense, so the two sides walk it in opposite directions: point k of
+ *   one side meets point nfp-1-k of the other. In 3-D frx_face.rot says
+ *   how the two sides' face frames are rotated.
+ *
+ * Every struct the core fills starts with its size (set it to sizeof
+ * before the call); arrays of structs come with their element size so
+ * the structs can grow. Pointers stay valid until frx_mesh_destroy. */
+#ifndef FRX_MESH_H
+#define FRX_MESH_H
+
+#include "frx.h"
+
+#include <mpi.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct frx_mesh frx_mesh;
+
+enum frx_etype {
+    FRX_ETYPE_TRI = 1,
+    FRX_ETYPE_QUAD = 2,
+    FRX_ETYPE_TET = 3,
+    FRX_ETYPE_HEX = 4
+};
+
+typedef struct frx_mesh_info {
+    uint32_t size;
+    int ndims;
+    int rank, nranks;       /* the partition this rank holds */
+    size_t nblocks;         /* element types present on this rank */
+    size_t nifaces;         /* interior faces (both sides on this rank) */
+    size_t npeers;          /* ranks this rank shares faces with */
+    size_t nbcs;            /* named boundaries (the same list on every
+                               rank, possibly with no faces here) */
+    uint64_t neles_global;
+    uint64_t neles;         /* on this rank */
+    char id[65];            /* SHA-256 of the global mesh: checkpoints */
+} frx_mesh_info;
+
+typedef struct frx_mesh_block {
+    uint32_t size;
+    int etype;              /* enum frx_etype */
+    int order;              /* shape order: 1 straight, 2 quadratic */
+    size_t neles;
+    size_t nshape;          /* shape points per element */
+    size_t nfaces;          /* faces per element */
+    const double *shape;    /* [neles][nshape][ndims] */
+    const uint64_t *gid;    /* [neles] global element numbers, ascending */
+} frx_mesh_block;
+
+/* One side of a face: face `face` of element `ele` of block `blk`. */
+typedef struct frx_face {
+    uint32_t blk, ele;
+    uint16_t face;
+    uint16_t rot; /* 3-D only: rotation relative to the other side */
+} frx_face;
+
+/* A face with both sides on this rank. periodic is -1, or the index of
+ * the periodic pair the face belongs to (the two sides then lie one
+ * period apart). */
+typedef struct frx_mesh_iface {
+    frx_face l, r;
+    int32_t periodic;
+} frx_mesh_iface;
+
+/* The faces shared with one other rank, in the same order on both. */
+typedef struct frx_mesh_peer {
+    uint32_t size;
+    int rank;
+    size_t nfaces;
+    const frx_face *faces;     /* this rank's sides */
+    size_t face_size;          /* sizeof(frx_face) as the core has it */
+    const int32_t *periodic;   /* [nfaces]: as frx_mesh_iface.periodic */
+} frx_mesh_peer;
+
+typedef struct frx_mesh_bc {
+    uint32_t size;
+    const char *name;          /* the boundary's name in the mesh */
+    size_t nfaces;
+    const frx_face *faces;
+    size_t face_size;
+} frx_mesh_bc;
+
+FRX_EXTERN int frx_mesh_get_info(const frx_mesh *m, frx_mesh_info *out);
+FRX_EXTERN int frx_mesh_get_block(const frx_mesh *m, size_t i,
+                                  frx_mesh_block *out);
+FRX_EXTERN int frx_mesh_get_ifaces(const frx_mesh *m,
+                                   const frx_mesh_iface **faces, size_t *n,
+                                   size_t *elsize);
+FRX_EXTERN int frx_mesh_get_peer(const frx_mesh *m, size_t i,
+                                 frx_mesh_peer *out);
+FRX_EXTERN int frx_mesh_get_bc(const frx_mesh *m, size_t i,
+                               frx_mesh_bc *out);
+
+/* Collective over comm: build the mesh of the case (mesh.*) and give
+ * this rank its part (partition.*, each rank weighted by
+ * partition.weights or its backend.rules item's weight). */
+FRX_EXTERN int frx_mesh_create(const frx_config *cfg, MPI_Comm comm,
+                               frx_mesh **out);
+FRX_EXTERN void frx_mesh_destroy(frx_mesh *m);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
