@@ -1,0 +1,65 @@
+/* frx: output (VTK) and checkpoints (HDF5) of a solution, as the time
+ * loop hands them over. Internal: the time loop (run.c) calls these;
+ * solvers never do. Every function here is collective over comm. */
+#ifndef FRX_IO_H
+#define FRX_IO_H
+
+#include "frx-impl.h"
+
+#include <frx/mesh.h>
+#include <mpi.h>
+#include <stdint.h>
+
+/* One block of the solution, copied to the host. */
+struct frx__io_block {
+    const frx_solver_block *sb; /* the solver's description of it */
+    int etype;                  /* enum frx_etype, from the mesh */
+    const uint64_t *gid;        /* [neles] global element numbers */
+    void *u;                    /* [nupts][nvars][neles] host layout of
+                                   frx_matrix_read, fpsize bytes each;
+                                   filled by frx__ckpt_read */
+};
+
+struct frx__io_fields {
+    int ndims;
+    size_t fpsize;              /* 4 or 8: the backend's precision */
+    size_t nvars;
+    const frx_solver_var *vars; /* nvars of var_size bytes */
+    size_t var_size;
+    size_t nblocks;
+    struct frx__io_block *blocks;
+};
+
+/* Write dir/<name>.pvtu (rank 0) and dir/<name>/<name>-<rank>.vtu (every
+ * rank; the subfolder keeps the top level tidy): each element one cell
+ * of the solver's vtk_type, the point values vis_op x u, appended raw
+ * binary, each file under a temporary name then renamed. */
+int frx__vtk_write(MPI_Comm comm, const char *dir, const char *name,
+                   const struct frx__io_fields *f, double t, uint64_t step);
+
+/* What a checkpoint holds besides the solution. */
+struct frx__ckpt_meta {
+    double t, dt;
+    uint64_t step;
+    uint64_t nrhs;          /* RHS evaluations so far */
+    double ctrl[4];         /* the dt controller's state (scheme's own) */
+    char scheme[32];        /* time.scheme */
+    char solver[64];        /* solver.name */
+    char mesh_id[65];       /* frx_mesh_info.id */
+    int precision;          /* enum frx_precision */
+};
+
+/* Write a checkpoint (parallel HDF5) to path, through a temporary name
+ * and a rename; the solution is stored per element type by global
+ * element number, so any number of ranks can read it back. */
+int frx__ckpt_write(MPI_Comm comm, const char *path,
+                    const struct frx__ckpt_meta *m,
+                    const struct frx__io_fields *f);
+
+/* Read a checkpoint: the meta data, and each block's u for the global
+ * elements this rank holds. Refuses (FRX_ECONFIG, naming the file and
+ * both values) another mesh, solver, precision or set of variables. */
+int frx__ckpt_read(MPI_Comm comm, const char *path,
+                   struct frx__ckpt_meta *m, struct frx__io_fields *f);
+
+#endif
