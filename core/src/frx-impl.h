@@ -9,6 +9,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#define FRX__XSTR(x) #x
+#define FRX__STR(x) FRX__XSTR(x) /* a macro's value as a string */
+
 /* ---------------------------------------------------------------- errors */
 
 /* frx_error() replaces the message; this appends a line to it (for
@@ -60,8 +63,10 @@ enum frx__kind {
     FRX__K_VIEW,
     FRX__K_XCHG,
     FRX__K_SCALAR,
-    FRX__K_BROADCAST
+    FRX__K_BROADCAST,
+    FRX__K_REDUCE /* out reduce(max|min|sum): folded over every point */
 };
+enum frx__reduce_op { FRX__RED_MAX = 1, FRX__RED_MIN, FRX__RED_SUM };
 enum frx__intent { FRX__IN = 1, FRX__OUT = 2, FRX__INOUT = 3 };
 
 typedef struct frx__karg {
@@ -71,10 +76,12 @@ typedef struct frx__karg {
     size_t ndims;   /* 0, 1 or 2 */
     size_t dims[2];
     size_t nrow, ncol; /* dims as (rows, columns): [a] is (1, a) */
+    int op;            /* FRX__K_REDUCE: enum frx__reduce_op */
 } frx__karg;
 
 typedef struct frx__kspec {
-    char *name;
+    char *name;     /* "<namespace>.<name>" when registered in one */
+    char *ns;       /* the namespace (a solver plugin's name), or NULL */
     int ndim;
     size_t nargs;
     frx__karg *args;
@@ -90,6 +97,14 @@ const char *frx__karg_decl(const frx__karg *a, int kind, char *buf,
 int frx__kgen(const frx__kspec *s, const frx_kernel_macro *macros,
               size_t nmacros, const frx_codegen *cg, char **src,
               char **entry);
+/* Reductions: how many partial results per component a kernel of spec
+ * s over nrows x n leaves for the host to fold (one per slice of
+ * chunks on C with OpenMP, one per row and work-group on GPUs), and the
+ * work-group size the GPU targets require. */
+#define FRX__RED_SLICES 256
+#define FRX__RED_WG 128
+size_t frx__reduce_nparts(const frx_codegen *cg, size_t nrows, size_t n);
+int frx__kspec_has_reduce(const frx__kspec *s);
 /* Elements per row of a matrix of ncol columns with one variable. */
 size_t frx__const_leaddim(size_t ncol, size_t soasz, size_t alignment,
                           size_t fpsize);
@@ -129,7 +144,11 @@ struct frx_backend {
     struct frx_const_entry *consts; /* de-duplication list */
     struct frx__kreg *kernels;      /* registered kernels */
     frx_kernel_macro *macros;       /* registered macros (copies) */
+    char **macro_ns;                /* each macro's namespace, or NULL */
     size_t nmacros;
+    const char *kernel_ns;          /* where kernels are registered and
+                                       found now: a solver plugin's name
+                                       during its calls, else NULL */
     struct frx__prog *progs;        /* compiled code, by source hash */
     frx_backend_stats stats;
     int mpi_mode;                   /* enum frx_mpi_mode, 0 until set */
@@ -182,6 +201,25 @@ int frx__graph_add_host(frx_graph *g, frx__host_fn fn, void *ud, int prio,
                         const frx__access *acc, size_t nacc, const int *deps,
                         size_t ndeps, int *node);
 void frx__kernels_release(frx_backend *be);
+
+/* Set the namespace of kernels and macros (a solver plugin's name, or
+ * NULL for the application's); returns the one it replaces. */
+const char *frx__kernel_ns_set(frx_backend *be, const char *ns);
+
+/* A kernel's reduction arguments: each one's partial results on the
+ * device, [component][part], folded on the host by frx_kernel_result. */
+struct frx__kred {
+    size_t arg;            /* its argument */
+    size_t ncomp, nparts;
+    void *mem;             /* device memory */
+    void *host;            /* room to read it back */
+};
+int frx__kred_create(frx_backend *be, const frx__kspec *s, size_t nrows,
+                     size_t n, struct frx__kred **out, size_t *count);
+void frx__kred_free(frx_backend *be, struct frx__kred *r, size_t count);
+/* Read r back and fold it with op into values[ncomp]. */
+int frx__kred_fold(frx_backend *be, const struct frx__kred *r, int op,
+                   double *values);
 
 /* One block of device memory, shared by the matrices made in it. */
 struct frx_alloc {

@@ -19,6 +19,7 @@ struct node {
     int *deps;
     size_t ndeps;
     uint32_t flags; /* set by commit: frx_exec_flags */
+    frx_backend *barrier; /* a public host node: sync this, then fn */
 };
 
 /* What run calls, in order: one indirect call a node, since a graph of
@@ -150,6 +151,15 @@ int frx__graph_add_host(frx_graph *g, frx__host_fn fn, void *ud, int prio,
     return add(g, nd, deps, ndeps, node);
 }
 
+int frx_graph_add_host(frx_graph *g, frx_host_fn fn, void *ud, int *node)
+{
+    if (!g || !fn)
+        return frx_error(FRX_EINVAL, "frx_graph_add_host: NULL argument");
+    struct node nd = {.type = NODE_HOST, .fn = fn, .ud = ud,
+                      .barrier = g->be};
+    return add(g, nd, NULL, 0, node);
+}
+
 int frx_graph_add_pack(frx_graph *g, frx_xchg_view *xv, const int *deps,
                        size_t ndeps, int *node)
 {
@@ -186,7 +196,15 @@ static int run_unpack(const struct node *nd)
 {
     return frx__xchg_move(nd->xv, 0, nd->flags);
 }
-static int run_host(const struct node *nd) { return nd->fn(nd->ud); }
+static int run_host(const struct node *nd)
+{
+    if (nd->barrier) {
+        int rc = frx_backend_sync(nd->barrier);
+        if (rc)
+            return rc;
+    }
+    return nd->fn(nd->ud);
+}
 
 int frx_graph_commit(frx_graph *g)
 {
@@ -211,7 +229,8 @@ int frx_graph_commit(frx_graph *g)
         for (size_t d = 0; d < g->nodes[b].ndeps; d++)
             edge[(size_t)g->nodes[b].deps[d] * n + b] = 1;
         for (size_t a = 0; a < b; a++)
-            if (conflicts(&g->nodes[a], &g->nodes[b]))
+            if (g->nodes[a].barrier || g->nodes[b].barrier ||
+                conflicts(&g->nodes[a], &g->nodes[b]))
                 edge[a * n + b] = 1;
     }
     for (size_t b = n; b-- > 0;) { /* what feeds MPI: a reverse pass */

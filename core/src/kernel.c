@@ -27,16 +27,65 @@ struct frx_kernel {
     unsigned char *unset;  /* scalars still to be set */
     frx__access *acc;
     size_t nacc;
+    struct frx__kred *red; /* its reductions' partial results */
+    size_t nred;
+    int ran;               /* frx_kernel_result needs a run */
 };
 
 /* ---------------------------------------------------------- registry */
 
+/* Kernels and macros a solver plugin registers live in its namespace
+ * (the core sets it around every call into the plugin): a kernel is
+ * registered and found as "<plugin>.<name>", so two plugins may both
+ * have a `tflux`, and messages name the plugin. */
+const char *frx__kernel_ns_set(frx_backend *be, const char *ns)
+{
+    const char *old = be->kernel_ns;
+    be->kernel_ns = ns;
+    return old;
+}
+
+/* name as registered in be's current namespace, in buf if qualified. */
+static const char *qualified(const frx_backend *be, const char *name,
+                             char *buf, size_t n)
+{
+    if (!be->kernel_ns)
+        return name;
+    snprintf(buf, n, "%s.%s", be->kernel_ns, name);
+    return buf;
+}
+
 static const frx__kspec *find_spec(const frx_backend *be, const char *name)
 {
+    char buf[512];
+    name = qualified(be, name, buf, sizeof buf);
     for (const struct frx__kreg *r = be->kernels; r; r = r->next)
         if (strcmp(r->spec->name, name) == 0)
             return r->spec;
     return NULL;
+}
+
+/* Put s in be's current namespace. */
+static int set_namespace(const frx_backend *be, frx__kspec *s)
+{
+    if (!be->kernel_ns)
+        return FRX_OK;
+    char buf[512];
+    char *name = frx__strdup(qualified(be, s->name, buf, sizeof buf));
+    char *ns = frx__strdup(be->kernel_ns);
+    if (!name || !ns) {
+        free(name), free(ns);
+        return FRX_ENOMEM;
+    }
+    free(s->name);
+    s->name = name;
+    s->ns = ns;
+    return FRX_OK;
+}
+
+static int same_ns(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
 }
 
 int frx_kernel_register(frx_backend *be, const frx_kernel_decl *d)
@@ -45,18 +94,21 @@ int frx_kernel_register(frx_backend *be, const frx_kernel_decl *d)
         return frx_error(FRX_EINVAL, "frx_kernel_register: NULL argument");
     frx__kspec *s;
     int rc = frx__kspec_parse(d, &s);
+    if (rc == FRX_OK && (rc = set_namespace(be, s)))
+        frx__kspec_free(s);
     if (rc)
         return rc;
-    const frx__kspec *old = find_spec(be, s->name);
+    const frx__kspec *old = find_spec(be, d->name);
     if (old) {
         int same = strcmp(old->body, s->body) == 0 &&
                    old->nargs == s->nargs && old->ndim == s->ndim &&
                    memcmp(old->args, s->args, s->nargs * sizeof *s->args) == 0;
+        if (!same)
+            frx_error(FRX_EINVAL, "kernel '%s' is already registered with "
+                      "another declaration: give this one another name",
+                      s->name);
         frx__kspec_free(s);
-        return same ? FRX_OK
-                    : frx_error(FRX_EINVAL, "kernel '%s' is already "
-                                "registered with another declaration: give "
-                                "this one another name", d->name);
+        return same ? FRX_OK : FRX_EINVAL;
     }
     struct frx__kreg *r = frx__calloc(1, sizeof *r, "a kernel registration");
     if (!r) {
@@ -75,19 +127,28 @@ int frx_kernel_register_macro(frx_backend *be, const frx_kernel_macro *m)
         return frx_error(FRX_EINVAL, "frx_kernel_register_macro: a macro "
                          "needs a name and a body");
     for (size_t i = 0; i < be->nmacros; i++)
-        if (strcmp(be->macros[i].name, m->name) == 0)
-            return frx_error(FRX_EINVAL, "macro '%s' is already registered",
-                             m->name);
+        if (strcmp(be->macros[i].name, m->name) == 0 &&
+            same_ns(be->macro_ns[i], be->kernel_ns))
+            return frx_error(FRX_EINVAL, "macro '%s' is already registered%s"
+                             "%s", m->name, be->kernel_ns ? " by " : "",
+                             be->kernel_ns ? be->kernel_ns : "");
     frx_kernel_macro *v = realloc(be->macros, (be->nmacros + 1) * sizeof *v);
     if (!v)
         return frx_error(FRX_ENOMEM, "out of memory registering a macro");
     be->macros = v;
+    char **ns = realloc(be->macro_ns, (be->nmacros + 1) * sizeof *ns);
+    if (!ns)
+        return frx_error(FRX_ENOMEM, "out of memory registering a macro");
+    be->macro_ns = ns;
     frx_kernel_macro *c = &v[be->nmacros];
     c->name = frx__strdup(m->name);
     c->params = frx__strdup(m->params ? m->params : "");
     c->body = frx__strdup(m->body);
-    if (!c->name || !c->params || !c->body) {
+    ns[be->nmacros] = be->kernel_ns ? frx__strdup(be->kernel_ns) : NULL;
+    if (!c->name || !c->params || !c->body ||
+        (be->kernel_ns && !ns[be->nmacros])) {
         free((char *)c->name), free((char *)c->params), free((char *)c->body);
+        free(ns[be->nmacros]);
         return FRX_ENOMEM;
     }
     be->nmacros++;
@@ -113,9 +174,12 @@ void frx__kernels_release(frx_backend *be)
         free((char *)be->macros[i].name);
         free((char *)be->macros[i].params);
         free((char *)be->macros[i].body);
+        free(be->macro_ns[i]);
     }
     free(be->macros);
+    free(be->macro_ns);
     be->macros = NULL;
+    be->macro_ns = NULL;
     be->nmacros = 0;
 }
 
@@ -145,6 +209,7 @@ frx_arg frx_arg_scalar(double value)
     return (frx_arg){.kind = FRX_ARG_SCALAR, .value = value};
 }
 frx_arg frx_arg_unset(void) { return (frx_arg){.kind = FRX_ARG_UNSET}; }
+frx_arg frx_arg_reduce(void) { return (frx_arg){.kind = FRX_ARG_REDUCE}; }
 
 static const char *given_name(const frx_arg *g)
 {
@@ -156,6 +221,7 @@ static const char *given_name(const frx_arg *g)
     case FRX_ARG_XCHG: return "an xchg matrix";
     case FRX_ARG_SCALAR:
     case FRX_ARG_UNSET: return "a scalar";
+    case FRX_ARG_REDUCE: return "a reduction (frx_arg_reduce)";
     default: return "something unknown";
     }
 }
@@ -169,6 +235,7 @@ static int kind_for(const frx_arg *g, const frx__karg *a)
                    ? FRX__K_BROADCAST : FRX__K_MATRIX;
     case FRX_ARG_VIEW: return FRX__K_VIEW;
     case FRX_ARG_XCHG: return FRX__K_XCHG;
+    case FRX_ARG_REDUCE: return FRX__K_REDUCE;
     default: return FRX__K_SCALAR;
     }
 }
@@ -213,11 +280,12 @@ static int check_arg(const frx__kspec *s, const frx__karg *a,
     case FRX__K_BROADCAST: ok_kind = g->kind == FRX_ARG_MATRIX; break;
     case FRX__K_VIEW: ok_kind = g->kind == FRX_ARG_VIEW; break;
     case FRX__K_XCHG: ok_kind = g->kind == FRX_ARG_XCHG; break;
+    case FRX__K_REDUCE: ok_kind = g->kind == FRX_ARG_REDUCE; break;
     default:
         ok_kind = g->kind == FRX_ARG_SCALAR || g->kind == FRX_ARG_UNSET;
     }
     if (!ok_kind || (g->kind != FRX_ARG_SCALAR && g->kind != FRX_ARG_UNSET &&
-                     !g->obj))
+                     g->kind != FRX_ARG_REDUCE && !g->obj))
         return ok_kind ? frx_error(FRX_EINVAL, "kernel '%s': argument '%s' "
                                    "is NULL", s->name, a->name)
                        : wrong_kind(s, a, g);
@@ -294,6 +362,12 @@ static void bind(frx_kernel *k, const frx__karg *a, const frx_arg *g,
         *acc = (frx__access){x, writes, 0, SIZE_MAX};
         break;
     }
+    case FRX__K_REDUCE: { /* g->obj: its partial results (create) */
+        const struct frx__kred *r = g->obj;
+        p[0] = mem(r->mem, FRX_ACCESS_WRITE);
+        *acc = (frx__access){r, 1, 0, SIZE_MAX};
+        break;
+    }
     default:
         *p = a->is_int ? ival((int64_t)g->value)
                        : (frx_param){.type = FRX_PARAM_FP, .d = g->value};
@@ -308,7 +382,14 @@ static int program_for(frx_backend *be, const frx__kspec *s, void **prog)
                       .soasz = be->info.soasz,
                       .alignment = be->info.alignment};
     char *src, *entry;
-    int rc = frx__kgen(s, be->macros, be->nmacros, &cg, &src, &entry);
+    /* the macros of the kernel's own namespace */
+    frx_kernel_macro *ms = frx__calloc(be->nmacros, sizeof *ms, "macros");
+    size_t nms = 0;
+    for (size_t i = 0; ms && i < be->nmacros; i++)
+        if (same_ns(be->macro_ns[i], s->ns))
+            ms[nms++] = be->macros[i];
+    int rc = ms ? frx__kgen(s, ms, nms, &cg, &src, &entry) : FRX_ENOMEM;
+    free(ms);
     if (rc)
         return rc;
     char hash[65];
@@ -324,6 +405,8 @@ static int program_for(frx_backend *be, const frx__kspec *s, void **prog)
     int compiled = 0;
     frx_kernel_src ks = {.size = sizeof ks, .name = s->name, .entry = entry,
                          .source = src, .ndim = s->ndim};
+    if (frx__kspec_has_reduce(s) && cg.target != FRX_TARGET_C_OPENMP)
+        ks.local_size = FRX__RED_WG;
     rc = p ? be->ops->kernel_compile(be->state, &ks, &p->prog, &compiled)
            : FRX_ENOMEM;
     free(src), free(entry);
@@ -354,9 +437,16 @@ int frx_kernel_create(frx_backend *be, const char *name, size_t nrows,
                          "its plugin predates plugin ABI 1.1; rebuild it",
                          be->name);
     const frx__kspec *s = find_spec(be, name);
+    char qbuf[512];
     if (!s)
         return frx_error(FRX_ENOTFOUND, "kernel '%s' is not registered: "
-                         "register it with frx_kernel_register first", name);
+                         "register it with frx_kernel_register first%s%s%s",
+                         qualified(be, name, qbuf, sizeof qbuf),
+                         be->kernel_ns ? " (in a solver's calls, its own "
+                         "kernels are found: those of namespace '" : "",
+                         be->kernel_ns ? be->kernel_ns : "",
+                         be->kernel_ns ? "')" : "");
+    name = s->name;
     if (nargs != s->nargs)
         return frx_error(FRX_EINVAL, "kernel '%s' takes %zu arguments but "
                          "was given %zu", name, s->nargs, nargs);
@@ -386,13 +476,18 @@ int frx_kernel_create(frx_backend *be, const char *name, size_t nrows,
     k->acc = frx__calloc(nargs, sizeof *k->acc, "kernel accesses");
     int rc = k->params && k->param_of && k->unset && k->acc ? FRX_OK
                                                              : FRX_ENOMEM;
+    if (rc == FRX_OK)
+        rc = frx__kred_create(be, s, nrows, n, &k->red, &k->nred);
     if (rc == FRX_OK) {
         k->params[0] = ival((int64_t)nrows);
         k->params[1] = ival((int64_t)n);
         size_t at = 2;
-        for (size_t i = 0; i < nargs; i++) {
+        for (size_t i = 0, r = 0; i < nargs; i++) {
             k->param_of[i] = at;
-            bind(k, &s->args[i], &args[i], &k->params[at], &k->acc[i]);
+            frx_arg a = args[i];
+            if (s->args[i].kind == FRX__K_REDUCE)
+                a.obj = &k->red[r++];
+            bind(k, &s->args[i], &a, &k->params[at], &k->acc[i]);
             k->unset[i] = args[i].kind == FRX_ARG_UNSET;
             at += nparams_of(&s->args[i]);
         }
@@ -441,13 +536,40 @@ int frx__kernel_run(frx_kernel *k, uint32_t flags)
     frx_launch l = {.size = sizeof l, .nrows = k->nrows, .n = k->n,
                     .nparams = k->nparams, .params = k->params,
                     .flags = flags};
-    return k->be->ops->kernel_launch(k->be->state, k->prog, &l);
+    int rc = k->be->ops->kernel_launch(k->be->state, k->prog, &l);
+    k->ran |= rc == FRX_OK;
+    return rc;
+}
+
+int frx_kernel_result(frx_kernel *k, const char *arg, double *values,
+                      size_t n)
+{
+    if (!k || !arg || !values)
+        return frx_error(FRX_EINVAL, "frx_kernel_result: NULL argument");
+    for (size_t i = 0; i < k->nred; i++) {
+        const frx__karg *a = &k->spec->args[k->red[i].arg];
+        if (strcmp(a->name, arg) != 0)
+            continue;
+        if (n != k->red[i].ncomp)
+            return frx_error(FRX_ESHAPE, "kernel '%s': reduction '%s' has "
+                             "%zu values, not %zu", k->spec->name, arg,
+                             k->red[i].ncomp, n);
+        if (!k->ran)
+            return frx_error(FRX_EINVAL, "kernel '%s': reduction '%s' has "
+                             "no result before the kernel has run",
+                             k->spec->name, arg);
+        return frx__kred_fold(k->be, &k->red[i], a->op, values);
+    }
+    return frx_error(FRX_ENOTFOUND, "kernel '%s' has no reduction '%s'%s",
+                     k->spec->name, arg, k->nred ? "" : " (it has none: "
+                     "declare one 'out reduce(max|min|sum) ...')");
 }
 
 void frx_kernel_destroy(frx_kernel *k)
 {
     if (!k)
         return;
+    frx__kred_free(k->be, k->red, k->nred);
     free(k->params);
     free(k->param_of);
     free(k->unset);

@@ -281,11 +281,20 @@ int frx_opencl_kernel_compile(void *state, const frx_kernel_src *src,
     if (rc == FRX_OK && err != CL_SUCCESS)
         rc = frx_opencl_fail(err, "clGetKernelWorkGroupInfo", "kernel '%s'",
                              src->name);
+    /* ABI 1.3: a kernel that folds work-groups (a reduction) must be
+     * launched with the group size its code was generated for */
+    size_t need = FRX_SIZE_HOLDS(frx_kernel_src, src, local_size)
+                      ? src->local_size : 0;
+    if (rc == FRX_OK && need && wgs && wgs < need)
+        rc = frx_error(FRX_EBACKEND, "kernel '%s' needs work-groups of %zu "
+                       "on '%s', which allows %zu for it", src->name, need,
+                       s->device_name, wgs);
     if (rc) {
         frx_opencl_kernel_free(s, p);
         return rc;
     }
-    p->local = wgs && wgs < s->local_size ? wgs : s->local_size;
+    p->local = need ? need : wgs && wgs < s->local_size ? wgs
+                                                         : s->local_size;
     snprintf(p->name, sizeof p->name, "%s", src->name);
     *out = p;
     return FRX_OK;

@@ -105,10 +105,15 @@ typedef struct frx_pack_args {
 /* A generated kernel to compile: source defining the function entry. */
 typedef struct frx_kernel_src {
     uint32_t size;
-    const char *name;   /* the kernel's name, for messages */
+    const char *name;   /* the kernel's name, for messages (a solver's
+                           kernels: "<plugin>.<name>") */
     const char *entry;  /* the function to look up */
     const char *source;
     int ndim;
+    /* ABI 1.3: work-items per group every launch of this kernel must
+     * use (GPU targets of kernels with reductions, whose generated code
+     * folds one group in local memory); 0: the backend's choice. */
+    size_t local_size;
 } frx_kernel_src;
 
 /* Launch parameters, in the order of the generated function's
