@@ -521,7 +521,29 @@ static const char full_case[] =
     "  nupts: 2\n"
     "  steps: 1\n"
     "solver:\n"
-    "  anything: [goes, here]\n";
+    "  name: solver\n"
+    "  order: 5\n"
+    "time:\n"
+    "  scheme: rk45\n"
+    "  t-start: 0.5\n"
+    "  t-end: 2\n"
+    "  steps: 1000\n"
+    "  dt: 1e-3\n"
+    "  cfl: 0.4\n"
+    "  controller: pi\n"
+    "  atol: 1e-8\n"
+    "  rtol: 1e-7\n"
+    "  safety: 0.9\n"
+    "  min-factor: 0.2\n"
+    "  max-factor: 3\n"
+    "  pi-alpha: 0.6\n"
+    "  pi-beta: 0.3\n"
+    "  dt-min: 1e-14\n"
+    "  dt-max: 0.1\n"
+    "progress: {mode: lines, interval: 10}\n"
+    "output: {interval: 50, dir: out, name: flow}\n"
+    "checkpoint: {interval: 200, file: \"ckpt-{step}.h5\"}\n"
+    "check: {interval: 20}\n";
 
 START_TEST(valid_full_case)
 {
@@ -742,6 +764,68 @@ START_TEST(plugin_options)
 }
 END_TEST
 
+/* solver.* against the schema of the plugin solver.name names (the
+ * fixtures: FRX_PLUGIN_PATH points at them). */
+START_TEST(solver_options)
+{
+    ck_assert_int_eq(check("backend: {precision: double}\n"
+                           "solver:\n"
+                           "  name: solver\n"
+                           "  ordr: 3\n"),
+                     FRX_ECONFIG);
+    ck_assert_str_eq(frx_errmsg(), "case.yaml:4:3: unknown key 'ordr' in "
+                     "'solver' (did you mean 'order'?)");
+    ck_assert_int_eq(check("backend: {precision: double}\n"
+                           "solver: {name: solver, order: 9}\n"),
+                     FRX_ECONFIG);
+    assert_msg("case.yaml:2:31: 'solver.order' must be between 1 and 8, got "
+               "9");
+    ck_assert_int_eq(check("backend: {precision: double}\n"
+                           "solver: {name: solver, order: 8}\n"),
+                     FRX_OK);
+    /* options that reach no plugin */
+    ck_assert_int_eq(check("backend: {precision: double}\n"
+                           "solver:\n"
+                           "  order: 3\n"),
+                     FRX_ECONFIG);
+    ck_assert_str_eq(frx_errmsg(), "case.yaml:3:3: 'solver.order' reaches no "
+                     "plugin: set solver.name to the solver plugin that takes "
+                     "it");
+    /* a name with no plugin: one error, at the name, with the search path */
+    ck_assert_int_eq(check("backend: {precision: double}\n"
+                           "solver:\n"
+                           "  name: advect\n"
+                           "  order: 3\n"),
+                     FRX_ECONFIG);
+    assert_msg("case.yaml:3:9: solver.name: no plugin 'advect' "
+               "(frx-advect.so) in: ");
+    assert_msg(getenv("FRX_PLUGIN_PATH"));
+    ck_assert_uint_eq(nlines(frx_errmsg()), 1);
+    /* a backend is no solver; a solver built for another API is refused */
+    ck_assert_int_eq(check("backend: {precision: double}\n"
+                           "solver: {name: good}\n"),
+                     FRX_ECONFIG);
+    assert_msg("case.yaml:2:16: solver.name: plugin ");
+    assert_msg("frx-good.so is a backend, not a solver");
+    ck_assert_int_eq(check("backend: {precision: double}\n"
+                           "solver: {name: badapi}\n"),
+                     FRX_ECONFIG);
+    assert_msg("solver.name: plugin ");
+    assert_msg("was built for frx solver API 99.7");
+}
+END_TEST
+
+START_TEST(time_keys)
+{
+    ck_assert_int_eq(check("backend: {precision: double}\n"
+                           "time: {scheme: rk5, dt: -1, t-ned: 1}\n"),
+                     FRX_ECONFIG);
+    assert_msg("'time.scheme' must be one of: rk4, ssp-rk3, rk45; got 'rk5'");
+    assert_msg("'time.dt' must be between");
+    assert_msg("unknown key 't-ned' in 'time' (did you mean 't-end'?)");
+}
+END_TEST
+
 START_TEST(check_bad_args)
 {
     ck_assert_int_eq(frx_config_check(NULL), FRX_EINVAL);
@@ -800,6 +884,8 @@ static Suite *config_suite(void)
     tcase_add_test(check_tc, every_error_reported);
     tcase_add_test(check_tc, plugin_options);
     tcase_add_test(check_tc, check_bad_args);
+    tcase_add_test(check_tc, solver_options);
+    tcase_add_test(check_tc, time_keys);
     suite_add_tcase(s, check_tc);
     return s;
 }

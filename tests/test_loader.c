@@ -307,6 +307,18 @@ START_TEST(open_solver)
 }
 END_TEST
 
+START_TEST(solver_api_major_refused)
+{
+    frx_plugin *p = NULL;
+    ck_assert_int_eq(frx_plugin_open(fixture("badapi"), &p), FRX_EPLUGIN);
+    ck_assert_ptr_null(p);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "was built for frx solver "
+                                               "API 99.7 but this frx has "
+                                               "solver API 1."));
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "frx-badapi.so"));
+}
+END_TEST
+
 /* ------------------------------------------------------------- finding */
 
 START_TEST(find_follows_env_order)
@@ -490,7 +502,7 @@ START_TEST(foreach_fixtures)
     }
     const char *bad[] = {"badabi", "noentry", "wrongname", "missingdep",
                          "notelf", "noname", "badkind", "noops",
-                         "smalldesc"};
+                         "smalldesc", "badapi"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         const struct visit *v = visit_of(&vs, fixture(bad[i]));
         ck_assert_msg(!v->has_plugin, "%s opened", v->path);
@@ -501,7 +513,8 @@ START_TEST(foreach_fixtures)
 
     /* fixture dir first, sorted by name */
     ck_assert_str_eq(vs.v[0].path, fixture("badabi"));
-    ck_assert_str_eq(vs.v[1].path, fixture("badkind"));
+    ck_assert_str_eq(vs.v[1].path, fixture("badapi"));
+    ck_assert_str_eq(vs.v[2].path, fixture("badkind"));
 }
 END_TEST
 
@@ -559,6 +572,7 @@ static Suite *loader_suite(void)
     tcase_add_test(tc, ops_past_size_are_absent);
     tcase_add_test(tc, newer_minor_is_accepted);
     tcase_add_test(tc, open_solver);
+    tcase_add_test(tc, solver_api_major_refused);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("find");

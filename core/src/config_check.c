@@ -53,6 +53,63 @@ static const frx_option core_schema[] = {
     {.key = "demo.steps", .type = FRX_OPT_INT, .min = 1, .max = 1000000,
      .def = "10", .help = "exchange steps"},
     {.key = "solver", .type = FRX_OPT_MAP, .help = "the solver"},
+    {.key = "solver.name", .type = FRX_OPT_STRING,
+     .help = "the solver plugin; its options are solver.*"},
+    {.key = "time", .type = FRX_OPT_MAP, .help = "the time loop"},
+    {.key = "time.scheme", .type = FRX_OPT_ENUM,
+     .choices = "rk4|ssp-rk3|rk45", .def = "rk4", .help = "time scheme"},
+    {.key = "time.t-start", .type = FRX_OPT_DOUBLE, .min = 1, .max = 0,
+     .def = "0", .help = "the initial time"},
+    {.key = "time.t-end", .type = FRX_OPT_DOUBLE, .min = 1, .max = 0,
+     .help = "the final time"},
+    {.key = "time.steps", .type = FRX_OPT_INT, .min = 1, .max = 1e15,
+     .help = "the last step number"},
+    {.key = "time.dt", .type = FRX_OPT_DOUBLE, .min = 1e-300, .max = 1e300,
+     .help = "the time step (rk45: the first one)"},
+    {.key = "time.cfl", .type = FRX_OPT_DOUBLE, .min = 1e-300, .max = 1e300,
+     .help = "the CFL number: dt from the solver's max_dt"},
+    {.key = "time.controller", .type = FRX_OPT_ENUM,
+     .choices = "auto|none|pi", .def = "auto",
+     .help = "dt control: pi (rk45 only) or none"},
+    {.key = "time.atol", .type = FRX_OPT_DOUBLE, .min = 0, .max = 1e300,
+     .def = "1e-6", .help = "absolute error tolerance (pi)"},
+    {.key = "time.rtol", .type = FRX_OPT_DOUBLE, .min = 0, .max = 1e300,
+     .def = "1e-6", .help = "relative error tolerance (pi)"},
+    {.key = "time.safety", .type = FRX_OPT_DOUBLE, .min = 0.01, .max = 1,
+     .def = "0.8", .help = "safety factor (pi)"},
+    {.key = "time.min-factor", .type = FRX_OPT_DOUBLE, .min = 0.01,
+     .max = 0.99, .def = "0.3", .help = "smallest dt change (pi)"},
+    {.key = "time.max-factor", .type = FRX_OPT_DOUBLE, .min = 1, .max = 100,
+     .def = "2.5", .help = "largest dt change (pi)"},
+    {.key = "time.pi-alpha", .type = FRX_OPT_DOUBLE, .min = 0, .max = 10,
+     .def = "0.7", .help = "PI gain on the error"},
+    {.key = "time.pi-beta", .type = FRX_OPT_DOUBLE, .min = 0, .max = 10,
+     .def = "0.4", .help = "PI gain on the previous error"},
+    {.key = "time.dt-min", .type = FRX_OPT_DOUBLE, .min = 0, .max = 1e300,
+     .def = "1e-12", .help = "no step below it (pi)"},
+    {.key = "time.dt-max", .type = FRX_OPT_DOUBLE, .min = 1e-300,
+     .max = 1e300, .help = "no step above it"},
+    {.key = "progress", .type = FRX_OPT_MAP, .help = "the progress line"},
+    {.key = "progress.mode", .type = FRX_OPT_ENUM,
+     .choices = "auto|in-place|lines|off", .def = "auto",
+     .help = "rewritten in place, a line per interval, or none"},
+    {.key = "progress.interval", .type = FRX_OPT_INT, .min = 1, .max = 1e15,
+     .def = "100", .help = "steps between lines"},
+    {.key = "output", .type = FRX_OPT_MAP, .help = "VTK output"},
+    {.key = "output.interval", .type = FRX_OPT_INT, .min = 0, .max = 1e15,
+     .def = "0", .help = "steps between outputs; 0: none"},
+    {.key = "output.dir", .type = FRX_OPT_STRING, .def = ".",
+     .help = "where output goes"},
+    {.key = "output.name", .type = FRX_OPT_STRING, .def = "solution",
+     .help = "file name stem"},
+    {.key = "checkpoint", .type = FRX_OPT_MAP, .help = "checkpoints"},
+    {.key = "checkpoint.interval", .type = FRX_OPT_INT, .min = 0,
+     .max = 1e15, .def = "0", .help = "steps between checkpoints; 0: none"},
+    {.key = "checkpoint.file", .type = FRX_OPT_STRING,
+     .def = "checkpoint-{step}.h5", .help = "the file; {step} is replaced"},
+    {.key = "check", .type = FRX_OPT_MAP, .help = "run-time checks"},
+    {.key = "check.interval", .type = FRX_OPT_INT, .min = 0, .max = 1e15,
+     .def = "100", .help = "steps between NaN/Inf checks; 0: none"},
     {0},
 };
 
@@ -77,6 +134,8 @@ struct check {
     size_t nfound, capfound;
     int nerr;
     int rc; /* FRX_ENOMEM while building the schema */
+    int has_solver;   /* solver.name names a solver plugin found here */
+    char *solver_err; /* why solver.name names none, reported there */
 };
 
 /* -------------------------------------------------------- the schema */
@@ -223,6 +282,43 @@ static void add_backend(struct check *c, const frx_plugin_desc *d)
             c->e[i].open = !has_children(c, c->e[i].o.key);
 }
 
+/* solver.<key>: the options of the plugin solver.name names, found
+ * along the search path (only that one is opened). */
+static void add_solver(struct check *c)
+{
+    const frx_cfgnode *n = frx_cfg_get(c->cfg->root, "solver.name");
+    const char *name = frx_cfg_scalar(n);
+    if (!name || !name[0] || frx_cfg_type(frx_cfg_get(c->cfg->root,
+                                                      "solver")) !=
+                                 FRX_CFG_MAP)
+        return; /* absent or not a string: the checks below say so */
+    frx_plugin *p;
+    int rc = frx_plugin_find(c->cfg, name, &p);
+    const frx_plugin_desc *d = rc ? NULL : frx_plugin_descriptor(p);
+    char msg[2048];
+    if (rc)
+        snprintf(msg, sizeof msg, "%s", frx_errmsg());
+    else if (d->kind != FRX_PLUGIN_SOLVER)
+        snprintf(msg, sizeof msg, "plugin %s is a backend, not a solver: "
+                 "name a solver plugin (frx plugins lists them)",
+                 frx_plugin_path(p));
+    if (rc || d->kind != FRX_PLUGIN_SOLVER) {
+        if (!(c->solver_err = frx__strdup(msg)))
+            c->rc = FRX_ENOMEM;
+        return;
+    }
+    c->has_solver = 1;
+    const frx_option *opts = d->solver ? d->solver->options : NULL;
+    size_t first = c->n;
+    for (size_t i = 0; opts && opts[i].key && i < 1000 && !c->rc; i++)
+        if (strcmp(opts[i].key, "name") != 0 && !add_parents(c, "solver",
+                                                              opts[i].key))
+            add_copy(c, "solver", &opts[i], 0);
+    for (size_t i = first; i < c->n; i++)
+        if (c->e[i].o.type == FRX_OPT_MAP)
+            c->e[i].open = !has_children(c, c->e[i].o.key);
+}
+
 static void visit(const char *path, const frx_plugin *p, int err,
                   const char *msg, void *ud)
 {
@@ -236,10 +332,11 @@ static void visit(const char *path, const frx_plugin *p, int err,
 static int build_schema(struct check *c)
 {
     for (const frx_option *o = core_schema; o->key; o++) {
-        struct entry e = {.o = *o, .open = !strcmp(o->key, "solver")};
+        struct entry e = {.o = *o};
         if (add_entry(c, &e))
             return c->rc;
     }
+    add_solver(c);
     frx_plugin_foreach(c->cfg, visit, c); /* an error here: see below */
     for (size_t i = 0; i < NKNOWN && !c->rc; i++) {
         char key[64];
@@ -265,6 +362,7 @@ static void free_schema(struct check *c)
     for (size_t i = 0; i < c->nfound; i++)
         free(c->found[i]);
     free(c->found);
+    free(c->solver_err);
 }
 
 /* ---------------------------------------------------------- reporting */
@@ -340,6 +438,12 @@ static void report_unknown(struct check *c, const frx_cfgnode *keynode,
             cands[nc++] = child;
     }
     in_what(prefix, in, sizeof in);
+    if (!strcmp(prefix, "solver") && !c->has_solver) {
+        if (!c->solver_err) /* else solver.name says why */
+            report(c, keynode, "'solver.%s' reaches no plugin: set "
+                   "solver.name to the solver plugin that takes it", key);
+        return;
+    }
     if (strchr(key, '.'))
         report(c, keynode, "unknown key '%s' %s (keys cannot contain '.': "
                "nest each part under the one before)", key, in);
@@ -534,6 +638,8 @@ static void check_value(struct check *c, const frx_cfgnode *v,
             check_backend_name(c, v, o->key);
         if (!rc && !strcmp(o->key, "backend.rules.ranks"))
             check_ranks(c, v, o->key);
+        if (!rc && !strcmp(o->key, "solver.name") && c->solver_err)
+            report(c, v, "solver.name: %s", c->solver_err);
         break;
     }
     case FRX_OPT_MAP_LIST:

@@ -260,6 +260,28 @@ static const frx_solver_ops *desc_solver(const frx_plugin_desc *d)
     return ops && HAS_FIELD(frx_solver_ops, size, ops->size) ? ops : NULL;
 }
 
+/* The solver interface has its own version: a plugin built for another
+ * major is refused. Ops that end before it, or leave it 0 and have no
+ * create, come from a plugin that only declares its options. */
+static int check_solver_api(const char *path, const frx_solver_ops *ops)
+{
+    if (!ops || !HAS_FIELD(frx_solver_ops, api_minor, ops->size))
+        return FRX_OK;
+    int has_create = HAS_FIELD(frx_solver_ops, create, ops->size) &&
+                     ops->create;
+    if ((ops->api_major == 0 && !has_create) ||
+        ops->api_major == FRX_SOLVER_API_MAJOR)
+        return FRX_OK;
+    return frx_error(FRX_EPLUGIN,
+                     "plugin %s was built for frx solver API %u.%u but this "
+                     "frx has solver API %d.%d: rebuild the plugin against "
+                     "this frx%s", path, (unsigned)ops->api_major,
+                     (unsigned)ops->api_minor, FRX_SOLVER_API_MAJOR,
+                     FRX_SOLVER_API_MINOR, ops->api_major ? ""
+                     : " (set .api_major = FRX_SOLVER_API_MAJOR and "
+                       ".api_minor = FRX_SOLVER_API_MINOR in its ops)");
+}
+
 /* The plugin object for a checked descriptor. It holds copies of the
  * plugin's structs in this frx's layout, so the rest of frx reads any
  * field directly: what the plugin did not provide is zero. */
@@ -271,6 +293,10 @@ static int make_plugin(const char *path, const char *real, lt_dlhandle h,
     if (d->kind == FRX_PLUGIN_BACKEND && !backend)
         return frx_error(FRX_EPLUGIN, "plugin %s: a backend without backend "
                          "ops: set .backend in its descriptor", path);
+    int rc = d->kind == FRX_PLUGIN_SOLVER ? check_solver_api(path, solver)
+                                          : FRX_OK;
+    if (rc)
+        return rc;
 
     struct frx_plugin *p = frx__calloc(1, sizeof *p, "a plugin");
     if (!p)

@@ -6,6 +6,8 @@ frx_cli_test(config-check-ok 0 ": ok"
   config check ${PROJECT_SOURCE_DIR}/config/demo.yaml)
 frx_cli_test(config-check-full 0 "full.yaml: ok"
   config check ${FRX_CFG_DATA}/full.yaml)
+set_tests_properties(cli-config-check-full PROPERTIES ENVIRONMENT
+  "${FRX_TEST_ENV};FRX_PLUGIN_PATH=${FRX_FIXTURE_DIR}")
 
 # Bad cases: file:line:col messages, a summary line, exit status 1.
 frx_cli_test(config-check-unknown-key 1
