@@ -78,3 +78,21 @@ if(TARGET frx-opencl)
     mpi-startup-device-aware-refused PROPERTIES TIMEOUT 60
     ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
 endif()
+
+# The time loop on the ODE fixture (tests/fixtures/ode.c), per backend;
+# on openmp also with the elements shared out over 2 ranks.
+frx_check_test(test_timeloop test_timeloop.c)
+add_dependencies(test_timeloop frx-fixtures)
+foreach(be IN LISTS FRX_TEST_BACKENDS)
+  set(nps 1)
+  if(be STREQUAL "openmp")
+    set(nps 1 2)
+  endif()
+  foreach(np IN LISTS nps)
+    add_test(NAME timeloop-${be}-np${np} COMMAND ${FRX_MPIRUN} ${np}
+      $<TARGET_FILE:test_timeloop> ${be})
+    set_tests_properties(timeloop-${be}-np${np} PROPERTIES SKIP_RETURN_CODE 77
+      TIMEOUT 300 ENVIRONMENT
+      "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1;FRX_PLUGIN_PATH=${FRX_FIXTURE_DIR}")
+  endforeach()
+endforeach()

@@ -56,6 +56,52 @@ FRX_EXTERN int frx_graph_add_wait(frx_graph *g, frx_comm *c, int id,
  * min/median/max over ranks, logged by rank 0 at level info. */
 FRX_EXTERN int frx_comm_report(frx_comm *c);
 
+/* ---------------------------------------------------------------- solvers */
+
+/* A solver plugin driven by frx's time loop (DESIGN.md, "Solver
+ * lifecycle" and "Time loop"). Every function here is collective over
+ * the communicator's ranks: a failure on one rank is a failure on every
+ * rank, with each failing rank's reason in frx_errmsg(). */
+struct frx_mesh;
+typedef struct frx_solver frx_solver;
+
+/* What a run did. Set size (and l2, l2_cap) before the call. */
+typedef struct frx_run_stats {
+    uint32_t size;
+    uint64_t step;      /* the step number reached (a restart continues
+                           the count of the run it came from) */
+    uint64_t steps_run; /* steps this run took */
+    uint64_t rejected;  /* steps the PI controller rejected */
+    uint64_t nrhs;      /* RHS evaluations of this run */
+    uint64_t ndofs;     /* solution values over every rank */
+    double t, dt;       /* the time reached; the size of the next step */
+    double wall;        /* seconds in the time loop */
+    double errest;      /* rk45: the last step's error estimate, in units
+                           of the tolerance; 0 otherwise */
+    double *l2;         /* room for l2_cap values, or NULL: the L2 norm
+                           of each variable's error at the end (NaN when
+                           the solver has no exact solution) */
+    size_t l2_cap;
+} frx_run_stats;
+
+/* Start the solver of the case's solver.name (options solver.*, time
+ * loop time.*, output.*, checkpoint.*, check.*) on this rank's backend,
+ * communicator and part of the mesh (NULL: a case without a mesh): its
+ * registers, its RHS and check graphs, and the initial condition, or
+ * the checkpoint restart (not NULL). */
+FRX_EXTERN int frx_solver_create(const frx_config *cfg, frx_backend *be,
+                                 frx_comm *comm, const struct frx_mesh *mesh,
+                                 const char *restart, frx_solver **out);
+/* Run the time loop to time.t-end or time.steps; stats may be NULL. */
+FRX_EXTERN int frx_solver_run(frx_solver *s, frx_run_stats *stats);
+FRX_EXTERN void frx_solver_destroy(frx_solver *s);
+
+/* `frx run` of a case with a solver: backends, frx's communicator (a
+ * duplicate of comm), the mesh when the case has one, the solver and
+ * its time loop; progress and summary on rank 0. */
+FRX_EXTERN int frx_run_case(const frx_config *cfg, MPI_Comm comm,
+                            const char *restart, frx_run_stats *stats);
+
 #ifdef __cplusplus
 }
 #endif

@@ -256,6 +256,11 @@ typedef struct frx_solver_info {
     unsigned check_every;           /* run the check graph every N steps
                                        (0: never) */
     int order;                      /* formal order of accuracy (logs) */
+    int ndims;                      /* coordinates of a point in upts,
+                                       vis_pts and exact(): the mesh's
+                                       (0 here takes it); without a mesh
+                                       the solver's own, 0 if it has
+                                       none */
 } frx_solver_info;
 
 typedef struct frx_solver_ops {
