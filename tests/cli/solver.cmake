@@ -1,0 +1,38 @@
+# `frx run` of cases with a solver plugin (the ODE fixtures), as a user
+# runs them. Included from tests/cli/tests.cmake.
+set(FRX_SOLVER_DATA ${PROJECT_SOURCE_DIR}/tests/data/solver)
+set(FRX_SOLVER_ENV
+  "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1;FRX_PLUGIN_PATH=${FRX_FIXTURE_DIR}")
+
+# frx_solver_test(NAME NP RC REGEX CASE [ARGS...]): mpirun -np NP frx run.
+function(frx_solver_test name np rc regex case)
+  add_test(NAME solver-${name} COMMAND sh ${FRX_EXPECT} ${rc} ${regex}
+    ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} --oversubscribe
+    ${FRX_EXE} run ${FRX_SOLVER_DATA}/${case} ${ARGN})
+  set_tests_properties(solver-${name} PROPERTIES TIMEOUT 120
+    ENVIRONMENT "${FRX_SOLVER_ENV}")
+endfunction()
+
+frx_solver_test(summary 1 0
+  "frx: 20 steps to step 20, t = 1, in [0-9.]+ s" ode.yaml)
+frx_solver_test(rates 2 0
+  "frx: 111 DOFs, 80 RHS evaluations: [0-9.e+]+ RHS evaluations/s, [0-9.e+]+ DOF-updates/s"
+  ode.yaml)
+frx_solver_test(norms 2 0 "frx: L2 error at t = 1: u [0-9.]+e-08" ode.yaml)
+frx_solver_test(progress-lines 1 0
+  "step 10  t 0.5  dt 0.05  wall [0-9:]+  ETA [0-9:]+" ode.yaml)
+# a check failing on one rank stops both, naming step, time and rank
+frx_solver_test(check-stops-every-rank 2 1
+  "frx: step 7, t = 0.7: a check failed on 1 of 2 rank[(]s[)]:" check-fails.yaml)
+frx_solver_test(check-names-rank 2 1
+  "^  rank 1: ode: the check fails at step 7 on rank 1, as solver.fail-step asks"
+  check-fails.yaml)
+frx_solver_test(nonfinite-stops 2 1
+  "^  rank 1: variable 'u' is NaN or Inf" blows-up.yaml)
+frx_solver_test(no-plugin 2 1
+  "no-plugin.yaml:3:16: solver.name: no plugin 'nosuch' [(]frx-nosuch.so[)] in: .*fixtures"
+  no-plugin.yaml)
+frx_cli_test(run-restart-needs-solver 1 "--restart needs a case with solver.name"
+  run ${PROJECT_SOURCE_DIR}/config/demo.yaml --restart nowhere.h5)
+set_tests_properties(cli-run-restart-needs-solver PROPERTIES
+  ENVIRONMENT "${FRX_MPI_TEST_ENV}")
