@@ -218,16 +218,29 @@ START_TEST(setup_errors)
         ck_assert_int_eq(rc, FRX_OK);
     }
     frx_config_free(cfg);
+    /* a kernel error in a solver's graph names the plugin */
+    cfg = config("solver: {name: ode, fault: bind}\n"
+                 "time: {dt: 1, t-end: 2}\n");
+    ck_assert_int_eq(frx_run_case(cfg, MPI_COMM_WORLD, NULL, NULL),
+                     FRX_ESHAPE);
+    ck_assert_msg(strstr(frx_errmsg(), "building the graphs failed on "),
+                  "%s", frx_errmsg());
+    ck_assert_msg(strstr(frx_errmsg(), ": kernel 'ode.rhs': argument 'u' is "
+                                       "declared 'in fpdtype_t' but was "
+                                       "given a scalar"), "%s",
+                  frx_errmsg());
+    frx_config_free(cfg);
 }
 END_TEST
 
 /* Two solver plugins on one backend, each with its own kernel "rhs"
- * (different bodies): each runs its own, as its exact solution says. */
+ * (different bodies; one plugin's name is no C identifier): each runs
+ * its own, as its exact solution says. */
 START_TEST(two_solvers_one_backend)
 {
     frx_config *c1 = config("solver: {name: ode}\n"
                             "time: {t-end: 1, dt: 0.05}\n");
-    frx_config *c2 = config("solver: {name: ode2}\n"
+    frx_config *c2 = config("solver: {name: ode-2x}\n"
                             "time: {t-end: 1, dt: 0.05}\n");
     frx_backend *be;
     frx_comm *comm;

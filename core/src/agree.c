@@ -54,7 +54,7 @@ int frx__fatal(MPI_Comm comm, int rc, uint64_t step, double t,
 {
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
-    frx_log(FRX_LOG_ERROR, "step %llu, t = %.17g: %s failed on rank %d: %s; "
+    frx_log(FRX_LOG_ERROR, "step %llu, t = %.9g: %s failed on rank %d: %s; "
             "the other ranks may be waiting on this one: stopping the job",
             (unsigned long long)step, t, what, rank, frx_errmsg());
     MPI_Abort(comm, 1);

@@ -1,7 +1,8 @@
 /* The time loop's side of output, checkpoints and error norms: the
  * solution copied to the host block by block and handed to the VTK
- * writer and the HDF5 checkpoints of io.h; norms by quadrature with the
- * solver's weights. All collective; failures agreed by every rank. */
+ * writer and the HDF5 checkpoints of io.h (which return the same code
+ * on every rank); norms by quadrature with the solver's weights. All
+ * collective; failures agreed by every rank. */
 #include "solver-impl.h"
 #include "io.h"
 
@@ -72,14 +73,12 @@ int frx__output_write(frx_solver *s)
     struct frx__io_fields f;
     int rc = frx__vtk_write ? make_fields(s, &f, 1)
                             : unavailable("VTK output", "output.interval");
-    char name[512], what[96];
-    snprintf(name, sizeof name, "%s-%08llu", s->set.out_name,
-             (unsigned long long)s->step);
+    char what[96];
     snprintf(what, sizeof what, "step %llu: output",
              (unsigned long long)s->step);
     if ((rc = frx__agree(s->mpi, rc, what)) == FRX_OK)
-        rc = frx__agree(s->mpi, frx__vtk_write(s->mpi, s->set.out_dir, name,
-                                               &f, s->t, s->step), what);
+        rc = frx__vtk_write(s->mpi, s->set.out_dir, s->set.out_name, &f,
+                            s->t, s->step);
     if (frx__vtk_write)
         free_fields(&f);
     return rc;
@@ -126,7 +125,7 @@ int frx__checkpoint_write(frx_solver *s)
     if ((rc = frx__agree(s->mpi, rc, what)) == FRX_OK) {
         struct frx__ckpt_meta m;
         fill_meta(s, &m);
-        rc = frx__agree(s->mpi, frx__ckpt_write(s->mpi, path, &m, &f), what);
+        rc = frx__ckpt_write(s->mpi, path, &m, &f);
     }
     if (frx__ckpt_write)
         free_fields(&f);
@@ -139,16 +138,19 @@ int frx__checkpoint_read(frx_solver *s, const char *path)
 {
     struct frx__io_fields f;
     struct frx__ckpt_meta m;
-    memset(&m, 0, sizeof m);
+    fill_meta(s, &m); /* this run's solver, mesh and precision */
     char what[4200];
     snprintf(what, sizeof what, "the restart from %s", path);
     int rc = frx__ckpt_read ? make_fields(s, &f, 0)
                             : frx_error(FRX_ENOTSUP, "this frx cannot read "
                                         "checkpoints yet");
     if ((rc = frx__agree(s->mpi, rc, what)) == FRX_OK)
-        rc = frx__agree(s->mpi, frx__ckpt_read(s->mpi, path, &m, &f), what);
-    for (size_t b = 0; rc == FRX_OK && b < s->info.nblocks; b++)
-        rc = frx_matrix_write(s->reg[0][b], f.blocks[b].u);
+        rc = frx__ckpt_read(s->mpi, path, &m, &f);
+    if (rc == FRX_OK) { /* a copy failing on one rank: all say so */
+        for (size_t b = 0; rc == FRX_OK && b < s->info.nblocks; b++)
+            rc = frx_matrix_write(s->reg[0][b], f.blocks[b].u);
+        rc = frx__agree(s->mpi, rc, what);
+    }
     if (frx__ckpt_read)
         free_fields(&f);
     if (rc)

@@ -36,3 +36,16 @@ frx_cli_test(run-restart-needs-solver 1 "--restart needs a case with solver.name
   run ${PROJECT_SOURCE_DIR}/config/demo.yaml --restart nowhere.h5)
 set_tests_properties(cli-run-restart-needs-solver PROPERTIES
   ENVIRONMENT "${FRX_MPI_TEST_ENV}")
+# a failure inside a step: the failing rank names itself, the job ends
+frx_solver_test(step-failure-aborts 2 1
+  "step 3, t = 0.2: a step failed on rank 1: ode: set_time fails at t = 0.25 on rank 1.*stopping the job"
+  step-fails.yaml)
+# on a terminal the progress line is rewritten in place
+find_program(FRX_SCRIPT script)
+if(FRX_SCRIPT)
+  add_test(NAME solver-progress-in-place COMMAND sh
+    ${CMAKE_CURRENT_SOURCE_DIR}/cli/tty.sh ${FRX_EXE}
+    ${FRX_SOLVER_DATA}/ode-tty.yaml)
+  set_tests_properties(solver-progress-in-place PROPERTIES TIMEOUT 60
+    ENVIRONMENT "${FRX_SOLVER_ENV}")
+endif()
