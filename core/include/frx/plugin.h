@@ -191,16 +191,26 @@ typedef struct frx_backend_ops {
 /* ---------------------------------------------------------------- solver */
 
 /* The solver interface is versioned on its own (frx_solver_ops.api_*):
- * a solver plugin built for another major is refused; minors only
- * append. The core drives a solver through `frx run`:
+ * a solver plugin built for another major is refused at load; minors
+ * only append. A plugin whose ops leave api_major 0 and create NULL
+ * only declares options. The core drives a solver through `frx run`
+ * (frx_solver_create/run/destroy in comm.h):
  *
- *   create -> initial (or a checkpoint is read) -> build_rhs for each
- *   pair of solution registers the time scheme uses (and build_check)
- *   -> the time loop runs those graphs -> destroy.
+ *   create -> the core allocates the registers of the solution (per
+ *   register one matrix per block: nupts x nvars x neles) -> initial
+ *   into register 0 (or a checkpoint is read) -> build_rhs once for
+ *   each (u, f) register pair the time scheme uses, build_check once
+ *   for each register that can hold u after a step -> the time loop
+ *   runs those graphs (set_time before each RHS) -> destroy.
  *
- * Kernels a solver registers are namespaced: the core sets the
- * backend's kernel namespace to the plugin's name around every call
- * into the solver, so two solver plugins may both have a `tflux`. */
+ * Every call happens on every rank, in the same order; a failure on
+ * one rank (an FRX_E* code, message through frx_error) stops every
+ * rank with that rank's message. Kernels and macros a solver registers
+ * are namespaced: the core sets the backend's kernel namespace to the
+ * plugin's name around every call into the solver, where
+ * frx_kernel_register and frx_kernel_create see only the plugin's own
+ * kernels (messages call them "<plugin>.<name>"), so two solver plugins
+ * may both have a `tflux`. */
 #define FRX_SOLVER_API_MAJOR 1
 #define FRX_SOLVER_API_MINOR 0
 
@@ -214,9 +224,15 @@ typedef struct frx_solver_init {
     struct frx_comm *comm;        /* frx's communicator, for exchanges */
     const frx_config *config;
     const frx_cfgnode *options;   /* solver.*, checked against the schema */
-    const struct frx_mesh *mesh;  /* this rank's part of the mesh */
-    double t0, dt, t_end;         /* the time loop's settings */
-    int restart;                  /* 1: u comes from a checkpoint */
+    const struct frx_mesh *mesh;  /* this rank's part of the mesh; NULL
+                                     for a case without `mesh` */
+    double t0;                    /* time.t-start (a restart continues
+                                     from the checkpoint's time, which
+                                     set_time gives) */
+    double dt;                    /* time.dt; 0 with time.cfl */
+    double t_end;                 /* time.t-end; HUGE_VAL without */
+    int restart;                  /* 1: u comes from a checkpoint and
+                                     initial is not called */
 } frx_solver_init;
 
 /* One solved variable ("rho", "u", ...): output, checkpoints, norms. */
@@ -272,25 +288,33 @@ typedef struct frx_solver_ops {
     int (*create)(const frx_solver_init *init, frx_solver_info *info,
                   void **state);
     void (*destroy)(void *state);
-    /* The initial condition at t0 into u (one matrix per block). */
+    /* The initial condition at t0 into u (one matrix per block; the
+     * registers start at zero). */
     int (*initial)(void *state, frx_matrix *const *u);
     /* Add to g the nodes that compute f = R(u); the core commits and
-     * runs g. Called once per register pair the time scheme uses. */
+     * runs g. Called at start-up once per (u, f) register pair the time
+     * scheme uses; f never aliases u. */
     int (*build_rhs)(void *state, frx_matrix *const *u,
                      frx_matrix *const *f, frx_graph *g);
-    /* Optional: called before each RHS evaluation at time t (to set
-     * time-dependent scalars with frx_kernel_set_scalar). */
+    /* Optional: called before each RHS evaluation with its stage time
+     * (to set time-dependent scalars with frx_kernel_set_scalar). */
     int (*set_time)(void *state, double t);
-    /* Optional: add nodes that check u after a step, every check_every
-     * steps. A node that fails returns an FRX_E* code with its message
-     * (frx_error); the core stops every rank, naming step, time, rank
-     * and the message. */
+    /* Optional: add nodes that check u, run after every check_every-th
+     * step; called once per register that can hold u. A check is a
+     * reduction kernel and a host node (frx_graph_add_host) that reads
+     * its result and returns an FRX_E* code with its message
+     * (frx_error); every rank stops, the message naming step, time,
+     * rank and the check's message. Put failing host nodes after any
+     * exchange in the graph. */
     int (*build_check)(void *state, frx_matrix *const *u, frx_graph *g);
     /* Optional: the exact solution at time t at n points xyz [n][ndims]
-     * into vals [n][nvars] (error norms at the end of a run). */
+     * (each block's upts; NULL when ndims is 0) into vals [n][nvars]:
+     * L2 error norms, with the blocks' qweights, at the end of a run. */
     int (*exact)(void *state, double t, size_t n, const double *xyz,
                  double *vals);
-    /* Optional: the largest stable dt for u at a CFL number (time.cfl). */
+    /* Optional (needed for time.cfl): this rank's largest stable dt for
+     * u at the CFL number cfl; the core takes the least over ranks,
+     * before every step. */
     int (*max_dt)(void *state, frx_matrix *const *u, double cfl,
                   double *dt);
 } frx_solver_ops;
