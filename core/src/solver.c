@@ -366,7 +366,9 @@ static int create_stages(frx_solver *s, const char *restart)
     s->info.size = sizeof s->info;
     const char *old = enter(s);
     rc = leave(s, old, s->ops->create(&init, &s->info, &s->state));
-    s->created = rc == FRX_OK;
+    /* a failed create that set its state gets destroy too, so that it
+     * may return early */
+    s->created = rc == FRX_OK || s->state != NULL;
     char what[300];
     snprintf(what, sizeof what, "solver '%s' create", s->name);
     if ((rc = frx__agree(s->mpi, rc, what)))

@@ -285,6 +285,9 @@ typedef struct frx_solver_ops {
 
     /* ABI 1.3: the solver interface. */
     uint16_t api_major, api_minor; /* FRX_SOLVER_API_* it was built for */
+    /* Fill info, register kernels, return the state in *state. Where
+     * it fails after setting *state, destroy(*state) is still called,
+     * so it may return as soon as something fails. */
     int (*create)(const frx_solver_init *init, frx_solver_info *info,
                   void **state);
     void (*destroy)(void *state);
