@@ -239,6 +239,22 @@ START_TEST(misuse_refused)
 }
 END_TEST
 
+/* A macro registered again: the same one is fine (a second solver of
+ * one plugin), another body under its name is refused. */
+START_TEST(macro_registered_twice)
+{
+    frx_kernel_macro m = {.name = "tk_twice", .params = "a",
+                          .body = "((a) + 1)"};
+    ck_assert_int_eq(frx_kernel_register_macro(be, &m), FRX_OK);
+    ck_assert_int_eq(frx_kernel_register_macro(be, &m), FRX_OK);
+    m.body = "((a) + 2)";
+    ck_assert_int_eq(frx_kernel_register_macro(be, &m), FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "macro 'tk_twice' is "
+                                               "already registered with "
+                                               "another body"));
+}
+END_TEST
+
 /* ------------------------------------------------------------ host nodes */
 
 struct probe {
@@ -336,6 +352,7 @@ static Suite *reduce_suite(void)
     tcase_add_test(tc, view_and_xchg_reduced);
     tcase_add_test(tc, nonfinite_found_per_variable);
     tcase_add_test(tc, misuse_refused);
+    tcase_add_test(tc, macro_registered_twice);
     tcase_add_test(tc, host_node_is_a_barrier);
     suite_add_tcase(s, tc);
     return s;

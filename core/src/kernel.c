@@ -128,10 +128,16 @@ int frx_kernel_register_macro(frx_backend *be, const frx_kernel_macro *m)
                          "needs a name and a body");
     for (size_t i = 0; i < be->nmacros; i++)
         if (strcmp(be->macros[i].name, m->name) == 0 &&
-            same_ns(be->macro_ns[i], be->kernel_ns))
+            same_ns(be->macro_ns[i], be->kernel_ns)) {
+            /* the same macro again (a second solver of one plugin) */
+            if (!strcmp(be->macros[i].params, m->params ? m->params : "") &&
+                !strcmp(be->macros[i].body, m->body))
+                return FRX_OK;
             return frx_error(FRX_EINVAL, "macro '%s' is already registered%s"
-                             "%s", m->name, be->kernel_ns ? " by " : "",
+                             "%s with another body: give this one another "
+                             "name", m->name, be->kernel_ns ? " by " : "",
                              be->kernel_ns ? be->kernel_ns : "");
+        }
     frx_kernel_macro *v = realloc(be->macros, (be->nmacros + 1) * sizeof *v);
     if (!v)
         return frx_error(FRX_ENOMEM, "out of memory registering a macro");
