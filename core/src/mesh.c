@@ -377,6 +377,7 @@ static int check_id(const frx_config *cfg, const struct frx__gmesh *g,
     return FRX_OK;
 }
 
+/* Rank 0, at log level info: what the partition gave. */
 static void log_partition(const struct frx__gmesh *g,
                           const struct frx__conn *c, const int *part,
                           int nranks, const double *w, int method)

@@ -5,7 +5,8 @@
  * by how many they share), each part's target share its rank's weight
  * over the sum, at most 1% above it; a fixed seed, so the same input
  * gives the same partition. linear: contiguous ranges of element
- * numbers, sized by weight. */
+ * numbers, sized by weight. Either gives every rank an element (there
+ * are at least as many elements as ranks). */
 #include "mesh-impl.h"
 
 #include <math.h>
@@ -64,14 +65,61 @@ static int dual_graph(const struct frx__gmesh *g, const struct frx__conn *c,
     return FRX_OK;
 }
 
+/* Every rank at least one element (n >= nparts): each range ends at
+ * least one past its start, and leaves one for each rank after it. */
+static void linear(size_t n, int nparts, const double *weights, int *part)
+{
+    double sum = 0, acc = 0;
+    for (int r = 0; r < nparts; r++)
+        sum += weights[r];
+    size_t e = 0;
+    for (int r = 0; r < nparts; r++) {
+        acc += weights[r];
+        size_t end = (size_t)floor((double)n * acc / sum + 0.5);
+        size_t after = (size_t)(nparts - 1 - r);
+        end = end < e + 1 ? e + 1 : end;
+        end = end > n - after ? n - after : end;
+        for (; e < end; e++)
+            part[e] = r;
+    }
+}
+
+/* METIS may leave a part empty on a tiny graph (5 elements in a row on
+ * 4 ranks): give each empty part the last element of the part fullest
+ * for its weight that has two or more. */
+static void fill_empty(size_t n, int nparts, const double *weights,
+                       int *part, size_t *count)
+{
+    memset(count, 0, (size_t)nparts * sizeof *count);
+    for (size_t e = 0; e < n; e++)
+        count[part[e]]++;
+    for (int r = 0; r < nparts; r++) {
+        if (count[r])
+            continue;
+        int d = -1;
+        for (int q = 0; q < nparts; q++)
+            if (count[q] >= 2 &&
+                (d < 0 || count[q] / weights[q] > count[d] / weights[d]))
+                d = q;
+        size_t e = n;
+        while (e-- > 0 && part[e] != d)
+            ;
+        part[e] = r;
+        count[d]--;
+        count[r]++;
+    }
+}
+
 static int metis(const struct frx__gmesh *g, const struct frx__conn *c,
                  int nparts, const double *weights, int *part)
 {
     struct graph gr = {0};
     real_t *tp = calloc((size_t)nparts, sizeof *tp);
     idx_t *out = calloc(g->neles, sizeof *out);
-    int rc = !tp || !out ? frx_error(FRX_ENOMEM, "out of memory "
-                                     "partitioning") : dual_graph(g, c, &gr);
+    size_t *count = calloc((size_t)nparts, sizeof *count);
+    int rc = !tp || !out || !count
+                 ? frx_error(FRX_ENOMEM, "out of memory partitioning")
+                 : dual_graph(g, c, &gr);
     if (rc == FRX_OK) {
         double sum = 0;
         for (int r = 0; r < nparts; r++)
@@ -98,27 +146,16 @@ static int metis(const struct frx__gmesh *g, const struct frx__conn *c,
                            nparts);
         for (size_t e = 0; rc == FRX_OK && e < g->neles; e++)
             part[e] = (int)out[e];
+        if (rc == FRX_OK)
+            fill_empty(g->neles, nparts, weights, part, count);
     }
     free(gr.xadj);
     free(gr.adjncy);
     free(gr.adjwgt);
     free(tp);
     free(out);
+    free(count);
     return rc;
-}
-
-static void linear(size_t n, int nparts, const double *weights, int *part)
-{
-    double sum = 0, acc = 0;
-    for (int r = 0; r < nparts; r++)
-        sum += weights[r];
-    size_t e = 0;
-    for (int r = 0; r < nparts; r++) {
-        acc += weights[r];
-        size_t end = r == nparts - 1 ? n : (size_t)floor(n * acc / sum + 0.5);
-        for (; e < end && e < n; e++)
-            part[e] = r;
-    }
 }
 
 int frx__mesh_partition(const struct frx__gmesh *g,

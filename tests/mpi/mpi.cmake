@@ -86,7 +86,8 @@ add_executable(test_mesh_parts mpi/test_mesh_parts.c meshutil.c)
 target_link_libraries(test_mesh_parts PRIVATE frx m)
 frx_target_defaults(test_mesh_parts)
 foreach(np 2 3 4)
-  foreach(case weights rules linear periodic tri hex too-few weights-mismatch)
+  foreach(case weights rules linear periodic tri hex tiny tiny-linear too-few
+      weights-mismatch)
     set(name mpi-mesh-${case}-np${np})
     add_test(NAME ${name} COMMAND ${FRX_MPIRUN} ${np}
       $<TARGET_FILE:test_mesh_parts> ${case})

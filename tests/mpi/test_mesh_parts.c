@@ -2,8 +2,9 @@
  *
  *   test_mesh_parts CASE
  *
- * CASE weights | rules | linear | periodic | tri | hex makes a box mesh
- * and checks: every element on exactly one rank; each rank's share
+ * CASE weights | rules | linear | periodic | tri | hex | tiny |
+ * tiny-linear makes a box mesh and checks: every element on exactly one
+ * rank, and every rank at least one; each rank's share
  * within 5% of its weight (where weights are given); interior faces
  * meet corner for corner; each rank sends every peer, in its agreed
  * order, the global element, face, periodic pair and corners of each
@@ -99,6 +100,23 @@ static int make_case(const char *name, struct tcase *t)
         snprintf(t->yaml, sizeof t->yaml,
                  "%smesh: {type: box, lower: [-1, 0, 0], upper: [1, 2, 3], "
                  "n: [6, 5, 4], periodic: [yes, no, yes]}\n", head);
+    } else if (!strcmp(name, "tiny")) {
+        /* one element more than ranks in a row: METIS alone may leave
+         * ranks empty there */
+        snprintf(t->yaml, sizeof t->yaml,
+                 "%smesh: {type: box, lower: [-1, 0], upper: [1, 2], "
+                 "n: [%d, 1]}\n", head, size + 1);
+    } else if (!strcmp(name, "tiny-linear")) {
+        t->linear = 1;
+        size_t len = (size_t)snprintf(t->yaml, sizeof t->yaml,
+                                      "%smesh: {type: box, lower: [-1, 0], "
+                                      "upper: [1, 2], n: [%d, 1]}\n"
+                                      "partition: {method: linear, "
+                                      "weights: [100", head, size);
+        for (int r = 1; r < size; r++)
+            len += (size_t)snprintf(t->yaml + len, sizeof t->yaml - len,
+                                    ", 1");
+        snprintf(t->yaml + len, sizeof t->yaml - len, "]}\n");
     } else if (!strcmp(name, "too-few")) {
         snprintf(t->yaml, sizeof t->yaml,
                  "%smesh: {type: box, n: [1, %d]}\n", head, size - 1);
@@ -171,6 +189,8 @@ static void check_elements(const frx_mesh *m, const struct tcase *t,
     }
     CHECK((uint64_t)total == N, "%d elements on the ranks, %llu in the mesh",
           total, (unsigned long long)N);
+    for (int r = 0; r < size; r++)
+        CHECK(counts[r] > 0, "rank %d has no element", r);
     if ((uint64_t)total == N)
         MPI_Allgatherv(gids, mine, MPI_UINT64_T, all, counts, displs,
                        MPI_UINT64_T, MPI_COMM_WORLD);
@@ -451,8 +471,8 @@ int main(int argc, char **argv)
     if (argc != 2 || size > 64 || make_case(argv[1], &t)) {
         if (rank == 0)
             fprintf(stderr, "usage: test_mesh_parts weights|rules|linear|"
-                    "periodic|tri|hex|too-few|weights-mismatch (<= 64 "
-                    "ranks)\n");
+                    "periodic|tri|hex|tiny|tiny-linear|too-few|"
+                    "weights-mismatch (<= 64 ranks)\n");
         MPI_Finalize();
         return 2;
     }
