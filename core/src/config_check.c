@@ -2,6 +2,7 @@
  * plugins found along the search path. Every error is reported, one per
  * line of frx_errmsg(), in file order. */
 #include "config-impl.h"
+#include "mesh-impl.h"
 
 #include <limits.h>
 #include <stddef.h>
@@ -39,6 +40,8 @@ static const frx_option core_schema[] = {
     {.key = "backend.rules.precision", .type = FRX_OPT_ENUM,
      .choices = "single|double",
      .help = "precision of the matching ranks (must agree with the rest)"},
+    {.key = "backend.rules.weight", .type = FRX_OPT_DOUBLE, .def = "1",
+     .help = "the matching ranks' share of the mesh, relative to others"},
     {.key = "log", .type = FRX_OPT_MAP, .help = "logging"},
     {.key = "log.level", .type = FRX_OPT_ENUM,
      .choices = "error|warn|info|debug", .def = "warn",
@@ -110,6 +113,28 @@ static const frx_option core_schema[] = {
     {.key = "check", .type = FRX_OPT_MAP, .help = "run-time checks"},
     {.key = "check.interval", .type = FRX_OPT_INT, .min = 0, .max = 1e15,
      .def = "100", .help = "steps between NaN/Inf checks; 0: none"},
+    {.key = "mesh", .type = FRX_OPT_MAP, .help = "the mesh"},
+    {.key = "mesh.type", .type = FRX_OPT_ENUM, .choices = "box",
+     .required = 1, .help = "where the mesh comes from"},
+    {.key = "mesh.n", .type = FRX_OPT_INT_LIST, .min = 1, .max = 1 << 28,
+     .help = "box: elements per direction, like [16, 16]"},
+    {.key = "mesh.lower", .type = FRX_OPT_DOUBLE_LIST, .min = 1, .max = 0,
+     .def = "[0, 0]", .help = "box: the lower corner"},
+    {.key = "mesh.upper", .type = FRX_OPT_DOUBLE_LIST, .min = 1, .max = 0,
+     .def = "[1, 1]", .help = "box: the upper corner"},
+    {.key = "mesh.periodic", .type = FRX_OPT_BOOL_LIST,
+     .def = "[false, false]", .help = "box: periodic directions"},
+    {.key = "mesh.etype", .type = FRX_OPT_ENUM, .choices = "quad|tri|hex",
+     .def = "quad (hex in 3-D)", .help = "box: the element type"},
+    {.key = "mesh.order", .type = FRX_OPT_INT, .min = 1, .max = 2,
+     .def = "1", .help = "box: shape order of the elements"},
+    {.key = "partition", .type = FRX_OPT_MAP,
+     .help = "how the mesh is shared out among ranks"},
+    {.key = "partition.method", .type = FRX_OPT_ENUM,
+     .choices = "metis|linear", .def = "metis",
+     .help = "METIS, or contiguous ranges of elements"},
+    {.key = "partition.weights", .type = FRX_OPT_DOUBLE_LIST, .min = 1,
+     .max = 0, .help = "each rank's share of the elements, one per rank"},
     {0},
 };
 
@@ -133,6 +158,7 @@ struct check {
     char **found; /* names of the backend plugins found */
     size_t nfound, capfound;
     int nerr;
+    int mesh_bad; /* the schema found errors in mesh.* */
     int rc; /* FRX_ENOMEM while building the schema */
     int has_solver;   /* solver.name names a solver plugin found here */
     char *solver_err; /* why solver.name names none, reported there */
@@ -597,6 +623,44 @@ static void check_string_list(struct check *c, const frx_cfgnode *v,
                    msg);
 }
 
+/* Weights are shares: any positive number. */
+static int is_weight(const char *key)
+{
+    return !strcmp(key, "partition.weights") ||
+           !strcmp(key, "backend.rules.weight");
+}
+
+static void check_weight(struct check *c, const frx_cfgnode *v)
+{
+    double d;
+    char msg[1024], path[256];
+    if (!frx__cfg_to_double(v, 1, 0, &d, msg, sizeof msg) && !(d > 0))
+        report(c, v, "'%s' must be a positive number (a rank's share of "
+               "the elements, relative to the others), got %s",
+               frx__cfg_path(v, path, sizeof path), v->text);
+}
+
+static void check_value(struct check *c, const frx_cfgnode *v,
+                        const struct entry *e);
+
+/* A list of numbers or booleans: each item as an option of the item
+ * type with the list's bounds. */
+static void check_list(struct check *c, const frx_cfgnode *v,
+                       const struct entry *e)
+{
+    if (v->type != FRX_CFG_LIST) {
+        report(c, v, "'%s' must be a list (like [1, 2]), got %s", e->o.key,
+               frx__cfg_kind(v));
+        return;
+    }
+    struct entry item = *e;
+    item.o.type = e->o.type == FRX_OPT_INT_LIST ? FRX_OPT_INT
+                : e->o.type == FRX_OPT_BOOL_LIST ? FRX_OPT_BOOL
+                                                 : FRX_OPT_DOUBLE;
+    for (size_t i = 0; i < v->n; i++)
+        check_value(c, v->vals[i], &item);
+}
+
 /* An INT option's double bounds as longs (min > max: unbounded). */
 static void long_bounds(const frx_option *o, long *min, long *max)
 {
@@ -655,6 +719,13 @@ static void check_value(struct check *c, const frx_cfgnode *v,
     case FRX_OPT_DOUBLE:
         report_msg(c, frx__cfg_to_double(v, o->min, o->max, &d, msg,
                                          sizeof msg), msg);
+        if (is_weight(o->key))
+            check_weight(c, v);
+        break;
+    case FRX_OPT_INT_LIST:
+    case FRX_OPT_DOUBLE_LIST:
+    case FRX_OPT_BOOL_LIST:
+        check_list(c, v, e);
         break;
     case FRX_OPT_BOOL:
         report_msg(c, frx__cfg_to_bool(v, &i, msg, sizeof msg), msg);
@@ -681,10 +752,13 @@ static void check_map(struct check *c, const frx_cfgnode *map,
         const struct entry *e = NULL;
         if (n > 0 && (size_t)n < sizeof full && !strchr(k->text, '.'))
             e = find_entry(c, full);
+        int before = c->nerr;
         if (e)
             check_value(c, map->vals[i], e);
         else
             report_unknown(c, k, prefix);
+        if (!*prefix && !strcmp(k->text, "mesh"))
+            c->mesh_bad = c->nerr != before;
     }
     for (size_t i = 0; i < c->n; i++) {
         const char *child = child_of(c->e[i].o.key, prefix);
@@ -693,6 +767,18 @@ static void check_map(struct check *c, const frx_cfgnode *map,
                    in_what(prefix, in, sizeof in),
                    missing_hint(c, &c->e[i], hint, sizeof hint));
     }
+}
+
+/* What the schema cannot see in mesh.* (lists that disagree in length,
+ * lower >= upper...), once the schema has nothing to say about it. */
+static void check_mesh(struct check *c)
+{
+    const frx_cfgnode *mesh = map_get(c->cfg->root, "mesh");
+    const frx_cfgnode *type = map_get(mesh, "type");
+    if (c->mesh_bad || !mesh || mesh->type != FRX_CFG_MAP || !type ||
+        strcmp(type->text, "box"))
+        return;
+    c->nerr += frx__mesh_box_check(mesh);
 }
 
 int frx_config_check(const frx_config *cfg)
@@ -709,6 +795,7 @@ int frx_config_check(const frx_config *cfg)
         return frx_error(FRX_ENOMEM, "out of memory checking %s", cfg->file);
     }
     check_map(&c, cfg->root, NULL, "");
+    check_mesh(&c);
     free_schema(&c);
     return c.nerr ? FRX_ECONFIG : FRX_OK;
 }

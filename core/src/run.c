@@ -10,10 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* TEMPORARY until the mesh lands in this branch (issue 10). */
-#pragma weak frx_mesh_create
-#pragma weak frx_mesh_destroy
-
 /* --------------------------------------------------------------- checks */
 
 /* NaN or Inf in any variable of u, named. */
@@ -250,11 +246,7 @@ int frx_run_case(const frx_config *cfg, MPI_Comm comm, const char *restart,
         rc = frx__agree(comm, frx_comm_create(be, comm, &c),
                         "frx's communicator");
     if (rc == FRX_OK && has_mesh(cfg))
-        rc = frx_mesh_create
-                 ? frx_mesh_create(cfg, frx_comm_mpi(c), &mesh)
-                 : frx__agree(comm, frx_error(FRX_ENOTSUP, "%s: this frx "
-                              "cannot make meshes yet (mesh.*)",
-                              frx_config_file(cfg)), "the mesh");
+        rc = frx_mesh_create(cfg, frx_comm_mpi(c), &mesh);
     if (rc == FRX_OK)
         rc = frx_solver_create(cfg, be, c, mesh, restart, &s);
     double *l2 = s ? frx__calloc(s->info.nvars, sizeof *l2, "norms") : NULL;

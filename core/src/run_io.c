@@ -16,8 +16,6 @@
 #pragma weak frx__vtk_write
 #pragma weak frx__ckpt_write
 #pragma weak frx__ckpt_read
-#pragma weak frx_mesh_get_info
-#pragma weak frx_mesh_get_block
 
 static const char *const scheme_names[] = {"rk4", "ssp-rk3", "rk45"};
 

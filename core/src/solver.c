@@ -10,11 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The mesh accessors land with the mesh (issue 10); until then a case
- * with a mesh is refused here. TEMPORARY: remove with the merge. */
-#pragma weak frx_mesh_get_info
-#pragma weak frx_mesh_get_block
-
 /* ------------------------------------------------------- plugin calls */
 
 /* Each call into the plugin runs in its kernel namespace: between
@@ -397,8 +392,6 @@ int frx_solver_create(const frx_config *cfg, frx_backend *be, frx_comm *comm,
     if (!cfg || !be || !comm || !out)
         return frx_error(FRX_EINVAL, "frx_solver_create: NULL argument");
     *out = NULL;
-    if (mesh && (!frx_mesh_get_info || !frx_mesh_get_block))
-        return frx_error(FRX_ENOTSUP, "this frx has no mesh support yet");
     frx_solver *s = frx__calloc(1, sizeof *s, "a solver");
     if (!s)
         return FRX_ENOMEM;

@@ -58,3 +58,10 @@ frx_cli_test(config-check-rules-name 1
 frx_cli_test(config-check-rules-key 1
   "bad-rules.yaml:10:7: unknown key 'devcie' in 'backend.rules' \\(did you mean 'device'\\?\\)"
   config check ${CMAKE_CURRENT_SOURCE_DIR}/data/config/bad-rules.yaml)
+
+# mesh.*: what the schema cannot see is checked too
+frx_cli_test(config-check-mesh-lengths 1
+  "bad-mesh.yaml:6:10: 'mesh.lower' has 2 value[(]s[)] but 'mesh.n' has 3: give one per direction"
+  config check ${FRX_CFG_DATA}/bad-mesh.yaml)
+frx_cli_test(config-check-mesh-count 1 "bad-mesh.yaml has 2 errors"
+  config check ${FRX_CFG_DATA}/bad-mesh.yaml)

@@ -96,3 +96,26 @@ foreach(be IN LISTS FRX_TEST_BACKENDS)
       "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1;FRX_PLUGIN_PATH=${FRX_FIXTURE_DIR}")
   endforeach()
 endforeach()
+
+# Mesh partitions: every element on one rank, weights honoured within
+# 5%, shared faces matched face by face on both sides, the same
+# partition twice; refusals on every rank.
+add_executable(test_mesh_parts mpi/test_mesh_parts.c meshutil.c)
+target_link_libraries(test_mesh_parts PRIVATE frx m)
+frx_target_defaults(test_mesh_parts)
+foreach(np 2 3 4)
+  foreach(case weights rules linear periodic tri hex tiny tiny-linear too-few
+      weights-mismatch)
+    set(name mpi-mesh-${case}-np${np})
+    add_test(NAME ${name} COMMAND ${FRX_MPIRUN} ${np}
+      $<TARGET_FILE:test_mesh_parts> ${case})
+    set_tests_properties(${name} PROPERTIES TIMEOUT 60
+      ENVIRONMENT "${FRX_MPI_TEST_ENV}")
+  endforeach()
+endforeach()
+# METIS's partition is the same from one run to the next
+add_test(NAME mpi-mesh-same-twice-np3 COMMAND sh
+  ${CMAKE_CURRENT_SOURCE_DIR}/mpi/same-twice.sh
+  ${FRX_MPIRUN} 3 $<TARGET_FILE:test_mesh_parts> weights)
+set_tests_properties(mpi-mesh-same-twice-np3 PROPERTIES TIMEOUT 60
+  ENVIRONMENT "${FRX_MPI_TEST_ENV}")

@@ -31,7 +31,12 @@ enum frx_option_type {
     FRX_OPT_ENUM,        /* choices: "a|b|c" */
     FRX_OPT_STRING_LIST, /* a YAML list of strings */
     FRX_OPT_MAP,         /* a mapping; its keys are checked elsewhere */
-    FRX_OPT_MAP_LIST     /* a list of mappings, keys "<key>.<name>" */
+    FRX_OPT_MAP_LIST,    /* a list of mappings, keys "<key>.<name>" */
+    /* ABI 1.3: YAML lists of numbers or booleans, like [4, 4]; min and
+     * max bound each item */
+    FRX_OPT_INT_LIST,
+    FRX_OPT_DOUBLE_LIST,
+    FRX_OPT_BOOL_LIST
 };
 
 /* One key of a schema; arrays end with a zeroed entry (key == NULL). */
@@ -39,7 +44,8 @@ typedef struct frx_option {
     const char *key;     /* relative dotted path, e.g. "cflags" */
     int type;            /* enum frx_option_type */
     const char *choices; /* FRX_OPT_ENUM */
-    double min, max;     /* FRX_OPT_INT/DOUBLE; min > max: unbounded */
+    double min, max;     /* FRX_OPT_INT/DOUBLE and their lists; min >
+                            max: unbounded */
     const char *def;     /* default, as text for messages and docs */
     int required;
     const char *help;
