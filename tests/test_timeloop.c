@@ -177,6 +177,29 @@ START_TEST(steps_start_and_single)
 }
 END_TEST
 
+/* On a box mesh of quadrilaterals, then of triangles, METIS-partitioned
+ * across the ranks: the loop takes the mesh's blocks and element
+ * numbers. */
+START_TEST(on_a_mesh)
+{
+    static const char *const etypes[] = {"quad", "tri"};
+    for (int i = 0; i < 2; i++) {
+        double l2;
+        frx_run_stats st = run(config("mesh: {type: box, n: [6, 5], "
+                                      "etype: %s}\n"
+                                      "solver: {name: ode, points: 2}\n"
+                                      "time: {t-end: 1, dt: 0.05}\n",
+                                      etypes[i]), &l2, 1);
+        uint64_t neles = i ? 60 : 30;
+        ck_assert_uint_eq(st.ndofs, neles * 2);
+        /* weights 1/2 a point: the norm of an error e everywhere is
+         * e*sqrt(neles) */
+        ck_assert_msg(l2 > 0 && l2 / sqrt((double)neles) < 5e-8,
+                      "%s: error %g", etypes[i], l2);
+    }
+}
+END_TEST
+
 START_TEST(setup_errors)
 {
     frx_config *cfg = config("solver: {name: ode}\ntime: {t-end: 1}\n");
@@ -320,6 +343,7 @@ static Suite *timeloop_suite(void)
     tcase_add_test(tc, rk45_adaptive_meets_tolerance);
     tcase_add_test(tc, cfl_rotation);
     tcase_add_test(tc, steps_start_and_single);
+    tcase_add_test(tc, on_a_mesh);
     tcase_add_test(tc, setup_errors);
     tcase_add_test(tc, two_solvers_one_backend);
     tcase_add_test(tc, lifecycle);

@@ -49,3 +49,6 @@ if(FRX_SCRIPT)
   set_tests_properties(solver-progress-in-place PROPERTIES TIMEOUT 60
     ENVIRONMENT "${FRX_SOLVER_ENV}")
 endif()
+# on a mesh over 2 ranks: the progress lines and the summary
+frx_solver_test(mesh-progress 2 0 "step 10  t [0-9.]+  dt [0-9.e-]+  wall" ode-mesh.yaml)
+frx_solver_test(mesh-summary 2 0 "frx: L2 error at t = 2: u [0-9.]+e-0[89]" ode-mesh.yaml)
