@@ -241,6 +241,14 @@ START_TEST(setup_errors)
         ck_assert_int_eq(rc, FRX_OK);
     }
     frx_config_free(cfg);
+    /* output and checkpoints are per element type: no mesh, none */
+    cfg = config("solver: {name: ode}\ntime: {dt: 1, t-end: 2}\n"
+                 "checkpoint: {interval: 5}\n");
+    ck_assert_int_eq(frx_run_case(cfg, MPI_COMM_WORLD, NULL, NULL),
+                     FRX_ECONFIG);
+    ck_assert_msg(strstr(frx_errmsg(), "case.yaml: checkpoint.interval "
+                                       "needs a mesh"), "%s", frx_errmsg());
+    frx_config_free(cfg);
     /* a kernel error in a solver's graph names the plugin */
     cfg = config("solver: {name: ode, fault: bind}\n"
                  "time: {dt: 1, t-end: 2}\n");

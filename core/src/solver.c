@@ -346,6 +346,20 @@ static int initial(frx_solver *s, const char *restart)
     return rc;
 }
 
+/* VTK output and checkpoints are per element type: they need a mesh. */
+static int needs_mesh(const frx_solver *s, const char *restart)
+{
+    const char *what = s->set.out_every ? "output.interval"
+                     : s->set.ckpt_every ? "checkpoint.interval"
+                     : restart ? "--restart" : NULL;
+    if (s->mesh || !what)
+        return FRX_OK;
+    return frx_error(FRX_ECONFIG, "%s: %s needs a mesh (VTK files and "
+                     "checkpoints hold the solution per element): give the "
+                     "case a 'mesh', or set it to 0",
+                     frx_config_file(s->cfg), what);
+}
+
 /* Each stage in turn, agreed by every rank before the next. */
 static int create_stages(frx_solver *s, const char *restart)
 {
@@ -371,6 +385,8 @@ static int create_stages(frx_solver *s, const char *restart)
     rc = frx__agree(s->mpi, check_info(s), "the solver's info");
     if (!rc)
         rc = frx__agree(s->mpi, make_registers(s), "the registers");
+    if (!rc)
+        rc = frx__agree(s->mpi, needs_mesh(s, restart), "the output");
     if (!rc)
         rc = frx__agree(s->mpi, s->set.cfl > 0 && !s->ops->max_dt
                 ? frx_error(FRX_ECONFIG, "time.cfl is set but solver '%s' "
