@@ -27,12 +27,18 @@ static int nonfinite(frx_solver *s)
         for (size_t v = 0; v < nv && rc == FRX_OK; v++)
             any[v] = any[v] || bad[v] > 0;
     }
-    for (size_t v = 0, n = 0; v < nv && rc == FRX_OK; v++)
-        if (any[v])
-            (n++ ? frx__error_append : frx_error)(
-                FRX_ERANGE, "variable '%s' is NaN or Inf", s->vars[v]);
-    for (size_t v = 0; v < nv && rc == FRX_OK; v++)
-        rc = any[v] ? FRX_ERANGE : FRX_OK;
+    int nbad = 0;
+    for (size_t v = 0; v < nv && rc == FRX_OK; v++) {
+        if (!any[v])
+            continue;
+        if (nbad++ == 0)
+            frx_error(FRX_ERANGE, "variable '%s' is NaN or Inf", s->vars[v]);
+        else
+            frx__error_append(FRX_ERANGE, "variable '%s' is NaN or Inf",
+                              s->vars[v]);
+    }
+    if (rc == FRX_OK && nbad)
+        rc = FRX_ERANGE;
     free(bad);
     free(any);
     return rc;
@@ -146,6 +152,8 @@ static int step(frx_solver *s)
             fac = fmin(st->maxf, fmax(st->minf, st->safety * fac));
             s->dt = fac * dt;
             if (err >= 1) {
+                /* a rejected step always shrinks (safety 1, err 1) */
+                s->dt = fmin(fac, 0.9) * dt;
                 if ((rc = frx__scheme_undo(s)))
                     return frx__fatal(s->mpi, rc, s->step + 1, s->t,
                                       "rejecting a step");
@@ -194,6 +202,18 @@ static void fill_stats(frx_solver *s, frx_run_stats *stats, uint64_t step0,
     take_stats(stats, &out);
 }
 
+/* Each variable's L2 error into l2[0..n) (NaN past the variables). */
+static int norms_into(frx_solver *s, double *l2, size_t n)
+{
+    size_t nv = s->info.nvars;
+    double *all = frx__calloc(nv, sizeof *all, "norms");
+    int rc = all ? frx__error_norms(s, all) : FRX_ENOMEM;
+    for (size_t v = 0; v < n && rc == FRX_OK; v++)
+        l2[v] = v < nv ? all[v] : NAN;
+    free(all);
+    return rc;
+}
+
 int frx_solver_run(frx_solver *s, frx_run_stats *stats)
 {
     if (!s)
@@ -219,8 +239,8 @@ int frx_solver_run(frx_solver *s, frx_run_stats *stats)
     frx__progress_end(&pr, s);
     if (rc == FRX_OK && stats) {
         fill_stats(s, stats, step0, wall);
-        if (stats->l2 && stats->l2_cap >= s->info.nvars)
-            rc = frx__error_norms(s, stats->l2);
+        if (FRX_SIZE_HOLDS(frx_run_stats, stats, l2_cap) && stats->l2)
+            rc = norms_into(s, stats->l2, stats->l2_cap);
     }
     return rc;
 }
@@ -259,10 +279,11 @@ int frx_run_case(const frx_config *cfg, MPI_Comm comm, const char *restart,
     if (rc == FRX_OK) {
         frx__summary(s, &mine);
         if (stats) {
-            mine.l2 = stats->l2;
-            mine.l2_cap = stats->l2_cap;
-            for (size_t v = 0; stats->l2 && v < stats->l2_cap; v++)
-                stats->l2[v] = v < s->info.nvars ? l2[v] : NAN;
+            int has_l2 = FRX_SIZE_HOLDS(frx_run_stats, stats, l2_cap);
+            mine.l2 = has_l2 ? stats->l2 : NULL;
+            mine.l2_cap = has_l2 ? stats->l2_cap : 0;
+            for (size_t v = 0; mine.l2 && v < mine.l2_cap; v++)
+                mine.l2[v] = v < s->info.nvars && l2 ? l2[v] : NAN;
             take_stats(stats, &mine);
         }
     }
