@@ -78,3 +78,27 @@ if(TARGET frx-opencl)
     mpi-startup-device-aware-refused PROPERTIES TIMEOUT 60
     ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
 endif()
+
+# Output and checkpoints (core/src/io.h): the internal writers built in
+# from their sources, on a made-up mesh (io_mesh.c).
+set(FRX_IO_SRC ${PROJECT_SOURCE_DIR}/core/src)
+add_executable(test_vtk mpi/test_vtk.c mpi/io_mesh.c
+  ${FRX_IO_SRC}/io_util.c ${FRX_IO_SRC}/vtk.c)
+add_executable(test_ckpt mpi/test_ckpt.c mpi/io_mesh.c
+  ${FRX_IO_SRC}/io_util.c ${FRX_IO_SRC}/io_route.c ${FRX_IO_SRC}/ckpt.c)
+foreach(t test_vtk test_ckpt)
+  target_include_directories(${t} PRIVATE ${FRX_IO_SRC})
+  target_link_libraries(${t} PRIVATE frx PkgConfig::HDF5_MPI m)
+  frx_target_defaults(${t})
+endforeach()
+foreach(np 1 2 3)
+  add_test(NAME mpi-vtk-np${np}
+    COMMAND ${FRX_MPIRUN} ${np} $<TARGET_FILE:test_vtk>)
+endforeach()
+foreach(np 1 2 3 4)
+  add_test(NAME mpi-ckpt-np${np}
+    COMMAND ${FRX_MPIRUN} ${np} $<TARGET_FILE:test_ckpt>)
+endforeach()
+set_tests_properties(mpi-vtk-np1 mpi-vtk-np2 mpi-vtk-np3 mpi-ckpt-np1
+  mpi-ckpt-np2 mpi-ckpt-np3 mpi-ckpt-np4 PROPERTIES TIMEOUT 120
+  ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
