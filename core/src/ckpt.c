@@ -40,11 +40,17 @@ struct ctx {
 
 static herr_t collect(unsigned n, const H5E_error2_t *e, void *ud)
 {
-    char *buf = ud;
+    char *buf = ud, desc[256];
     size_t len = strlen(buf);
     (void)n;
-    if (e->desc && *e->desc && !strstr(buf, e->desc))
-        snprintf(buf + len, 600 - len, "%s%s", len ? "; " : "", e->desc);
+    /* "unable to open file: time = ..., name = ...": the first part */
+    snprintf(desc, sizeof desc, "%s", e->desc ? e->desc : "");
+    desc[strcspn(desc, "\n")] = '\0';
+    char *noise = strstr(desc, ": time = ");
+    if (noise)
+        *noise = '\0';
+    if (*desc && !strstr(buf, desc))
+        snprintf(buf + len, 600 - len, "%s%s", len ? "; " : "", desc);
     return 0;
 }
 

@@ -19,11 +19,14 @@ int frx__io_agree(MPI_Comm comm, int rc)
     int rank, size;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    int mine = rc ? rank : size, first = size;
-    if (MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm) !=
-        MPI_SUCCESS)
+    int mine[2] = {rc ? rank : size, rc != 0}, all[2];
+    if (MPI_Allreduce(&mine[0], &all[0], 1, MPI_INT, MPI_MIN, comm) !=
+            MPI_SUCCESS ||
+        MPI_Allreduce(&mine[1], &all[1], 1, MPI_INT, MPI_SUM, comm) !=
+            MPI_SUCCESS)
         return frx_error(FRX_EMPI, "MPI_Allreduce failed agreeing on an "
                          "output's outcome");
+    int first = all[0];
     if (first == size)
         return FRX_OK;
     struct {
@@ -35,8 +38,8 @@ int frx__io_agree(MPI_Comm comm, int rc)
     if (MPI_Bcast(&why, sizeof why, MPI_BYTE, first, comm) != MPI_SUCCESS)
         return frx_error(FRX_EMPI, "MPI_Bcast failed sharing rank %d's "
                          "error", first);
-    if (size == 1)
-        return why.rc;
+    if (all[1] == size) /* every rank failed: the first one's words */
+        return frx_error(why.rc, "%s", why.msg);
     return frx_error(why.rc, "rank %d: %s", first, why.msg);
 }
 

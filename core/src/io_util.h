@@ -14,7 +14,7 @@
 
 /* Collective: the outcome of a step on every rank. FRX_OK if every rank
  * had rc == FRX_OK; else every rank returns the code and message of the
- * lowest rank that failed ("rank R: ..." when there are several). */
+ * lowest rank that failed, as "rank R: ..." unless every rank failed. */
 int frx__io_agree(MPI_Comm comm, int rc);
 
 /* mkdir -p. */

@@ -102,3 +102,16 @@ endforeach()
 set_tests_properties(mpi-vtk-np1 mpi-vtk-np2 mpi-vtk-np3 mpi-ckpt-np1
   mpi-ckpt-np2 mpi-ckpt-np3 mpi-ckpt-np4 PROPERTIES TIMEOUT 120
   ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+
+# The same files through VTK's own reader (what ParaView uses), with
+# Debian's python3-vtk9; skipped where it is not installed.
+find_program(FRX_SYSTEM_PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
+if(FRX_SYSTEM_PYTHON3)
+  add_test(NAME mpi-vtk-reader-np3 COMMAND sh
+    ${CMAKE_CURRENT_SOURCE_DIR}/own-tmpdir.sh
+    sh ${CMAKE_CURRENT_SOURCE_DIR}/mpi/vtk-reader.sh ${FRX_SYSTEM_PYTHON3}
+    ${CMAKE_CURRENT_SOURCE_DIR}/mpi/vtk_reader.py $<TARGET_FILE:test_vtk> 3
+    ${MPIEXEC_EXECUTABLE} --oversubscribe ${MPIEXEC_NUMPROC_FLAG})
+  set_tests_properties(mpi-vtk-reader-np3 PROPERTIES SKIP_RETURN_CODE 77
+    TIMEOUT 120 ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+endif()

@@ -171,6 +171,8 @@ static void check_refused(int rc, int want, const char *const *needles)
     int lo = rc, hi = rc;
     MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (rank == 0 && getenv("IO_TEST_VERBOSE")) /* to read them */
+        printf("refused: %s\n", frx_errmsg());
     CHECK(lo == want && hi == want, "rc %d..%d, %d expected (%s)", lo, hi,
           want, frx_errmsg());
     for (; *needles; needles++)
@@ -205,6 +207,14 @@ static void drop_last(struct io_mesh *m)
     for (size_t b = 0; b < m->f.nblocks; b++)
         if (m->sb[b].neles && m->gid[b][m->sb[b].neles - 1] == IO_NELES - 1)
             m->sb[b].neles--;
+}
+
+/* the same counts, another element: 38 (a quadrilateral) for 36 */
+static void other_gid(struct io_mesh *m)
+{
+    for (size_t b = 0; b < m->f.nblocks; b++)
+        if (m->sb[b].neles && m->gid[b][m->sb[b].neles - 1] == IO_NELES - 1)
+            m->gid[b][m->sb[b].neles - 1] = IO_NELES + 1;
 }
 
 static void five_upts(struct io_mesh *m)
@@ -249,6 +259,9 @@ static void refusals(const char *dir)
             NEEDLES(path, "variables: 3 in the file, 2 in this run"));
     refused(path, 8, &rm, drop_last, FRX_ECONFIG,
             NEEDLES(path, "quad elements: 25 in the file, 24 in this run"));
+    refused(path, 8, &rm, other_gid, FRX_ECONFIG,
+            NEEDLES(path, "row 24 holds quad element 36, this run's mesh "
+                          "has element 38 there"));
     refused(path, 8, &rm, five_upts, FRX_ECONFIG,
             NEEDLES(path, "points per quad element: 4 in the file, 5 in "
                           "this run"));
@@ -257,7 +270,7 @@ static void refusals(const char *dir)
     char bad[1024];
     snprintf(bad, sizeof bad, "%s/missing.h5", dir);
     refused(bad, 8, &rm, NULL, FRX_EIO,
-            NEEDLES(bad, "cannot open the checkpoint"));
+            NEEDLES(bad, "cannot open the checkpoint", "no such file"));
     snprintf(bad, sizeof bad, "%s/garbage.h5", dir);
     if (rank == 0) {
         FILE *fp = fopen(bad, "w");
@@ -289,7 +302,7 @@ static void refusals(const char *dir)
     snprintf(bad, sizeof bad, "%s/nope/x.h5", dir);
     int rc = frx__ckpt_write(MPI_COMM_WORLD, bad, &wm, &w.f);
     snprintf(msg, sizeof msg, "%s/nope/x.h5", dir);
-    check_refused(rc, FRX_EIO, NEEDLES(msg, "cannot create the checkpoint"));
+    check_refused(rc, FRX_EIO, NEEDLES(msg, "cannot create the checkpoint", "no such file"));
 
     /* writing over a checkpoint replaces it whole; no temporary stays */
     wm.step = 7;

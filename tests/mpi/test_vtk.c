@@ -430,6 +430,8 @@ static void check_refused(int rc, int want, const char *needle)
     int lo = rc, hi = rc;
     MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (rank == 0 && getenv("IO_TEST_VERBOSE")) /* to read them */
+        printf("refused: %s\n", frx_errmsg());
     CHECK(lo == want && hi == want, "rc %d..%d, %d expected", lo, hi, want);
     CHECK(strstr(frx_errmsg(), needle), "message \"%s\" lacks \"%s\"",
           frx_errmsg(), needle);
