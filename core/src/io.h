@@ -1,6 +1,8 @@
 /* frx: output (VTK) and checkpoints (HDF5) of a solution, as the time
  * loop hands them over. Internal: the time loop (run.c) calls these;
- * solvers never do. Every function here is collective over comm. */
+ * solvers never do. Every function here is collective over comm and
+ * returns the same code on every rank: where one rank fails, all return
+ * that rank's error ("rank R: ..."; no prefix when every rank failed). */
 #ifndef FRX_IO_H
 #define FRX_IO_H
 
@@ -58,9 +60,11 @@ struct frx__ckpt_meta {
     int precision;          /* enum frx_precision */
 };
 
-/* Write a checkpoint (parallel HDF5) to path, through a temporary name
- * and a rename; the solution is stored per element type by global
- * element number, so any number of ranks can read it back. */
+/* Write a checkpoint (parallel HDF5) to path: under path.tmp, renamed
+ * by rank 0 once every rank closed it and it is on disk. The solution is
+ * stored per element type in ascending global element number, bit for
+ * bit (m->precision must be f->fpsize's), so any number of ranks can
+ * read it back. docs/output.md has the layout. */
 int frx__ckpt_write(MPI_Comm comm, const char *path,
                     const struct frx__ckpt_meta *m,
                     const struct frx__io_fields *f);
