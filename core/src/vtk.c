@@ -344,13 +344,10 @@ static int write_pvtu(const char *path, const char *name, uint64_t step,
           "    </PCellData>\n    <PPoints>\n"
           "      <PDataArray type=\"Float64\" NumberOfComponents=\"3\"/>\n"
           "    </PPoints>\n", fp);
-    for (int r = 0; r < nranks; r++) {
-        fputs("    <Piece Source=\"", fp);
-        put_escaped(fp, name);
-        fputc('/', fp);
-        put_escaped(fp, name);
-        fprintf(fp, "-%06" PRIu64 "-%d.vtu\"/>\n", step, r);
-    }
+    /* the name needs no escaping: frx__vtk_write refuses & < > " */
+    for (int r = 0; r < nranks; r++)
+        fprintf(fp, "    <Piece Source=\"%s/%s-%06" PRIu64 "-%d.vtu\"/>\n",
+                name, name, step, r);
     fputs("  </PUnstructuredGrid>\n</VTKFile>\n", fp);
     return frx__io_commit(fp, 0, tmp, path);
 }
@@ -439,10 +436,8 @@ static int update_pvd(const char *path, const char *name, uint64_t step,
     }
     free(old);
     fprintf(fp, "    <DataSet timestep=\"%.17g\" group=\"\" part=\"0\" "
-            "file=\"", t);
-    put_escaped(fp, name);
-    fprintf(fp, "-%06" PRIu64 ".pvtu\"/>\n  </Collection>\n</VTKFile>\n",
-            step);
+            "file=\"%s-%06" PRIu64 ".pvtu\"/>\n  </Collection>\n"
+            "</VTKFile>\n", t, name, step);
     return frx__io_commit(fp, 0, tmp, path);
 }
 
@@ -473,10 +468,11 @@ int frx__vtk_write(MPI_Comm comm, const char *dir, const char *name,
     char path[PATH_BYTES];
     if (!types)
         rc = frx_error(FRX_ENOMEM, "out of memory writing VTK output");
-    else if (!dir || !*dir || !name || !*name || strchr(name, '/'))
+    else if (!dir || !*dir || !name || !*name || strpbrk(name, "/&<>\""))
         rc = frx_error(FRX_EINVAL, "VTK output: a folder and a name "
-                       "without '/' are needed (got '%s', '%s')",
-                       dir ? dir : "(null)", name ? name : "(null)");
+                       "without '/', '&', '<', '>' or '\"' are needed (got "
+                       "'%s', '%s')", dir ? dir : "(null)",
+                       name ? name : "(null)");
     if (!rc)
         rc = check_fields(f, types);
     if (!rc && rank == 0 && !(rc = path_of(path, "%s/%s", dir, name)))

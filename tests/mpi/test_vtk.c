@@ -498,6 +498,8 @@ static void refusals(const char *dir)
     check_refused(rc, FRX_EIO, "afile: a file of that name is in the way");
     rc = frx__vtk_write(MPI_COMM_WORLD, dir, "afile/x", &m.f, 0, 0);
     check_refused(rc, FRX_EINVAL, "name without '/'");
+    rc = frx__vtk_write(MPI_COMM_WORLD, dir, "a&b", &m.f, 0, 0);
+    check_refused(rc, FRX_EINVAL, "(got '");
     /* the last rank cannot write its piece (a folder is in the way of its
      * temporary file): every rank stops with its reason, naming the file
      * and errno's text, and no .pvtu appears */
