@@ -11,11 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* TEMPORARY until the VTK writer and checkpoints land in this branch
- * (issue 10): a case asking for them is refused at the first use. */
-#pragma weak frx__vtk_write
-#pragma weak frx__ckpt_write
-#pragma weak frx__ckpt_read
 
 static const char *const scheme_names[] = {"rk4", "ssp-rk3", "rk45"};
 
@@ -60,25 +55,17 @@ static int make_fields(frx_solver *s, struct frx__io_fields *f, int read)
     return FRX_OK;
 }
 
-static int unavailable(const char *what, const char *key)
-{
-    return frx_error(FRX_ENOTSUP, "this frx cannot write %s yet: set %s to "
-                     "0", what, key);
-}
-
 int frx__output_write(frx_solver *s)
 {
     struct frx__io_fields f;
-    int rc = frx__vtk_write ? make_fields(s, &f, 1)
-                            : unavailable("VTK output", "output.interval");
+    int rc = make_fields(s, &f, 1);
     char what[96];
     snprintf(what, sizeof what, "step %llu: output",
              (unsigned long long)s->step);
     if ((rc = frx__agree(s->mpi, rc, what)) == FRX_OK)
         rc = frx__vtk_write(s->mpi, s->set.out_dir, s->set.out_name, &f,
                             s->t, s->step);
-    if (frx__vtk_write)
-        free_fields(&f);
+    free_fields(&f);
     return rc;
 }
 
@@ -113,9 +100,7 @@ static void fill_meta(const frx_solver *s, struct frx__ckpt_meta *m)
 int frx__checkpoint_write(frx_solver *s)
 {
     struct frx__io_fields f;
-    int rc = frx__ckpt_write ? make_fields(s, &f, 1)
-                             : unavailable("checkpoints",
-                                           "checkpoint.interval");
+    int rc = make_fields(s, &f, 1);
     char path[4096], what[4200];
     ckpt_path(s, path, sizeof path);
     snprintf(what, sizeof what, "step %llu: checkpoint %s",
@@ -125,8 +110,7 @@ int frx__checkpoint_write(frx_solver *s)
         fill_meta(s, &m);
         rc = frx__ckpt_write(s->mpi, path, &m, &f);
     }
-    if (frx__ckpt_write)
-        free_fields(&f);
+    free_fields(&f);
     return rc;
 }
 
@@ -139,9 +123,7 @@ int frx__checkpoint_read(frx_solver *s, const char *path)
     fill_meta(s, &m); /* this run's solver, mesh and precision */
     char what[4200];
     snprintf(what, sizeof what, "the restart from %s", path);
-    int rc = frx__ckpt_read ? make_fields(s, &f, 0)
-                            : frx_error(FRX_ENOTSUP, "this frx cannot read "
-                                        "checkpoints yet");
+    int rc = make_fields(s, &f, 0);
     if ((rc = frx__agree(s->mpi, rc, what)) == FRX_OK)
         rc = frx__ckpt_read(s->mpi, path, &m, &f);
     if (rc == FRX_OK) { /* a copy failing on one rank: all say so */
@@ -149,8 +131,7 @@ int frx__checkpoint_read(frx_solver *s, const char *path)
             rc = frx_matrix_write(s->reg[0][b], f.blocks[b].u);
         rc = frx__agree(s->mpi, rc, what);
     }
-    if (frx__ckpt_read)
-        free_fields(&f);
+    free_fields(&f);
     if (rc)
         return rc;
     s->t = m.t;

@@ -52,3 +52,24 @@ endif()
 # on a mesh over 2 ranks: the progress lines and the summary
 frx_solver_test(mesh-progress 2 0 "step 10  t [0-9.]+  dt [0-9.e-]+  wall" ode-mesh.yaml)
 frx_solver_test(mesh-summary 2 0 "frx: L2 error at t = 2: u [0-9.]+e-0[89]" ode-mesh.yaml)
+
+# Bitwise restarts: 2N steps == N steps + checkpoint + restart + N steps,
+# on the same and on another number of ranks; rk4 with N odd (u then
+# sits in the other register), rk45 with its adaptive dt.
+foreach(run "rk4;1;1;5" "rk45;2;2;6" "rk45;2;3;6" "ssp-rk3;3;2;4")
+  list(GET run 0 scheme)
+  list(GET run 1 np1)
+  list(GET run 2 np2)
+  list(GET run 3 n)
+  set(name solver-restart-${scheme}-np${np1}-to-np${np2})
+  add_test(NAME ${name} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/restart.sh
+    ${MPIEXEC_EXECUTABLE} ${FRX_EXE} ${np1} ${np2} ${scheme} ${n})
+  set_tests_properties(${name} PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77
+    ENVIRONMENT "${FRX_SOLVER_ENV}")
+endforeach()
+add_test(NAME solver-output-intervals COMMAND sh
+  ${CMAKE_CURRENT_SOURCE_DIR}/cli/output.sh ${MPIEXEC_EXECUTABLE} ${FRX_EXE})
+set_tests_properties(solver-output-intervals PROPERTIES TIMEOUT 120
+  ENVIRONMENT "${FRX_SOLVER_ENV}")
+frx_solver_test(restart-missing-file 2 1
+  "frx: cannot open the checkpoint nosuch.h5" ode-mesh.yaml --restart nosuch.h5)
