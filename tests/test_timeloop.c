@@ -7,6 +7,7 @@
  * the elements are shared out, the norms are global. */
 #include <check.h>
 #include <frx/comm.h>
+#include <frx/mesh.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -40,12 +41,35 @@ static frx_config *config(const char *fmt, ...)
     return cfg;
 }
 
-/* Run a case; its stats (L2 error of the first variables into l2). */
+/* The backend (double precision) and communicator most runs share:
+ * starting a device once, not once a run. */
+static frx_backend *shared_be;
+static frx_comm *shared_comm;
+
+/* Run a case; its stats (L2 error of the first variables into l2). A
+ * double-precision case runs on the shared backend (with its mesh, if
+ * it has one), any other through frx_run_case as `frx run` does. */
 static frx_run_stats run(frx_config *cfg, double *l2, size_t n)
 {
     frx_run_stats st = {.size = sizeof st, .l2 = l2, .l2_cap = n};
-    int rc = frx_run_case(cfg, MPI_COMM_WORLD, NULL, &st);
-    ck_assert_msg(rc == FRX_OK, "%s", frx_errmsg());
+    const char *prec = NULL;
+    frx_cfg_string(frx_config_root(cfg), "backend.precision", NULL, &prec);
+    if (strcmp(prec, "double") != 0) {
+        int rc = frx_run_case(cfg, MPI_COMM_WORLD, NULL, &st);
+        ck_assert_msg(rc == FRX_OK, "%s", frx_errmsg());
+        frx_config_free(cfg);
+        return st;
+    }
+    frx_mesh *mesh = NULL;
+    frx_solver *s;
+    if (frx_cfg_get(frx_config_root(cfg), "mesh"))
+        ck_assert_msg(frx_mesh_create(cfg, MPI_COMM_WORLD, &mesh) == FRX_OK,
+                      "%s", frx_errmsg());
+    ck_assert_msg(frx_solver_create(cfg, shared_be, shared_comm, mesh, NULL,
+                                    &s) == FRX_OK, "%s", frx_errmsg());
+    ck_assert_msg(frx_solver_run(s, &st) == FRX_OK, "%s", frx_errmsg());
+    frx_solver_destroy(s);
+    frx_mesh_destroy(mesh);
     frx_config_free(cfg);
     return st;
 }
@@ -372,25 +396,30 @@ int main(int argc, char **argv)
     char text[128];
     snprintf(text, sizeof text, "backend: {name: %s, precision: double}\n",
              backend_name);
-    frx_config *cfg = NULL;
-    frx_backend *be = NULL;
+    frx_config *cfg = NULL; /* the backend keeps pointers into it */
     int rc = frx_config_parse(text, strlen(text), "case.yaml", &cfg);
     if (rc == FRX_OK)
-        rc = frx_backend_create_all(cfg, MPI_COMM_WORLD, &be);
-    frx_backend_destroy(be);
-    frx_config_free(cfg);
-    if (rc == FRX_EUNAVAIL || rc == FRX_ENOTFOUND) {
+        rc = frx_backend_create_all(cfg, MPI_COMM_WORLD, &shared_be);
+    if (rc == FRX_OK)
+        rc = frx_comm_create(shared_be, MPI_COMM_WORLD, &shared_comm);
+    if (rc) {
+        int skip = rc == FRX_EUNAVAIL || rc == FRX_ENOTFOUND;
         if (rank == 0)
-            printf("SKIP: backend '%s' cannot start here: %s\n",
+            printf("%s: backend '%s': %s\n", skip ? "SKIP" : "FAIL",
                    backend_name, frx_errmsg());
+        frx_backend_destroy(shared_be);
+        frx_config_free(cfg);
         MPI_Finalize();
-        return 77;
+        return skip ? 77 : 1;
     }
     SRunner *sr = srunner_create(timeloop_suite());
     srunner_set_fork_status(sr, CK_NOFORK);
     srunner_run_all(sr, rank == 0 ? CK_NORMAL : CK_SILENT);
     int failed = srunner_ntests_failed(sr), any;
     srunner_free(sr);
+    frx_comm_destroy(shared_comm);
+    frx_backend_destroy(shared_be);
+    frx_config_free(cfg);
     MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     MPI_Finalize();
     return any ? 1 : 0;

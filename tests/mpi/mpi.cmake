@@ -92,7 +92,7 @@ foreach(be IN LISTS FRX_TEST_BACKENDS)
     add_test(NAME timeloop-${be}-np${np} COMMAND ${FRX_MPIRUN} ${np}
       $<TARGET_FILE:test_timeloop> ${be})
     set_tests_properties(timeloop-${be}-np${np} PROPERTIES SKIP_RETURN_CODE 77
-      TIMEOUT 300 ENVIRONMENT
+      TIMEOUT 600 ENVIRONMENT
       "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1;FRX_PLUGIN_PATH=${FRX_FIXTURE_DIR}")
   endforeach()
 endforeach()
