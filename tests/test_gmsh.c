@@ -5,7 +5,8 @@
  * completed 8-node quadrilateral and 20-node hexahedron), face geometry,
  * the same id from every format; every kind of bad file refused with
  * its line or byte offset. `test_gmsh pyfr FILE` reads PyFR's own
- * vortex mesh (exit 77 when the file is absent). */
+ * vortex mesh (exit 77 when the file is absent): on one rank every face
+ * interior; on several, every element and face once. */
 #include "gmshwrite.h"
 #include "meshutil.h"
 
@@ -435,7 +436,8 @@ START_TEST(case_keys)
     make_case("{type: gmsh, file: nope.msh, n: [2, 2]}");
     ck_assert_int_eq(frx_config_check(cfg), FRX_ECONFIG);
     assert_msg("case.yaml:3:39: 'mesh.n' is a key of the box mesh");
-    assert_msg("case.yaml:3:26: 'mesh.file': cannot open the mesh file ");
+    assert_msg("case.yaml:3:26: 'mesh.file': ");
+    assert_msg("/nope.msh: cannot open the mesh file: No such file");
 }
 END_TEST
 
@@ -870,6 +872,46 @@ START_TEST(pyfr_vortex)
 }
 END_TEST
 
+/* The same on several ranks (METIS, weights 3, 1, ...): every element
+ * on one rank, every face once, each peer's count the same both ways. */
+START_TEST(pyfr_vortex_ranks)
+{
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    char m[4400], cfile[4200];
+    size_t len = (size_t)snprintf(m, sizeof m, "backend: {precision: "
+                                  "double}\nmesh: {type: gmsh, file: %s}\n"
+                                  "partition: {weights: [3", pyfr_file);
+    for (int r = 1; r < size; r++)
+        len += (size_t)snprintf(m + len, sizeof m - len, ", 1");
+    snprintf(m + len, sizeof m - len, "]}\n");
+    snprintf(cfile, sizeof cfile, "%s/case.yaml", dir);
+    ck_assert_int_eq(frx_config_parse(m, strlen(m), cfile, &cfg), FRX_OK);
+    int rc = frx_mesh_create(cfg, MPI_COMM_WORLD, &mesh);
+    ck_assert_msg(rc == FRX_OK, "%s", frx_errmsg());
+    frx_mesh_info in = info();
+    unsigned long long n = in.neles, total = 0;
+    MPI_Allreduce(&n, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM,
+                  MPI_COMM_WORLD);
+    ck_assert_uint_eq(total, 400);
+    ck_assert_uint_eq(in.nbcs, 0);
+    ck_assert_uint_gt(in.npeers, 0);
+    size_t shared = 0;
+    for (size_t i = 0; i < in.npeers; i++) {
+        frx_mesh_peer P = {.size = sizeof P};
+        ck_assert_int_eq(frx_mesh_get_peer(mesh, i, &P), FRX_OK);
+        unsigned long long mine = P.nfaces, theirs = 0;
+        MPI_Sendrecv(&mine, 1, MPI_UNSIGNED_LONG_LONG, P.rank, 0, &theirs, 1,
+                     MPI_UNSIGNED_LONG_LONG, P.rank, 0, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+        ck_assert_uint_eq(mine, theirs);
+        shared += P.nfaces;
+    }
+    ck_assert_uint_eq(4 * in.neles, 2 * in.nifaces + shared);
+}
+END_TEST
+
 static Suite *gmsh_suite(void)
 {
     Suite *s = suite_create("gmsh");
@@ -904,7 +946,9 @@ static Suite *pyfr_suite(void)
     Suite *s = suite_create("gmsh-pyfr");
     TCase *tc = tcase_create("pyfr");
     tcase_add_checked_fixture(tc, NULL, teardown);
-    tcase_add_test(tc, pyfr_vortex);
+    int size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    tcase_add_test(tc, size == 1 ? pyfr_vortex : pyfr_vortex_ranks);
     suite_add_tcase(s, tc);
     return s;
 }

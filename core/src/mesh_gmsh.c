@@ -397,20 +397,22 @@ static int check_jacobian(const struct build *B, size_t e, const double *x)
     double j = frx__gmsh_min_jacobian(g->etype[e], g->order[e], x, d, &at);
     if (j > 0)
         return FRX_OK;
-    char tn[80], pt[100];
+    char tn[80], pt[100], nd[40] = "the completed point";
     uint64_t node = g->enodes[g->eoff[e] + (size_t)at];
     const double *p = x + at * d;
     if (d == 2)
         snprintf(pt, sizeof pt, "(%g, %g)", p[0], p[1]);
     else
         snprintf(pt, sizeof pt, "(%g, %g, %g)", p[0], p[1], p[2]);
+    if (B->b.gtag[node])
+        snprintf(nd, sizeof nd, "node %llu",
+                 (unsigned long long)B->b.gtag[node]);
     return ecode(m, fe->where, "element %llu (%s) is inverted: its Jacobian "
-                 "is %s (%g) at its point %d, %s%s: %s",
+                 "is %s (%g) at its point %d, %s at %s: %s",
                  (unsigned long long)fe->tag,
                  frx__gmsh_type_name(frx__gmsh_type(fe->type), tn,
                                      sizeof tn),
-                 j < 0 ? "negative" : "zero", j, at,
-                 B->b.gtag[node] ? "node " : "the completed centre", pt,
+                 j < 0 ? "negative" : "zero", j, at, nd, pt,
                  d == 2 ? "a 2-D element's corners must turn "
                           "counter-clockwise (reverse the surface in Gmsh, "
                           "or its curve loop)"
@@ -627,8 +629,8 @@ int frx__mesh_gmsh_check(const frx_cfgnode *mesh)
     }
     FILE *f = fopen(path, "rb");
     if (!f) {
-        frx__error_append(FRX_ECONFIG, "%s: 'mesh.file': cannot open the "
-                          "mesh file %s: %s",
+        frx__error_append(FRX_ECONFIG, "%s: 'mesh.file': %s: cannot open "
+                          "the mesh file: %s",
                           frx__cfg_where(at, where, sizeof where), path,
                           strerror(errno));
         return nerr + 1;
