@@ -101,3 +101,40 @@ add_test(NAME mpi-mesh-same-twice-np3 COMMAND sh
   ${FRX_MPIRUN} 3 $<TARGET_FILE:test_mesh_parts> weights)
 set_tests_properties(mpi-mesh-same-twice-np3 PROPERTIES TIMEOUT 60
   ENVIRONMENT "${FRX_MPI_TEST_ENV}")
+
+# Output and checkpoints (core/src/io.h): the internal writers built in
+# from their sources, on a made-up mesh (io_mesh.c).
+set(FRX_IO_SRC ${PROJECT_SOURCE_DIR}/core/src)
+add_executable(test_vtk mpi/test_vtk.c mpi/io_mesh.c
+  ${FRX_IO_SRC}/io_util.c ${FRX_IO_SRC}/vtk.c)
+add_executable(test_ckpt mpi/test_ckpt.c mpi/io_mesh.c
+  ${FRX_IO_SRC}/io_util.c ${FRX_IO_SRC}/io_route.c ${FRX_IO_SRC}/ckpt.c)
+foreach(t test_vtk test_ckpt)
+  target_include_directories(${t} PRIVATE ${FRX_IO_SRC})
+  target_link_libraries(${t} PRIVATE frx PkgConfig::HDF5_MPI m)
+  frx_target_defaults(${t})
+endforeach()
+foreach(np 1 2 3)
+  add_test(NAME mpi-vtk-np${np}
+    COMMAND ${FRX_MPIRUN} ${np} $<TARGET_FILE:test_vtk>)
+endforeach()
+foreach(np 1 2 3 4)
+  add_test(NAME mpi-ckpt-np${np}
+    COMMAND ${FRX_MPIRUN} ${np} $<TARGET_FILE:test_ckpt>)
+endforeach()
+set_tests_properties(mpi-vtk-np1 mpi-vtk-np2 mpi-vtk-np3 mpi-ckpt-np1
+  mpi-ckpt-np2 mpi-ckpt-np3 mpi-ckpt-np4 PROPERTIES TIMEOUT 120
+  ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+
+# The same files through VTK's own reader (what ParaView uses), with
+# Debian's python3-vtk9; skipped where it is not installed.
+find_program(FRX_SYSTEM_PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
+if(FRX_SYSTEM_PYTHON3)
+  add_test(NAME mpi-vtk-reader-np3 COMMAND sh
+    ${CMAKE_CURRENT_SOURCE_DIR}/own-tmpdir.sh
+    sh ${CMAKE_CURRENT_SOURCE_DIR}/mpi/vtk-reader.sh ${FRX_SYSTEM_PYTHON3}
+    ${CMAKE_CURRENT_SOURCE_DIR}/mpi/vtk_reader.py $<TARGET_FILE:test_vtk> 3
+    ${MPIEXEC_EXECUTABLE} --oversubscribe ${MPIEXEC_NUMPROC_FLAG})
+  set_tests_properties(mpi-vtk-reader-np3 PROPERTIES SKIP_RETURN_CODE 77
+    TIMEOUT 120 ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+endif()
