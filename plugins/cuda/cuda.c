@@ -7,7 +7,6 @@
 #include "cudrv.h"
 #include "gpu.h"
 
-#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -297,12 +296,9 @@ static int cu_probe(char *why, size_t n)
 static int nvrtc_knows(const struct gpu_rtc *r, const char *arch, char *known,
                        size_t n)
 {
-    int (*count)(int *), (*list)(int *);
-    *(void **)&count = dlsym(r->lib, "nvrtcGetNumSupportedArchs");
-    *(void **)&list = dlsym(r->lib, "nvrtcGetSupportedArchs");
-    int k = 0, archs[128];
-    if (!count || !list || count(&k) != 0 || k <= 0 || k > 128 ||
-        list(archs) != 0)
+    int archs[128];
+    int k = frx_gpu_nvrtc_archs(r, archs, 128);
+    if (k <= 0)
         return 1;
     char names[128][16];
     const char *p[128];

@@ -122,6 +122,14 @@ int frx_gpu_rtc_compile(const struct gpu_rtc *r, const char *name,
                         const char *src, const char *const *opts, int nopts,
                         char **code, size_t *size, char **log);
 
+/* The architectures NVRTC compiles for (90 for sm_90...), or -1 where it
+ * cannot say. */
+int frx_gpu_nvrtc_archs(const struct gpu_rtc *r, int *archs, size_t max);
+/* The AMD architectures ("gfx90a"...) the code generator under hiprtc
+ * (amd_comgr) knows, or -1 where it cannot be asked. hiprtc 5.2 crashes
+ * the process on an architecture it does not know: ask first. */
+int frx_gpu_amd_archs(const char **names, size_t max);
+
 /* -------------------------------- the backend over a vendor (backend.c...) */
 
 struct gpu;

@@ -113,3 +113,36 @@ int frx_gpu_rtc_compile(const struct gpu_rtc *r, const char *name,
     *size = n;
     return FRX_OK;
 }
+
+int frx_gpu_nvrtc_archs(const struct gpu_rtc *r, int *archs, size_t max)
+{
+    int (*count)(int *), (*list)(int *);
+    *(void **)&count = dlsym(r->lib, "nvrtcGetNumSupportedArchs");
+    *(void **)&list = dlsym(r->lib, "nvrtcGetSupportedArchs");
+    int k = 0;
+    if (!count || !list || count(&k) != 0 || k <= 0 || (size_t)k > max ||
+        list(archs) != 0)
+        return -1;
+    return k;
+}
+
+int frx_gpu_amd_archs(const char **names, size_t max)
+{
+    void *lib = dlopen("libamd_comgr.so.2", RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        lib = dlopen("libamd_comgr.so", RTLD_NOW | RTLD_LOCAL);
+    int (*count)(size_t *), (*name)(size_t, const char **);
+    *(void **)&count = lib ? dlsym(lib, "amd_comgr_get_isa_count") : NULL;
+    *(void **)&name = lib ? dlsym(lib, "amd_comgr_get_isa_name") : NULL;
+    size_t k = 0, m = 0;
+    if (!count || !name || count(&k) != 0 || k == 0)
+        return -1;
+    for (size_t i = 0; i < k && m < max; i++) {
+        const char *s = NULL;
+        if (name(i, &s) != 0 || !s)
+            continue;
+        const char *gfx = strstr(s, "--"); /* amdgcn-amd-amdhsa--gfx90a */
+        names[m++] = gfx ? gfx + 2 : s;
+    }
+    return (int)m;
+}

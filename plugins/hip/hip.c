@@ -7,7 +7,6 @@
 
 #include <hip/hip_runtime_api.h>
 
-#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,34 +205,19 @@ static int open_hiprtc(struct gpu_rtc *r, char *why, size_t n)
     return -1;
 }
 
-/* Does the code generator (amd_comgr, under hiprtc) know arch? hiprtc
- * 5.2 crashes the process on an architecture it does not know, so this
- * is asked first. Where comgr cannot be asked, yes. */
+/* Does the code generator under hiprtc know arch? Where it cannot be
+ * asked, yes. */
 static int comgr_knows(const char *arch, char *known, size_t n)
 {
-    void *lib = dlopen("libamd_comgr.so.2", RTLD_NOW | RTLD_LOCAL);
-    if (!lib)
-        lib = dlopen("libamd_comgr.so", RTLD_NOW | RTLD_LOCAL);
-    int (*count)(size_t *), (*name)(size_t, const char **);
-    *(void **)&count = lib ? dlsym(lib, "amd_comgr_get_isa_count") : NULL;
-    *(void **)&name = lib ? dlsym(lib, "amd_comgr_get_isa_name") : NULL;
-    size_t k = 0;
-    if (!count || !name || count(&k) != 0 || k == 0 || k > 256)
-        return 1;
     const char *isa[256];
-    size_t m = 0, at = 0;
+    int m = frx_gpu_amd_archs(isa, 256);
+    size_t at = 0;
     known[0] = '\0';
-    for (size_t i = 0; i < k; i++) {
-        const char *s = NULL;
-        if (name(i, &s) != 0 || !s)
-            continue;
-        const char *gfx = strstr(s, "--"); /* amdgcn-amd-amdhsa--gfx90a */
-        isa[m++] = gfx ? gfx + 2 : s;
-        int w = snprintf(known + at, at < n ? n - at : 0, "%s%s",
-                         m > 1 ? " " : "", isa[m - 1]);
+    for (int i = 0; i < m && at < n; i++) {
+        int w = snprintf(known + at, n - at, "%s%s", i ? " " : "", isa[i]);
         at += w > 0 ? (size_t)w : 0;
     }
-    return frx_gpu_arch_known(arch, isa, m);
+    return m < 0 || frx_gpu_arch_known(arch, isa, (size_t)m);
 }
 
 static int runtime_version(void)
