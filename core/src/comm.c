@@ -84,7 +84,7 @@ void frx_comm_destroy(frx_comm *c)
     if (!c)
         return;
     for (size_t i = 0; i < c->n; i++) {
-        if (frx__xchg_copy_wait(c->x[i]->xm, c->x[i]->staged) != FRX_OK)
+        if (frx__xchg_copy_wait(c->be, c->x[i]->staged) != FRX_OK)
             frx_log(FRX_LOG_WARN, "frx_comm_destroy: %s", frx_errmsg());
         if (c->x[i]->req != MPI_REQUEST_NULL)
             MPI_Request_free(&c->x[i]->req);
@@ -179,7 +179,7 @@ static int stage_send(struct xfer *x)
 {
     void *done;
     int rc = frx__xchg_copy_start(x->xm, 1, &done);
-    return rc ? rc : frx__xchg_copy_wait(x->xm, done);
+    return rc ? rc : frx__xchg_copy_wait(x->c->be, done);
 }
 
 /* Before MPI writes a receive buffer again, what still reads it must be
@@ -192,7 +192,7 @@ static int receive_ready(struct xfer *x)
     if (be->mpi_mode != FRX_MPI_DEVICE_AWARE) {
         void *done = x->staged;
         x->staged = NULL;
-        return frx__xchg_copy_wait(x->xm, done);
+        return frx__xchg_copy_wait(be, done);
     }
     return be->info.host_accessible ? FRX_OK : frx_backend_sync(be);
 }

@@ -103,9 +103,9 @@ int frx__xchg_copy_start(frx_xchg_matrix *xm, int to_host, void **done)
                    : frx_xchg_matrix_to_device(xm);
 }
 
-int frx__xchg_copy_wait(frx_xchg_matrix *xm, void *done)
+int frx__xchg_copy_wait(frx_backend *be, void *done)
 {
-    return done ? xm->be->ops->copy_wait(xm->be->state, done) : FRX_OK;
+    return done ? be->ops->copy_wait(be->state, done) : FRX_OK;
 }
 
 /* --------------------------------------------------------- xchg views */

@@ -147,11 +147,9 @@ int frx_gpu_program(struct gpu *g, const char *name, const char *source,
     frx_cache_entry e;
     int rc = frx_cache_fetch(parts, sizeof parts / sizeof *parts, g->suffix,
                              build, &b, &e);
-    if (rc)
-        return rc;
     char *image = NULL;
     size_t size = 0;
-    if (read_file(e.path, &image, &size) != 0)
+    if (rc == FRX_OK && read_file(e.path, &image, &size) != 0)
         rc = frx_error(FRX_EIO, "kernel '%s': cannot read the compiled code "
                        "%s: %m", name, e.path);
     if (rc == FRX_OK) {

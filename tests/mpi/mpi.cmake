@@ -64,10 +64,14 @@ add_test(NAME mpi-startup-unavailable-rank
   COMMAND sh ${FRX_EXPECT} 1
     "rank 1 \\([^)]*\\): backend 'unavail' cannot start here: libfake"
     ${FRX_MPIRUN} 2 ${FRX_EXE} run ${CMAKE_CURRENT_BINARY_DIR}/mpi-unavail-rank.yaml)
+# rank 1 on a node where frx has no plugins beside it (MPMD: its own
+# copy of libfrx)
 add_test(NAME mpi-startup-missing-backend-rank
   COMMAND sh ${FRX_EXPECT} 1
     "rank 1 \\([^)]*\\): no plugin 'cuda' \\(frx-cuda[.]so\\) in: "
-    ${FRX_MPIRUN} 2 ${FRX_EXE} run ${CMAKE_CURRENT_BINARY_DIR}/mpi-missing-backend-rank.yaml)
+    ${FRX_MPIRUN} 1 ${FRX_EXE} run ${CMAKE_CURRENT_BINARY_DIR}/mpi-missing-backend-rank.yaml
+    : ${MPIEXEC_NUMPROC_FLAG} 1 sh ${CMAKE_CURRENT_SOURCE_DIR}/mpi/without-plugins.sh
+    $<TARGET_FILE_DIR:frx> ${FRX_EXE} run ${CMAKE_CURRENT_BINARY_DIR}/mpi-missing-backend-rank.yaml)
 add_test(NAME mpi-startup-precision-mismatch
   COMMAND sh ${FRX_EXPECT} 1
     "rank 1 \\([^)]*\\): single"
