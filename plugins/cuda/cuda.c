@@ -217,9 +217,30 @@ static int open_nvrtc(struct gpu_rtc *r, char *why, size_t n)
     return -1;
 }
 
-/* The driver started and NVRTC found, or why not; *count devices. */
+/* CUBINs load on a driver of their toolkit's major version or later
+ * (minor version compatibility), not an older one. */
+static int versions_agree(const struct cu_driver *d, const struct gpu_rtc *r,
+                          int *version, char *why, size_t n)
+{
+    cu_result rc = d->DriverGetVersion(version);
+    if (rc != CU_OK) {
+        snprintf(why, n, "cuda: cuDriverGetVersion failed: %s (%d)",
+                 frx_cuda_errname(d, rc), rc);
+        return -1;
+    }
+    if (r->major <= *version / 1000)
+        return 0;
+    snprintf(why, n, "cuda: NVRTC %d.%d (%s) makes code that this driver "
+             "(CUDA %d.%d) cannot load: update the driver, or point "
+             "CUDA_HOME at a CUDA %d toolkit", r->major, r->minor, r->path,
+             *version / 1000, *version % 1000 / 10, *version / 1000);
+    return -1;
+}
+
+/* The driver started, NVRTC found and both of one CUDA, or why not;
+ * *count devices, the driver's *version (13000 for 13.0). */
 static int open_all(struct cu_driver *d, struct gpu_rtc *r, int *count,
-                    char *why, size_t n)
+                    int *version, char *why, size_t n)
 {
     char e[400];
     if (frx_cuda_driver_open(d, CU_LIB, e, sizeof e) != 0) {
@@ -243,7 +264,9 @@ static int open_all(struct cu_driver *d, struct gpu_rtc *r, int *count,
                  frx_cuda_errname(d, rc), rc);
         return -1;
     }
-    return open_nvrtc(r, why, n);
+    if (open_nvrtc(r, why, n) != 0)
+        return -1;
+    return versions_agree(d, r, version, why, n);
 }
 
 static int describe(const struct cu_driver *d, int ordinal,
@@ -275,12 +298,10 @@ static int cu_probe(char *why, size_t n)
     struct cu_driver d;
     struct gpu_rtc r;
     int count = 0, version = 0;
-    if (open_all(&d, &r, &count, why, n) != 0)
+    if (open_all(&d, &r, &count, &version, why, n) != 0)
         return FRX_EUNAVAIL;
     struct gpu_device first;
     cu_result rc = describe(&d, 0, &first);
-    if (rc == CU_OK)
-        rc = d.DriverGetVersion(&version);
     if (rc != CU_OK) {
         snprintf(why, n, "cuda: device 0 does not answer: %s (%d)",
                  frx_cuda_errname(&d, rc), rc);
@@ -384,8 +405,8 @@ static int set_up(struct cu_state *s, const frx_backend_init *init,
                   unsigned *warp, struct gpu_device *dev)
 {
     char why[1500];
-    int count = 0;
-    if (open_all(&s->d, &s->g.rtc, &count, why, sizeof why) != 0)
+    int count = 0, version = 0;
+    if (open_all(&s->d, &s->g.rtc, &count, &version, why, sizeof why) != 0)
         return frx_error(FRX_EUNAVAIL, "%s", why);
     int rc = open_device(s, init, count, dev);
     if (rc)
@@ -404,10 +425,6 @@ static int set_up(struct cu_state *s, const frx_backend_init *init,
         rc = attribute(s, CU_ATTR_MAX_GRID_DIM_Y, &g->lim.max_grid_y);
     if (rc == FRX_OK)
         rc = attribute(s, CU_ATTR_WARP_SIZE, warp);
-    int version = 0;
-    cu_result r = rc ? CU_OK : s->d.DriverGetVersion(&version);
-    if (r)
-        rc = cu_fail(s, r, "cuDriverGetVersion", "the driver");
     if (rc)
         return rc;
     snprintf(g->arch, sizeof g->arch, "%s", dev->arch);

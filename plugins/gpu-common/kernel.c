@@ -158,8 +158,9 @@ int frx_gpu_program(struct gpu *g, const char *name, const char *source,
         snprintf(why, sizeof why, "%s", rc ? frx_errmsg() : "");
         if (rc)
             rc = frx_error(rc, "kernel '%s': the compiled code %s does not "
-                           "load on '%s' (%s); remove it and run again",
-                           name, e.path, g->device, why);
+                           "load on '%s' (%s; %s, %s for %s); if it is damaged, "
+                           "remove it and run again", name, e.path, g->device,
+                           why, g->driver, g->rtc_version, g->arch);
     }
     if (rc == FRX_OK)
         *built = e.built;
