@@ -215,6 +215,21 @@ START_TEST(rtc_open_says_what_it_tried)
 }
 END_TEST
 
+START_TEST(log_names_the_kept_source)
+{
+    char *s = frx_gpu_log_with_path(
+        "k.cu(21): error: expected an expression\n1 error detected in k.cu.\n"
+        "k.cu:7:3: error: x\nk.cu(x) k.c", "k.cu", "/tmp/d/k.cu");
+    ck_assert_str_eq(s, "/tmp/d/k.cu:21: error: expected an expression\n"
+                        "1 error detected in k.cu.\n/tmp/d/k.cu:7:3: error: "
+                        "x\nk.cu(x) k.c");
+    free(s);
+    s = frx_gpu_log_with_path("k.cu", "k.cu", "/p");
+    ck_assert_str_eq(s, "k.cu");
+    free(s);
+}
+END_TEST
+
 /* ------------------------------------------------- pack kernel sources */
 
 static char *pack_src(int target, int precision, size_t nvrow, size_t nvcol)
@@ -287,6 +302,7 @@ static Suite *suite(void)
     tcase_add_test(tc, geometry);
     tcase_add_test(tc, params_as_kernels_take_them);
     tcase_add_test(tc, rtc_open_says_what_it_tried);
+    tcase_add_test(tc, log_names_the_kept_source);
     tcase_add_test(tc, pack_sources);
     tcase_add_test(tc, pack_generate_refuses);
     suite_add_tcase(s, tc);

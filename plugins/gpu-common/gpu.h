@@ -122,6 +122,12 @@ int frx_gpu_rtc_compile(const struct gpu_rtc *r, const char *name,
                         const char *src, const char *const *opts, int nopts,
                         char **code, size_t *size, char **log);
 
+/* A compiler's log (malloc'd) with each "file(12)" (NVRTC) or "file:12"
+ * (clang, under hiprtc) naming path instead: "path:12". NULL if out of
+ * memory. */
+char *frx_gpu_log_with_path(const char *log, const char *file,
+                            const char *path);
+
 /* The architectures NVRTC compiles for (90 for sm_90...), or -1 where it
  * cannot say. */
 int frx_gpu_nvrtc_archs(const struct gpu_rtc *r, int *archs, size_t max);

@@ -31,39 +31,6 @@ static int keep_source(const struct gpu *g, const char *name,
     return fclose(f) != 0 || bad ? -1 : 0;
 }
 
-/* The log with each "file(line)" (NVRTC) or "file:line" (clang, under
- * hiprtc) naming the kept source instead: "path:line", which editors
- * and the eye can follow. */
-static char *log_with_path(const char *log, const char *file,
-                           const char *path)
-{
-    size_t flen = strlen(file), plen = strlen(path), len = 0;
-    char *out = malloc(strlen(log) * (plen + 1) / (flen ? flen : 1) +
-                       strlen(log) + 1);
-    if (!out)
-        return NULL;
-    for (const char *c = log; *c;) {
-        size_t digits = c[flen] == '(' ? strspn(c + flen + 1, "0123456789")
-                                       : 0;
-        if (strncmp(c, file, flen) != 0 ||
-            !(c[flen] == ':' || (digits && c[flen + 1 + digits] == ')'))) {
-            out[len++] = *c++;
-            continue;
-        }
-        memcpy(out + len, path, plen);
-        len += plen;
-        c += flen;
-        if (digits) { /* "(12)" becomes ":12" */
-            out[len++] = ':';
-            memcpy(out + len, c + 1, digits);
-            len += digits;
-            c += digits + 2;
-        }
-    }
-    out[len] = '\0';
-    return out;
-}
-
 struct build {
     struct gpu *g;
     const char *name, *source;
@@ -98,7 +65,7 @@ static int build(const char *out_path, void *ud)
         char why[512], path[4300];
         snprintf(why, sizeof why, "%s", frx_errmsg());
         int kept = keep_source(g, b->name, b->source, path, sizeof path) == 0;
-        char *shown = kept && log ? log_with_path(log, file, path) : NULL;
+        char *shown = kept && log ? frx_gpu_log_with_path(log, file, path) : NULL;
         rc = frx_error(FRX_EBACKEND, "kernel '%s': %s for %s failed: %s\n%s\n"
                        "%s%s; fix the kernel body", b->name, g->rtc.name,
                        g->arch, why,

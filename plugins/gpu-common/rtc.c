@@ -114,6 +114,41 @@ int frx_gpu_rtc_compile(const struct gpu_rtc *r, const char *name,
     return FRX_OK;
 }
 
+/* The log with each "file(line)" (NVRTC) or "file:line" (clang, under
+ * hiprtc) naming the kept source instead: "path:line", which editors
+ * and the eye can follow. */
+char *frx_gpu_log_with_path(const char *log, const char *file,
+                            const char *path)
+{
+    size_t flen = strlen(file), plen = strlen(path), len = 0;
+    char *out = malloc(strlen(log) * (plen + 1) / (flen ? flen : 1) +
+                       strlen(log) + 1);
+    if (!out)
+        return NULL;
+    for (const char *c = log; *c;) {
+        const char *after = strncmp(c, file, flen) == 0 ? c + flen : NULL;
+        size_t digits = after && after[0] == '('
+                            ? strspn(after + 1, "0123456789") : 0;
+        int at_line = after && (after[0] == ':' ||
+                                (digits && after[1 + digits] == ')'));
+        if (!at_line) {
+            out[len++] = *c++;
+            continue;
+        }
+        memcpy(out + len, path, plen);
+        len += plen;
+        c = after;
+        if (digits) { /* "(12)" becomes ":12" */
+            out[len++] = ':';
+            memcpy(out + len, c + 1, digits);
+            len += digits;
+            c += digits + 2;
+        }
+    }
+    out[len] = '\0';
+    return out;
+}
+
 int frx_gpu_nvrtc_archs(const struct gpu_rtc *r, int *archs, size_t max)
 {
     int (*count)(int *), (*list)(int *);
