@@ -11,7 +11,7 @@
 #      host-staged, mixed with openmp, CLI), the NVRTC/hiprtc compiles and
 #      gpu-common's host-side tests;
 #   4. bench/devcopy (the device's copy bandwidth), bench/pack and
-#      bench/pointwise on the backend;
+#      bench/pointwise (and bench/matmul, where it exists) on the backend;
 #   5. a one-screen summary: test counts, what failed or was skipped and
 #      why, and pack and pointwise as a ratio of the device copy
 #      bandwidth (target >= 0.7).
@@ -88,6 +88,9 @@ run "$logs/devcopy.log" timeout 120 "$bench/devcopy" "$be" || failed="$failed de
 run "$logs/pack.log" timeout 300 "$bench/pack" "$be" "$mpoints" || failed="$failed pack"
 run "$logs/pointwise.log" timeout 300 "$bench/pointwise" "$be" "$mpoints" ||
     failed="$failed pointwise"
+if [ -x "$bench/matmul" ]; then # operator products, once they exist
+    run "$logs/matmul.log" timeout 300 "$bench/matmul" "$be" || failed="$failed matmul"
+fi
 
 # 5. summary
 gbs() { sed -n "s/.*$1 *\([0-9.]*\) GB\/s.*/\1/p" "$2" | head -n 1; }
@@ -128,6 +131,7 @@ ratio "pack shuffled" "$(grep '^shuffled' "$logs/pack.log" | head -n 1 | sed -n 
 ratio "pack contiguous" "$(grep '^contiguous' "$logs/pack.log" | head -n 1 | sed -n 's/.* frx *\([0-9.]*\) GB\/s.*/\1/p')" "$copy"
 ratio "pointwise triad" "$(gbs 'triad  frx' "$logs/pointwise.log")" "$copy"
 grep '^compile' "$logs/pointwise.log"
+[ -f "$logs/matmul.log" ] && { say "bench/matmul (last lines):"; tail -n 5 "$logs/matmul.log"; }
 say "logs: $logs; took $(( $(date +%s) - start )) s"
 if [ -n "$failed" ]; then
     say "RESULT: FAILED:$failed"
