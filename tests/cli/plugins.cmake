@@ -28,7 +28,10 @@ frx_cli_test(plugins-config 0 "backend +good .*can start" plugins --config
 
 # The GPU backends say exactly why they cannot start on a machine without
 # their driver or device, and that they can where they can.
-find_library(FRX_LIBCUDA_SO1 NAMES libcuda.so.1)
+# (where the dynamic loader would find the driver: its paths, and those
+# container runtimes use)
+find_library(FRX_LIBCUDA_SO1 NAMES libcuda.so.1
+  HINTS ENV LD_LIBRARY_PATH PATHS /usr/local/nvidia/lib64 /usr/lib/wsl/lib)
 if(FRX_LIBCUDA_SO1)
   frx_cli_test(plugins-cuda 0 "backend +cuda .*can start: [0-9]+ device" plugins)
 else()
