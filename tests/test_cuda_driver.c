@@ -16,21 +16,19 @@
 #include <unistd.h>
 
 #ifdef FRX_HAVE_CUDA_H
-_Static_assert((int)CU_OK == (int)CUDA_SUCCESS, "CUDA_SUCCESS");
-_Static_assert((int)CU_ERR_OUT_OF_MEMORY == (int)CUDA_ERROR_OUT_OF_MEMORY, "OOM");
-_Static_assert((int)CU_ERR_NO_DEVICE == (int)CUDA_ERROR_NO_DEVICE, "NO_DEVICE");
-_Static_assert((int)CU_ATTR_MAX_GRID_DIM_X == (int)CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X,
-               "grid x");
-_Static_assert((int)CU_ATTR_MAX_GRID_DIM_Y == (int)CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
-               "grid y");
-_Static_assert((int)CU_ATTR_WARP_SIZE == (int)CU_DEVICE_ATTRIBUTE_WARP_SIZE, "warp");
-_Static_assert((int)CU_ATTR_CC_MAJOR == (int)CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-               "cc major");
-_Static_assert((int)CU_ATTR_CC_MINOR == (int)CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-               "cc minor");
-_Static_assert((int)CU_STREAM_NONBLOCKING == (int)CU_STREAM_NON_BLOCKING, "stream");
-_Static_assert((int)CU_EVENT_NO_TIMING == (int)CU_EVENT_DISABLE_TIMING, "event");
-_Static_assert((int)CU_HOSTALLOC_PORTABLE == (int)CU_MEMHOSTALLOC_PORTABLE, "host");
+#define SAME(ours, theirs) \
+    _Static_assert((int)(ours) == (int)(theirs), #theirs)
+SAME(CU_OK, CUDA_SUCCESS);
+SAME(CU_ERR_OUT_OF_MEMORY, CUDA_ERROR_OUT_OF_MEMORY);
+SAME(CU_ERR_NO_DEVICE, CUDA_ERROR_NO_DEVICE);
+SAME(CU_ATTR_MAX_GRID_DIM_X, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X);
+SAME(CU_ATTR_MAX_GRID_DIM_Y, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y);
+SAME(CU_ATTR_WARP_SIZE, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+SAME(CU_ATTR_CC_MAJOR, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+SAME(CU_ATTR_CC_MINOR, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+SAME(CU_STREAM_NONBLOCKING, CU_STREAM_NON_BLOCKING);
+SAME(CU_EVENT_NO_TIMING, CU_EVENT_DISABLE_TIMING);
+SAME(CU_HOSTALLOC_PORTABLE, CU_MEMHOSTALLOC_PORTABLE);
 _Static_assert(sizeof(cu_ptr) == sizeof(CUdeviceptr), "CUdeviceptr");
 _Static_assert(sizeof(cu_uuid) == sizeof(CUuuid), "CUuuid");
 _Static_assert(sizeof(cu_device) == sizeof(CUdevice), "CUdevice");

@@ -157,7 +157,8 @@ static void cu_module_free(struct gpu *g, void *mod)
     cu(g)->d.ModuleUnload(mod);
 }
 
-static int cu_get_function(struct gpu *g, void *mod, const char *entry, void **fn)
+static int cu_get_function(struct gpu *g, void *mod, const char *entry,
+                           void **fn)
 {
     cu_function f = NULL;
     cu_result rc = cu(g)->d.ModuleGetFunction(&f, mod, entry);

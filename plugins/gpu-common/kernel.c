@@ -65,7 +65,8 @@ static int build(const char *out_path, void *ud)
         char why[512], path[4300];
         snprintf(why, sizeof why, "%s", frx_errmsg());
         int kept = keep_source(g, b->name, b->source, path, sizeof path) == 0;
-        char *shown = kept && log ? frx_gpu_log_with_path(log, file, path) : NULL;
+        char *shown = kept && log ? frx_gpu_log_with_path(log, file, path)
+                                  : NULL;
         rc = frx_error(FRX_EBACKEND, "kernel '%s': %s for %s failed: %s\n%s\n"
                        "%s%s; fix the kernel body", b->name, g->rtc.name,
                        g->arch, why,
@@ -125,9 +126,10 @@ int frx_gpu_program(struct gpu *g, const char *name, const char *source,
         snprintf(why, sizeof why, "%s", rc ? frx_errmsg() : "");
         if (rc)
             rc = frx_error(rc, "kernel '%s': the compiled code %s does not "
-                           "load on '%s' (%s; %s, %s for %s); if it is damaged, "
-                           "remove it and run again", name, e.path, g->device,
-                           why, g->driver, g->rtc_version, g->arch);
+                           "load on '%s' (%s; %s, %s for %s); if it is "
+                           "damaged, remove it and run again", name, e.path,
+                           g->device, why, g->driver, g->rtc_version,
+                           g->arch);
     }
     if (rc == FRX_OK)
         *built = e.built;
