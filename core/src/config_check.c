@@ -114,8 +114,10 @@ static const frx_option core_schema[] = {
     {.key = "check.interval", .type = FRX_OPT_INT, .min = 0, .max = 1e15,
      .def = "100", .help = "steps between NaN/Inf checks; 0: none"},
     {.key = "mesh", .type = FRX_OPT_MAP, .help = "the mesh"},
-    {.key = "mesh.type", .type = FRX_OPT_ENUM, .choices = "box",
+    {.key = "mesh.type", .type = FRX_OPT_ENUM, .choices = "box|gmsh",
      .required = 1, .help = "where the mesh comes from"},
+    {.key = "mesh.file", .type = FRX_OPT_STRING,
+     .help = "gmsh: the .msh file, relative to the case file's directory"},
     {.key = "mesh.n", .type = FRX_OPT_INT_LIST, .min = 1, .max = 1 << 28,
      .help = "box: elements per direction, like [16, 16]"},
     {.key = "mesh.lower", .type = FRX_OPT_DOUBLE_LIST, .min = 1, .max = 0,
@@ -775,10 +777,12 @@ static void check_mesh(struct check *c)
 {
     const frx_cfgnode *mesh = map_get(c->cfg->root, "mesh");
     const frx_cfgnode *type = map_get(mesh, "type");
-    if (c->mesh_bad || !mesh || mesh->type != FRX_CFG_MAP || !type ||
-        strcmp(type->text, "box"))
+    if (c->mesh_bad || !mesh || mesh->type != FRX_CFG_MAP || !type)
         return;
-    c->nerr += frx__mesh_box_check(mesh);
+    if (!strcmp(type->text, "box"))
+        c->nerr += frx__mesh_box_check(mesh);
+    else if (!strcmp(type->text, "gmsh"))
+        c->nerr += frx__mesh_gmsh_check(mesh);
 }
 
 int frx_config_check(const frx_config *cfg)

@@ -1,7 +1,7 @@
 /* frx: the global mesh, as every mesh source fills it, and the steps
  * that turn it into a rank's part (mesh.c). Private to the mesh files.
  *
- *   source (mesh_box.c; a Gmsh reader later) -> struct frx__gmesh
+ *   source (mesh_box.c, mesh_gmsh*.c) -> struct frx__gmesh
  *   -> frx__mesh_connect (mesh_conn.c): faces, periodic pairs, checks
  *   -> frx__mesh_partition (mesh_part.c): an owner rank per element
  *   -> mesh.c: this rank's blocks, interior, peer and boundary faces.
@@ -83,6 +83,12 @@ void frx__gmesh_free(struct frx__gmesh *g);
 /* Sources. Each fills g from the case or returns an error naming the
  * place (file:line:col) and what to do. */
 int frx__mesh_box(const frx_cfgnode *mesh, struct frx__gmesh *g);
+
+/* mesh: {type: gmsh, file}: a Gmsh .msh file, relative to the case
+ * file's directory (mesh_gmsh.c). */
+int frx__mesh_gmsh(const frx_cfgnode *mesh, struct frx__gmesh *g);
+/* Its part of frx_config_check, as frx__mesh_box_check's. */
+int frx__mesh_gmsh_check(const frx_cfgnode *mesh);
 
 /* Check mesh.* for frx_config_check: every problem the schema cannot
  * see (list lengths that disagree, lower >= upper, too many elements),

@@ -95,16 +95,16 @@ static int read_source(const frx_config *cfg, struct frx__gmesh *g)
                          "'mesh: {type: box, n: [16, 16]}' (see "
                          "config/README.md)", file);
     int type;
-    int rc = frx_cfg_enum(mesh, "type", "box", -1, &type);
+    int rc = frx_cfg_enum(mesh, "type", "box|gmsh", -1, &type);
     if (rc)
         return rc;
     if (type < 0) {
         char where[300];
         return frx_error(FRX_ECONFIG, "%s: missing required key 'type' in "
-                         "'mesh' (box)", mesh_where(cfg, where,
+                         "'mesh' (box or gmsh)", mesh_where(cfg, where,
                                                     sizeof where));
     }
-    return frx__mesh_box(mesh, g);
+    return type == 1 ? frx__mesh_gmsh(mesh, g) : frx__mesh_box(mesh, g);
 }
 
 static int positive(const frx_cfgnode *v, const char *what, double *w)
