@@ -18,15 +18,19 @@ progress: {mode: off}
 output: {interval: 10, dir: out, name: sol}
 checkpoint: {interval: 10, file: "ckpt-{step}.h5"}
 END
+fail() {
+    echo "output.sh: $*" >&2
+    exit 1
+}
 check() { # what
     got=$(cd out && ls sol-*.pvtu | tr '\n' ' ')
     want="sol-000000.pvtu sol-000010.pvtu sol-000020.pvtu sol-000025.pvtu "
-    [ "$got" = "$want" ] || { echo "output.sh: $1: $got, want $want" >&2; exit 1; }
+    [ "$got" = "$want" ] || fail "$1: $got, want $want"
     n=$(grep -c '<DataSet ' out/sol.pvd)
-    [ "$n" = 4 ] || { echo "output.sh: $1: $n steps in sol.pvd, want 4" >&2; cat out/sol.pvd; exit 1; }
+    [ "$n" = 4 ] || fail "$1: $n steps in sol.pvd, want 4: $(cat out/sol.pvd)"
     for s in 000000 000010 000020 000025; do
         [ -f "out/sol/sol-$s-0.vtu" ] && [ -f "out/sol/sol-$s-1.vtu" ] ||
-            { echo "output.sh: $1: a piece of step $s is missing" >&2; exit 1; }
+            fail "$1: a piece of step $s is missing"
     done
 }
 "$mpiexec" -n 2 "$frx" run case.yaml

@@ -30,17 +30,20 @@ write_case half "$n"
 write_case rest "$two"
 "$mpiexec" -n "$np1" "$frx" run full.yaml
 "$mpiexec" -n "$np1" "$frx" run half.yaml
-"$mpiexec" -n "$np2" "$frx" run rest.yaml --restart "$(printf 'half-%08d.h5' "$n")"
+"$mpiexec" -n "$np2" "$frx" run rest.yaml \
+    --restart "$(printf 'half-%08d.h5' "$n")"
 a=$(printf 'full-%08d.h5' "$two") b=$(printf 'rest-%08d.h5' "$two")
 if ! h5diff "$a" "$b" /solution /solution; then
     echo "restart.sh: the solutions at step $two differ" >&2
     exit 1
 fi
 for attr in t dt step nrhs ctrl; do
-    x=$(h5dump -a "/$attr" "$a" | grep '(0)') y=$(h5dump -a "/$attr" "$b" | grep '(0)')
+    x=$(h5dump -a "/$attr" "$a" | grep '(0)')
+    y=$(h5dump -a "/$attr" "$b" | grep '(0)')
     if [ "$x" != "$y" ]; then
         echo "restart.sh: attribute $attr differs: $x vs $y" >&2
         exit 1
     fi
 done
-echo "restart.sh: $scheme, $two steps on $np1 rank(s) == $n + restart + $n on $np2: bitwise equal"
+echo "restart.sh: $scheme: $two steps on $np1 rank(s) give the bits of" \
+    "$n, a restart and $n more on $np2"
