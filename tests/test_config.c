@@ -752,6 +752,21 @@ START_TEST(check_bad_args)
 }
 END_TEST
 
+/* -------------------------------------------------------------- errors */
+
+/* A message built from the last one reads the buffer it writes. */
+START_TEST(error_from_last_error)
+{
+    frx_error(FRX_EIO, "cannot read %s", "case.yaml");
+    ck_assert_int_eq(frx_error(FRX_ECONFIG, "rank 1: %s (%d)", frx_errmsg(),
+                               7), FRX_ECONFIG);
+    ck_assert_str_eq(frx_errmsg(), "rank 1: cannot read case.yaml (7)");
+    frx_error(FRX_EIO, "%s, %s", frx_errmsg(), frx_errmsg());
+    ck_assert_str_eq(frx_errmsg(), "rank 1: cannot read case.yaml (7), "
+                     "rank 1: cannot read case.yaml (7)");
+}
+END_TEST
+
 /* ---------------------------------------------------------------- main */
 
 static Suite *config_suite(void)
@@ -801,6 +816,10 @@ static Suite *config_suite(void)
     tcase_add_test(check_tc, plugin_options);
     tcase_add_test(check_tc, check_bad_args);
     suite_add_tcase(s, check_tc);
+
+    TCase *err_tc = tcase_create("errors");
+    tcase_add_test(err_tc, error_from_last_error);
+    suite_add_tcase(s, err_tc);
     return s;
 }
 
