@@ -401,6 +401,48 @@ START_TEST(bad_declarations_refused)
 }
 END_TEST
 
+/* Names are bounded at registration (the generator builds function
+ * names from them); a declaration registered again is compared field
+ * by field, so another spelling of the same one is accepted. */
+START_TEST(kernel_names_and_reregistration)
+{
+    char name[260];
+    memset(name, 'k', 200);
+    name[200] = '\0';
+    frx_kernel_decl d = {.name = name, .ndim = 1,
+                         .args = "in xchg fpdtype_t[2] a, scalar int32_t k",
+                         .body = "(void)a; (void)k;"};
+    ck_assert_int_eq(frx_kernel_register(be, &d), FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "1 to 64 characters"));
+    name[65] = '\0';
+    ck_assert_int_eq(frx_kernel_register(be, &d), FRX_EINVAL);
+    name[64] = '\0';
+    ck_assert_int_eq(frx_kernel_register(be, &d), FRX_OK);
+    frx_codegen cg = {.target = FRX_TARGET_C_OPENMP,
+                      .precision = FRX_DOUBLE, .soasz = 8, .alignment = 64};
+    char *src, *entry;
+    ck_assert_int_eq(frx_kernel_generate(&d, NULL, 0, &cg, &src, &entry),
+                     FRX_OK);
+    ck_assert_uint_eq(strlen(entry), strlen("frx_k_") + 64 + strlen("_entry"));
+    free(src), free(entry);
+    const char *bad[] = {"9lives", "a-b", "", "caf\xc3\xa9"};
+    for (size_t i = 0; i < 4; i++) {
+        d.name = bad[i];
+        ck_assert_int_eq(frx_kernel_register(be, &d), FRX_EINVAL);
+    }
+
+    d.name = "tk_again";
+    ck_assert_int_eq(frx_kernel_register(be, &d), FRX_OK);
+    d.args = "in  mpi fpdtype_t[2]   a,scalar int k";
+    ck_assert_int_eq(frx_kernel_register(be, &d), FRX_OK);
+    d.args = "in xchg fpdtype_t[3] a, scalar int32_t k";
+    ck_assert_int_eq(frx_kernel_register(be, &d), FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "already registered"));
+    d.args = "in xchg fpdtype_t[2] a, scalar fpdtype_t k";
+    ck_assert_int_eq(frx_kernel_register(be, &d), FRX_EINVAL);
+}
+END_TEST
+
 /* ------------------------------------- scalars, compile counts, errors */
 
 START_TEST(scalars_rebound_without_recompiling)
@@ -728,6 +770,7 @@ static Suite *kernels_suite(void)
     tcase_add_test(tc, binding_shape_and_count_checked);
     tcase_add_test(tc, body_file_and_mpi_alias);
     tcase_add_test(tc, bad_declarations_refused);
+    tcase_add_test(tc, kernel_names_and_reregistration);
     tcase_add_test(tc, scalars_rebound_without_recompiling);
     tcase_add_test(tc, compile_error_names_kernel_and_line);
     tcase_add_test(tc, cache_second_process_compiles_nothing);

@@ -73,6 +73,10 @@ typedef struct frx__karg {
     size_t nrow, ncol; /* dims as (rows, columns): [a] is (1, a) */
 } frx__karg;
 
+/* The longest kernel name: generated function names add a few
+ * characters to it, and messages quote it whole. */
+#define FRX__KNAME_MAX 64
+
 typedef struct frx__kspec {
     char *name;
     int ndim;
@@ -82,6 +86,8 @@ typedef struct frx__kspec {
 } frx__kspec;
 
 int frx__kspec_parse(const frx_kernel_decl *d, frx__kspec **out);
+/* Do two parsed declarations mean the same kernel? */
+int frx__kspec_same(const frx__kspec *a, const frx__kspec *b);
 void frx__kspec_free(frx__kspec *s);
 /* "in view fpdtype_t[4]" as a declaration would read, with another kind
  * (kind < 0: the argument's own). */

@@ -49,9 +49,7 @@ int frx_kernel_register(frx_backend *be, const frx_kernel_decl *d)
         return rc;
     const frx__kspec *old = find_spec(be, s->name);
     if (old) {
-        int same = strcmp(old->body, s->body) == 0 &&
-                   old->nargs == s->nargs && old->ndim == s->ndim &&
-                   memcmp(old->args, s->args, s->nargs * sizeof *s->args) == 0;
+        int same = frx__kspec_same(old, s);
         frx__kspec_free(s);
         return same ? FRX_OK
                     : frx_error(FRX_EINVAL, "kernel '%s' is already "

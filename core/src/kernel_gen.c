@@ -321,7 +321,10 @@ int frx__kgen(const frx__kspec *s, const frx_kernel_macro *macros,
         return frx_error(FRX_EINVAL, "kernel '%s': no such code target or "
                          "layout", s->name);
     struct sbuf b = {0};
-    char fn[128];
+    char fn[FRX__KNAME_MAX + 16];
+    if (strlen(s->name) > FRX__KNAME_MAX) /* parse refuses these */
+        return frx_error(FRX_EINVAL, "kernel '%.80s...': name too long",
+                         s->name);
     snprintf(fn, sizeof fn, "frx_k_%s", s->name);
     prelude(&b, s, cg);
     macros_out(&b, macros, nmacros);
@@ -344,7 +347,9 @@ int frx__kgen(const frx__kspec *s, const frx_kernel_macro *macros,
     if (cg->target == FRX_TARGET_C_OPENMP)
         openmp_entry(&b, s, fn);
 
-    char *e = frx__strdup(cg->target == FRX_TARGET_C_OPENMP ? strcat(fn, "_entry") : fn);
+    if (cg->target == FRX_TARGET_C_OPENMP)
+        strcat(fn, "_entry"); /* fits: the name's length is bounded */
+    char *e = frx__strdup(fn);
     if (b.failed || !e) {
         free(b.s);
         free(e);
