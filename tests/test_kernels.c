@@ -401,6 +401,65 @@ START_TEST(bad_declarations_refused)
 }
 END_TEST
 
+/* Equal const matrices are one matrix: writing one would change every
+ * alias, so no write reaches one (nor a slice or view of one). */
+START_TEST(const_matrices_never_written)
+{
+    register_all();
+    size_t n = 2 * frx_backend_soasz(be);
+    double *data = calloc(n, sizeof *data);
+    for (size_t i = 0; i < n; i++)
+        data[i] = (double)i;
+    frx_matrix *c, *alias, *slice;
+    ck_assert_int_eq(frx_matrix_create_const(be, 1, n, data, &c), FRX_OK);
+    ck_assert_int_eq(frx_matrix_create_const(be, 1, n, data, &alias), FRX_OK);
+    ck_assert_ptr_eq(c, alias);
+    void *h = tu_alloc(be, n);
+    ck_assert_int_eq(frx_matrix_write(c, h), FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "const matrix"));
+    ck_assert_int_eq(frx_matrix_slice(c, 0, n / 2, &slice), FRX_OK);
+    ck_assert_int_eq(frx_matrix_write(slice, h), FRX_EINVAL);
+
+    /* tk_scalars: in fpdtype_t x, out fpdtype_t y over n points */
+    frx_matrix *x;
+    ck_assert_int_eq(frx_matrix_create(be, 1, 1, n, &x), FRX_OK);
+    frx_arg args[] = {frx_arg_matrix(x), frx_arg_matrix(c),
+                      frx_arg_scalar(1), frx_arg_scalar(1),
+                      frx_arg_scalar(1)};
+    frx_kernel *k;
+    ck_assert_int_eq(frx_kernel_create(be, "tk_scalars", 1, n, args, 5, &k),
+                     FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "argument 'y'"));
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "const matrix"));
+
+    /* a view of it may be packed, never unpacked into */
+    size_t rows[1] = {0}, eles[1] = {3};
+    frx_matrix *mats[1] = {c};
+    frx_view *v;
+    frx_xchg_view *xv;
+    ck_assert_int_eq(frx_view_create(be, 1, mats, rows, eles, NULL, 1, 1, &v),
+                     FRX_OK);
+    ck_assert_int_eq(frx_xchg_view_create(v, &xv), FRX_OK);
+    ck_assert_int_eq(frx_xchg_view_pack(xv), FRX_OK);
+    ck_assert_int_eq(frx_xchg_view_unpack(xv), FRX_EINVAL);
+    frx_graph *g;
+    ck_assert_int_eq(frx_graph_create(be, &g), FRX_OK);
+    ck_assert_int_eq(frx_graph_add_unpack(g, xv, NULL, 0, NULL), FRX_EINVAL);
+    frx_graph_destroy(g);
+
+    ck_assert_int_eq(frx_matrix_read(alias, h), FRX_OK);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_double_eq(tu_get(be, h, i), (double)i);
+    frx_xchg_view_destroy(xv);
+    frx_view_destroy(v);
+    frx_matrix_destroy(x);
+    frx_matrix_destroy(slice);
+    frx_matrix_destroy(alias);
+    frx_matrix_destroy(c);
+    free(h), free(data);
+}
+END_TEST
+
 /* Names are bounded at registration (the generator builds function
  * names from them); a declaration registered again is compared field
  * by field, so another spelling of the same one is accepted. */
@@ -771,6 +830,7 @@ static Suite *kernels_suite(void)
     tcase_add_test(tc, body_file_and_mpi_alias);
     tcase_add_test(tc, bad_declarations_refused);
     tcase_add_test(tc, kernel_names_and_reregistration);
+    tcase_add_test(tc, const_matrices_never_written);
     tcase_add_test(tc, scalars_rebound_without_recompiling);
     tcase_add_test(tc, compile_error_names_kernel_and_line);
     tcase_add_test(tc, cache_second_process_compiles_nothing);

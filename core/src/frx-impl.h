@@ -195,6 +195,7 @@ struct frx_alloc {
     void *mem;
     size_t bytes;
     int refs;
+    int is_const; /* holds a const matrix: never written after creation */
 };
 
 struct frx_matrix {
@@ -238,6 +239,9 @@ struct frx_xchg_view {
 };
 
 void frx__alloc_release(struct frx_alloc *a);
+
+/* FRX_EINVAL naming what tried to write a const matrix (what), or OK. */
+int frx__refuse_const(const struct frx_alloc *a, const char *what);
 
 /* Fields past a plugin's struct size count as absent. */
 #define FRX__OPS_HAS(ops, field) \

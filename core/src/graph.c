@@ -129,6 +129,10 @@ static int add_xchg(frx_graph *g, frx_xchg_view *xv, int type,
     if (!g || !xv)
         return frx_error(FRX_EINVAL, "graph: NULL xchg view");
     int pack = type == NODE_PACK;
+    int rc = pack ? FRX_OK
+                  : frx__refuse_const(xv->view->alloc, "frx_graph_add_unpack");
+    if (rc)
+        return rc;
     struct node nd = {.type = type, .xv = xv, .nacc = 2,
                       .prio = pack ? FRX__PRIO_FEEDS_MPI : 0};
     nd.acc[0] = (frx__access){xv->view->alloc, !pack, xv->view->lo,

@@ -199,9 +199,29 @@ static int wrong_shape(const frx__kspec *s, const frx__karg *a,
                      a->ncol, want_n, what, r, c, n);
 }
 
+/* The allocation a matrix or view argument is bound to, else NULL. */
+static const struct frx_alloc *alloc_of(const frx_arg *g)
+{
+    if (!g->obj)
+        return NULL;
+    if (g->kind == FRX_ARG_MATRIX)
+        return ((const frx_matrix *)g->obj)->alloc;
+    if (g->kind == FRX_ARG_VIEW)
+        return ((const frx_view *)g->obj)->alloc;
+    return NULL;
+}
+
 static int check_arg(const frx__kspec *s, const frx__karg *a,
                      const frx_arg *g, size_t nrows, size_t n)
 {
+    const struct frx_alloc *al = alloc_of(g);
+    if (a->intent != FRX__IN && al && al->is_const) {
+        char what[200], decl[96];
+        snprintf(what, sizeof what, "kernel '%s': argument '%s' (declared "
+                 "'%s')", s->name, a->name,
+                 frx__karg_decl(a, -1, decl, sizeof decl));
+        return frx__refuse_const(al, what);
+    }
     int ok_kind;
     switch (a->kind) {
     case FRX__K_MATRIX:
