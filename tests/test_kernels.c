@@ -401,6 +401,150 @@ START_TEST(bad_declarations_refused)
 }
 END_TEST
 
+/* A written argument that shares memory with another is refused at
+ * bind, naming both; storage that only looks close (slices of one
+ * matrix, views into rows the other does not touch) is accepted. */
+static const frx_kernel_decl tk_to_view = {
+    .name = "tk_to_view", .ndim = 1,
+    .args = "in fpdtype_t[3] m, out view fpdtype_t[3] o",
+    .body = "for (int v = 0; v < 3; v++)\n    o[v] = 2*m[v];"};
+
+static int bind_views(frx_matrix *src, frx_matrix *const *mo,
+                      const size_t *rows, const size_t *eles, size_t n)
+{
+    frx_view *o;
+    ck_assert_int_eq(frx_view_create(be, n, mo, rows, eles, NULL, 1, 3, &o),
+                     FRX_OK);
+    frx_arg args[] = {frx_arg_matrix(src), frx_arg_view(o)};
+    frx_kernel *k = NULL;
+    int rc = frx_kernel_create(be, "tk_to_view", 1, n, args, 2, &k);
+    if (rc == FRX_OK)
+        ck_assert_int_eq(frx_kernel_run(k), FRX_OK);
+    frx_kernel_destroy(k);
+    frx_view_destroy(o);
+    return rc;
+}
+
+START_TEST(overlapping_arguments_refused)
+{
+    register_all();
+    ck_assert_int_eq(frx_kernel_register(be, &tk_to_view), FRX_OK);
+    uint64_t rng = 110;
+    size_t S = frx_backend_soasz(be), nrows = 3, n = 2 * S;
+    void *hx;
+    frx_matrix *x = rand_matrix(nrows, 3, 4 * S, &rng, &hx);
+    frx_kernel *k;
+
+    /* the same matrix as in x and inout y */
+    frx_matrix *y;
+    ck_assert_int_eq(frx_matrix_slice(x, 0, n, &y), FRX_OK);
+    frx_arg same[] = {frx_arg_matrix(y), frx_arg_matrix(y),
+                      frx_arg_scalar(1)};
+    ck_assert_int_eq(frx_kernel_create(be, "tk_axpy", nrows, n, same, 3, &k),
+                     FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "arguments 'x'"));
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "and 'y'"));
+
+    /* overlapping slices [0, 2S) and [S, 3S) of one matrix */
+    frx_matrix *z;
+    ck_assert_int_eq(frx_matrix_slice(x, S, S + n, &z), FRX_OK);
+    frx_arg over[] = {frx_arg_matrix(y), frx_arg_matrix(z),
+                      frx_arg_scalar(1)};
+    ck_assert_int_eq(frx_kernel_create(be, "tk_axpy", nrows, n, over, 3, &k),
+                     FRX_EINVAL);
+    frx_matrix_destroy(z);
+
+    /* disjoint slices [0, 2S) and [2S, 4S): their rows interleave */
+    ck_assert_int_eq(frx_matrix_slice(x, n, 2 * n, &z), FRX_OK);
+    frx_arg apart[] = {frx_arg_matrix(y), frx_arg_matrix(z),
+                       frx_arg_scalar(0.5)};
+    ck_assert_int_eq(frx_kernel_create(be, "tk_axpy", nrows, n, apart, 3,
+                                       &k), FRX_OK);
+    ck_assert_int_eq(frx_kernel_run(k), FRX_OK);
+    void *got = read_matrix(x);
+    size_t ne = 4 * S;
+    for (size_t r = 0; r < nrows * 3; r++)
+        for (size_t e = 0; e < ne; e++) {
+            double want = tu_get(be, hx, r * ne + e);
+            if (e >= n)
+                want += 0.5 * tu_get(be, hx, r * ne + e - n);
+            assert_close(tu_get(be, got, r * ne + e), want, "x", e);
+        }
+    free(got);
+    frx_kernel_destroy(k);
+    frx_matrix_destroy(z);
+    frx_matrix_destroy(y);
+
+    /* the same xchg matrix in and out */
+    frx_xchg_matrix *a;
+    ck_assert_int_eq(frx_xchg_matrix_create(be, 5, 1, 2, &a), FRX_OK);
+    frx_arg xa[] = {frx_arg_xchg(a), frx_arg_xchg(a)};
+    ck_assert_int_eq(frx_kernel_create(be, "tk_macro", 1, 5, xa, 2, &k),
+                     FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "same xchg matrix"));
+    frx_xchg_matrix_destroy(a);
+
+    /* a view written into a matrix that is read */
+    size_t m_ = 7;
+    frx_matrix_shape shapes[2] = {{2, 3, m_}, {2, 3, m_}};
+    frx_matrix *grp[2];
+    ck_assert_int_eq(frx_matrix_create_group(be, 2, shapes, grp), FRX_OK);
+    frx_matrix *mo[7];
+    size_t rows[7], eles[7];
+    for (size_t i = 0; i < m_; i++)
+        eles[i] = (i * 3) % m_;
+    /* the view's points in the matrix that is read */
+    shapes[0].nrow = 1;
+    frx_matrix *g2[2];
+    ck_assert_int_eq(frx_matrix_create_group(be, 2, shapes, g2), FRX_OK);
+    for (size_t i = 0; i < m_; i++)
+        mo[i] = g2[0], rows[i] = 0;
+    ck_assert_int_eq(bind_views(g2[0], mo, rows, eles, m_), FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "arguments 'm'"));
+    /* points in the other matrix of the group, beside the one read */
+    for (size_t i = 0; i < m_; i++)
+        mo[i] = g2[1], rows[i] = 1;
+    ck_assert_int_eq(bind_views(g2[0], mo, rows, eles, m_), FRX_OK);
+    /* a view that writes points another view reads: refused; one that
+     * writes rows the other does not read: accepted */
+    frx_matrix *mg[7];
+    size_t grows[7], geles[7], grs[7];
+    for (size_t i = 0; i < m_; i++)
+        mg[i] = grp[0], grows[i] = 0, geles[i] = i, grs[i] = 1;
+    frx_view *gv, *ov;
+    ck_assert_int_eq(frx_view_create(be, m_, mg, grows, geles, grs, 2, 3,
+                                     &gv), FRX_OK);
+    void *hn;
+    frx_matrix *nl = rand_matrix(1, 2, m_, &rng, &hn);
+    for (size_t i = 0; i < m_; i++)
+        mo[i] = grp[0], rows[i] = 1;
+    ck_assert_int_eq(frx_view_create(be, m_, mo, rows, eles, NULL, 1, 3, &ov),
+                     FRX_OK);
+    frx_arg vv[] = {frx_arg_view(gv), frx_arg_view(ov), frx_arg_matrix(nl)};
+    ck_assert_int_eq(frx_kernel_create(be, "tk_views", 1, m_, vv, 3, &k),
+                     FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "arguments 'g'"));
+    frx_view_destroy(ov);
+    for (size_t i = 0; i < m_; i++)
+        mo[i] = grp[1];
+    ck_assert_int_eq(frx_view_create(be, m_, mo, rows, eles, NULL, 1, 3, &ov),
+                     FRX_OK);
+    frx_arg vw[] = {frx_arg_view(gv), frx_arg_view(ov), frx_arg_matrix(nl)};
+    ck_assert_int_eq(frx_kernel_create(be, "tk_views", 1, m_, vw, 3, &k),
+                     FRX_OK);
+    frx_kernel_destroy(k);
+    frx_view_destroy(ov);
+    frx_view_destroy(gv);
+    frx_matrix_destroy(nl);
+    free(hn), free(hx);
+    for (int i = 0; i < 2; i++) {
+        frx_matrix_destroy(grp[i]);
+        frx_matrix_destroy(g2[i]);
+    }
+    frx_matrix_destroy(x);
+}
+END_TEST
+
 /* Equal const matrices are one matrix: writing one would change every
  * alias, so no write reaches one (nor a slice or view of one). */
 START_TEST(const_matrices_never_written)
@@ -831,6 +975,7 @@ static Suite *kernels_suite(void)
     tcase_add_test(tc, bad_declarations_refused);
     tcase_add_test(tc, kernel_names_and_reregistration);
     tcase_add_test(tc, const_matrices_never_written);
+    tcase_add_test(tc, overlapping_arguments_refused);
     tcase_add_test(tc, scalars_rebound_without_recompiling);
     tcase_add_test(tc, compile_error_names_kernel_and_line);
     tcase_add_test(tc, cache_second_process_compiles_nothing);

@@ -319,6 +319,175 @@ static void bind(frx_kernel *k, const frx__karg *a, const frx_arg *g,
     }
 }
 
+/* ---------------------------------------------------------- overlaps */
+
+/* The elements of its allocation an argument touches: rows of a matrix
+ * (nrow runs of w elements, ld apart, from base), a view's points, or a
+ * whole xchg matrix. */
+struct footprint {
+    const void *res;         /* allocation or xchg matrix; NULL: none */
+    size_t lo, hi;           /* span, [lo, hi) */
+    const frx_matrix *m;     /* matrices */
+    size_t base, nrow, ld, w;
+    const frx_view *v;       /* views */
+};
+
+static struct footprint footprint_of(const frx_arg *g, size_t fs)
+{
+    struct footprint f = {0};
+    if (g->kind == FRX_ARG_XCHG && g->obj) {
+        f.res = g->obj;
+        f.hi = SIZE_MAX;
+    } else if (g->kind == FRX_ARG_MATRIX && g->obj) {
+        const frx_matrix *m = g->obj;
+        size_t soasz = m->be->info.soasz;
+        f = (struct footprint){.res = m->alloc, .m = m,
+                               .base = m->offset / fs, .nrow = m->nrow,
+                               .ld = m->leaddim,
+                               .w = (m->neles + soasz - 1) / soasz *
+                                    soasz * m->nvar};
+        frx__matrix_range(m, &f.lo, &f.hi);
+    } else if (g->kind == FRX_ARG_VIEW && g->obj) {
+        const frx_view *v = g->obj;
+        f = (struct footprint){.res = v->alloc, .v = v, .lo = v->lo,
+                               .hi = v->hi};
+    }
+    return f;
+}
+
+static int in_matrix(const struct footprint *m, size_t e)
+{
+    if (e < m->base)
+        return 0;
+    size_t d = e - m->base;
+    return d / m->ld < m->nrow && d % m->ld < m->w;
+}
+
+/* Rows ld apart of two matrices: is some row of a on some row of b? */
+static int rows_meet(const struct footprint *a, const struct footprint *b,
+                     size_t *at)
+{
+    if (a->ld != b->ld) { /* not slices of one matrix: spans decide */
+        *at = a->lo > b->lo ? a->lo : b->lo;
+        return 1;
+    }
+    /* row i of a meets row j of b iff -b.w < (b.base - a.base) + (j-i)*ld
+     * < a.w: only k = j - i near (a.base - b.base)/ld can */
+    long long ld = (long long)a->ld, d = (long long)b->base - (long long)a->base;
+    long long k0 = -d / ld;
+    for (long long k = k0 - 1; k <= k0 + 1; k++) {
+        long long x = d + k * ld;
+        if (k <= -(long long)a->nrow || k >= (long long)b->nrow ||
+            x <= -(long long)b->w || x >= (long long)a->w)
+            continue;
+        long long i = k < 0 ? -k : 0; /* the first row pair at distance k */
+        *at = (size_t)((long long)a->base + i * ld + (x > 0 ? x : 0));
+        return 1;
+    }
+    return 0;
+}
+
+static size_t view_elements(const frx_view *v, size_t *out)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < v->n; i++)
+        for (size_t r = 0; r < v->nvrow; r++)
+            for (size_t c = 0; c < v->nvcol; c++)
+                out[k++] = (size_t)v->off[i] + r * (size_t)v->rstride[i] +
+                           c * v->cstride;
+    return k;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Does a view share an element with a matrix or another view? */
+static int view_meets(const struct footprint *v, const struct footprint *o,
+                      size_t *at)
+{
+    size_t nv = v->v->n * v->v->nvrow * v->v->nvcol;
+    size_t no = o->v ? o->v->n * o->v->nvrow * o->v->nvcol : 0;
+    size_t *e = malloc((nv + no) * sizeof *e);
+    if (!e) { /* cannot tell: the spans meet, so say so */
+        *at = v->lo > o->lo ? v->lo : o->lo;
+        return 1;
+    }
+    view_elements(v->v, e);
+    int meet = 0;
+    if (!o->v) {
+        for (size_t i = 0; i < nv && !meet; i++)
+            if (in_matrix(o, e[i]))
+                meet = 1, *at = e[i];
+    } else {
+        size_t *f = e + nv;
+        view_elements(o->v, f);
+        qsort(e, nv, sizeof *e, cmp_size);
+        qsort(f, no, sizeof *f, cmp_size);
+        for (size_t i = 0, j = 0; i < nv && j < no && !meet;)
+            if (e[i] == f[j])
+                meet = 1, *at = e[i];
+            else if (e[i] < f[j])
+                i++;
+            else
+                j++;
+    }
+    free(e);
+    return meet;
+}
+
+static int meets(const struct footprint *a, const struct footprint *b,
+                 size_t *at)
+{
+    if (!a->res || a->res != b->res || a->lo >= b->hi || b->lo >= a->hi)
+        return 0;
+    *at = 0;
+    if (a->v)
+        return view_meets(a, b, at);
+    if (b->v)
+        return view_meets(b, a, at);
+    if (a->m && b->m)
+        return rows_meet(a, b, at);
+    return 1; /* xchg matrices: the same one */
+}
+
+/* A written argument may not share memory with any other: each point
+ * loads its inputs and stores its outputs, and the buffers are restrict,
+ * so an overlap gives results that differ by backend. */
+static int check_overlaps(const frx_backend *be, const frx__kspec *s,
+                          const frx_arg *args)
+{
+    for (size_t i = 0; i < s->nargs; i++) {
+        struct footprint fi = footprint_of(&args[i], be->fpsize);
+        for (size_t j = i + 1; fi.res && j < s->nargs; j++) {
+            const frx__karg *a = &s->args[i], *b = &s->args[j];
+            if (a->intent == FRX__IN && b->intent == FRX__IN)
+                continue;
+            struct footprint fj = footprint_of(&args[j], be->fpsize);
+            size_t at;
+            if (!meets(&fi, &fj, &at))
+                continue;
+            char da[96], db[96], where[96];
+            if (fi.m || fi.v)
+                snprintf(where, sizeof where, "element %zu of their "
+                         "allocation is in both", at);
+            else
+                snprintf(where, sizeof where, "the same xchg matrix");
+            return frx_error(FRX_EINVAL,
+                             "kernel '%s': arguments '%s' ('%s') and '%s' "
+                             "('%s') share memory (%s) and one of them is "
+                             "written: bind separate storage, since what a "
+                             "point reads would depend on the order the "
+                             "backend runs points in", s->name, a->name,
+                             frx__karg_decl(a, -1, da, sizeof da), b->name,
+                             frx__karg_decl(b, -1, db, sizeof db), where);
+        }
+    }
+    return FRX_OK;
+}
+
 /* Compile (or reuse) the code of spec on be. */
 static int program_for(frx_backend *be, const frx__kspec *s, void **prog)
 {
@@ -389,6 +558,9 @@ int frx_kernel_create(frx_backend *be, const char *name, size_t nrows,
         if (rc)
             return rc;
     }
+    int rc0 = check_overlaps(be, s, args);
+    if (rc0)
+        return rc0;
 
     frx_kernel *k = frx__calloc(1, sizeof *k, "a kernel");
     if (!k)
