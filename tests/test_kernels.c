@@ -545,6 +545,79 @@ START_TEST(overlapping_arguments_refused)
 }
 END_TEST
 
+/* Offsets are 64-bit in every target's code: a matrix that starts past
+ * 2^31 values of its allocation is read and written where it is, not
+ * where a 32-bit offset would wrap to. openmp only: its large blocks
+ * are mapped untouched, so the 8 GiB matrix between costs no memory. */
+START_TEST(offsets_past_2_31_values)
+{
+    if (strcmp(backend_name, "openmp") != 0 || frx_backend_fpsize(be) != 4) {
+        printf("offsets_past_2_31_values: openmp in single precision only "
+               "(an 8 GiB allocation, untouched there)\n");
+        return;
+    }
+    register_all();
+    size_t n = 64, big = ((size_t)1 << 31) + 64;
+    frx_matrix_shape shapes[3] = {{1, 1, n}, {1, 1, big}, {1, 1, n}};
+    frx_matrix *m[3];
+    ck_assert_int_eq(frx_matrix_create_group(be, 3, shapes, m), FRX_OK);
+    void *h = tu_alloc(be, n);
+    for (size_t i = 0; i < n; i++)
+        tu_put(be, h, i, (double)i);
+    ck_assert_int_eq(frx_matrix_write(m[0], h), FRX_OK);
+    /* tk_scalars: y = x*t + dt*k, from m[0] to m[2] and back */
+    for (int dir = 0; dir < 2; dir++) {
+        frx_arg args[] = {frx_arg_matrix(m[dir ? 2 : 0]),
+                          frx_arg_matrix(m[dir ? 0 : 2]), frx_arg_scalar(2),
+                          frx_arg_scalar(0.5), frx_arg_scalar(2)};
+        frx_kernel *k;
+        ck_assert_int_eq(frx_kernel_create(be, "tk_scalars", 1, n, args, 5,
+                                           &k), FRX_OK);
+        ck_assert_int_eq(frx_kernel_run(k), FRX_OK);
+        frx_kernel_destroy(k);
+    }
+    ck_assert_int_eq(frx_matrix_read(m[2], h), FRX_OK);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_double_eq(tu_get(be, h, i), 2.0 * i + 1);
+    ck_assert_int_eq(frx_matrix_read(m[0], h), FRX_OK);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_double_eq(tu_get(be, h, i), 4.0 * i + 3);
+    free(h);
+    for (int i = 0; i < 3; i++)
+        frx_matrix_destroy(m[i]);
+}
+END_TEST
+
+/* Every target indexes matrices and xchg matrices with 64-bit offsets:
+ * rows times leading dimension and chunks times their width pass 2^31
+ * in large matrices long before a point count does. */
+START_TEST(generated_offsets_are_64_bit)
+{
+    static const char *const i64[] = {"", "int64_t", "long", "long long",
+                                      "long long"};
+    for (int t = FRX_TARGET_C_OPENMP; t <= FRX_TARGET_HIP; t++) {
+        frx_codegen cg = {.target = t, .precision = FRX_DOUBLE, .soasz = 8,
+                          .alignment = 64};
+        char *src, *entry, want[64];
+        ck_assert_int_eq(frx_kernel_generate(&tk_axpy, NULL, 0, &cg, &src,
+                                             &entry), FRX_OK);
+        snprintf(want, sizeof want, "typedef %s frx_ix64;", i64[t]);
+        ck_assert_msg(strstr(src, want), "target %d: no '%s' in\n%s", t,
+                      want, src);
+        ck_assert_msg(strstr(src, "frx_ix64 x_o, frx_ix64 x_ld") &&
+                      strstr(src, "((frx_ix64)_x*_nrows + _j)*y_ld + "
+                                  "(frx_ix64)_ib*24"),
+                      "target %d: 32-bit matrix offsets in\n%s", t, src);
+        free(src), free(entry);
+        ck_assert_int_eq(frx_kernel_generate(&tk_macro, &tk_square_macro, 1,
+                                             &cg, &src, &entry), FRX_OK);
+        ck_assert_msg(strstr(src, "a_b[((frx_ix64)_x*2 + _v)*_n + _i]"),
+                      "target %d: 32-bit xchg offsets in\n%s", t, src);
+        free(src), free(entry);
+    }
+}
+END_TEST
+
 /* Equal const matrices are one matrix: writing one would change every
  * alias, so no write reaches one (nor a slice or view of one). */
 START_TEST(const_matrices_never_written)
@@ -976,6 +1049,8 @@ static Suite *kernels_suite(void)
     tcase_add_test(tc, kernel_names_and_reregistration);
     tcase_add_test(tc, const_matrices_never_written);
     tcase_add_test(tc, overlapping_arguments_refused);
+    tcase_add_test(tc, offsets_past_2_31_values);
+    tcase_add_test(tc, generated_offsets_are_64_bit);
     tcase_add_test(tc, scalars_rebound_without_recompiling);
     tcase_add_test(tc, compile_error_names_kernel_and_line);
     tcase_add_test(tc, cache_second_process_compiles_nothing);

@@ -277,6 +277,11 @@ static frx_param mem(void *m, int access)
     return (frx_param){.type = FRX_PARAM_MEM, .mem = m, .access = access};
 }
 static frx_param ival(int64_t i) { return (frx_param){.type = FRX_PARAM_INT, .i = i}; }
+/* Offsets and leading dimensions: 64-bit in the generated code. */
+static frx_param i64val(size_t i)
+{
+    return (frx_param){.type = FRX_PARAM_INT64, .i = (int64_t)i};
+}
 
 /* Parameters and accesses of argument a bound to g. */
 static void bind(frx_kernel *k, const frx__karg *a, const frx_arg *g,
@@ -291,9 +296,9 @@ static void bind(frx_kernel *k, const frx__karg *a, const frx_arg *g,
     case FRX__K_BROADCAST: {
         const frx_matrix *m = g->obj;
         p[0] = mem(m->alloc->mem, access);
-        p[1] = ival((int64_t)(m->offset / fs));
+        p[1] = i64val(m->offset / fs);
         if (a->kind == FRX__K_MATRIX)
-            p[2] = ival((int64_t)m->leaddim);
+            p[2] = i64val(m->leaddim);
         *acc = (frx__access){m->alloc, writes, 0, 0};
         frx__matrix_range(m, &acc->lo, &acc->hi);
         break;
@@ -488,6 +493,38 @@ static int check_overlaps(const frx_backend *be, const frx__kspec *s,
     return FRX_OK;
 }
 
+/* Can the backend's code address this iteration space? Counts are
+ * 32-bit ints in the generated code (offsets are 64-bit); CUDA and HIP
+ * run one row of blocks per kernel row, and a grid has at most 65535
+ * blocks in y. */
+#define GPU_GRID_Y_MAX 65535
+
+static int check_space(const frx_backend *be, const char *name,
+                       size_t nrows, size_t n)
+{
+    const frx_plugin_desc *d = frx_plugin_descriptor(be->plugin);
+    if (d && d->abi_minor < 3)
+        return frx_error(FRX_EPLUGIN, "backend '%s': its plugin %s was "
+                         "built for plugin ABI %u.%u, whose kernel launches "
+                         "lack 64-bit offsets (ABI 1.3): rebuild it against "
+                         "this frx", be->name, frx_plugin_path(be->plugin),
+                         (unsigned)d->abi_major, (unsigned)d->abi_minor);
+    if (!n || !nrows || n > INT32_MAX || nrows > INT32_MAX)
+        return frx_error(FRX_ERANGE, "kernel '%s': %zu x %zu is not a usable "
+                         "iteration space: both must be from 1 to %d", name,
+                         nrows, n, INT32_MAX);
+    int target = be->ops->target;
+    if ((target == FRX_TARGET_CUDA || target == FRX_TARGET_HIP) &&
+        nrows > GPU_GRID_Y_MAX)
+        return frx_error(FRX_ERANGE, "kernel '%s': %zu rows is more than "
+                         "the %d blocks a %s grid has in y (one block row "
+                         "per kernel row): bind it over at most %d rows",
+                         name, nrows, GPU_GRID_Y_MAX,
+                         target == FRX_TARGET_CUDA ? "CUDA" : "HIP",
+                         GPU_GRID_Y_MAX);
+    return FRX_OK;
+}
+
 /* Compile (or reuse) the code of spec on be. */
 static int program_for(frx_backend *be, const frx__kspec *s, void **prog)
 {
@@ -550,15 +587,15 @@ int frx_kernel_create(frx_backend *be, const char *name, size_t nrows,
     if (s->ndim == 1 && nrows != 1)
         return frx_error(FRX_EINVAL, "kernel '%s' has ndim 1: nrows must be "
                          "1, not %zu", name, nrows);
-    if (!n || !nrows || n > INT32_MAX || nrows > INT32_MAX)
-        return frx_error(FRX_ERANGE, "kernel '%s': %zu x %zu is not a usable "
-                         "iteration space", name, nrows, n);
+    int rc0 = check_space(be, name, nrows, n);
+    if (rc0)
+        return rc0;
     for (size_t i = 0; i < nargs; i++) {
         int rc = check_arg(s, &s->args[i], &args[i], nrows, n);
         if (rc)
             return rc;
     }
-    int rc0 = check_overlaps(be, s, args);
+    rc0 = check_overlaps(be, s, args);
     if (rc0)
         return rc0;
 

@@ -185,7 +185,7 @@ int frx_openmp_kernel_launch(void *state, void *prog, const frx_launch *l)
         const frx_param *p = &l->params[i];
         if (p->type == FRX_PARAM_MEM)
             kp[i].p = p->mem; /* the host is the device */
-        else if (p->type == FRX_PARAM_INT)
+        else if (p->type == FRX_PARAM_INT || p->type == FRX_PARAM_INT64)
             kp[i].i = p->i;
         else
             kp[i].d = p->d;

@@ -112,15 +112,24 @@ typedef struct frx_kernel_src {
 } frx_kernel_src;
 
 /* Launch parameters, in the order of the generated function's
- * parameters: nrows and n first, then each argument's. */
-enum frx_param_type { FRX_PARAM_MEM = 1, FRX_PARAM_INT, FRX_PARAM_FP };
+ * parameters: nrows and n first, then each argument's. FRX_PARAM_INT is
+ * a 32-bit int in the generated code (counts, int32_t scalars);
+ * FRX_PARAM_INT64 (ABI 1.3) a 64-bit one (offsets into allocations and
+ * leading dimensions: int64_t in C, long in OpenCL C, long long in CUDA
+ * and HIP). */
+enum frx_param_type {
+    FRX_PARAM_MEM = 1,
+    FRX_PARAM_INT,
+    FRX_PARAM_FP,
+    FRX_PARAM_INT64 /* ABI 1.3 */
+};
 
 enum frx_access { FRX_ACCESS_READ = 1, FRX_ACCESS_WRITE = 2 };
 
 typedef struct frx_param {
     int type;
     void *mem;   /* FRX_PARAM_MEM: a mem handle from mem_alloc */
-    int64_t i;   /* FRX_PARAM_INT */
+    int64_t i;   /* FRX_PARAM_INT and FRX_PARAM_INT64 */
     double d;    /* FRX_PARAM_FP, converted to the backend precision */
     int access;  /* FRX_PARAM_MEM: FRX_ACCESS_* bits, from the intents */
 } frx_param;
