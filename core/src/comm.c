@@ -22,6 +22,7 @@ struct xfer {
     void *buf;      /* small sends: what MPI_Isend reads */
     int small_send; /* 1: MPI_Isend each start; 0: persistent request */
     MPI_Request req;
+    char what[64];  /* "receive from rank 1 (tag 0)", for messages */
 };
 
 struct frx_comm {
@@ -139,6 +140,8 @@ static int add(frx_comm *c, frx_xchg_matrix *xm, int peer, int is_send,
     *x = (struct xfer){.c = c, .xm = xm, .peer = peer, .tag = *next,
                        .is_send = is_send, .req = MPI_REQUEST_NULL};
     x->buf = mpi_buffer(c, xm);
+    snprintf(x->what, sizeof x->what, "%s rank %d (tag %d)",
+             is_send ? "send to" : "receive from", peer, x->tag);
     x->small_send = is_send && xm->bytes <= SMALL_SEND_BYTES;
     int err = x->small_send ? MPI_SUCCESS
             : is_send ? MPI_Send_init(x->buf, (int)xm->bytes, MPI_BYTE, peer,
@@ -222,7 +225,9 @@ int frx_graph_add_recv(frx_graph *g, frx_comm *c, int id, const int *deps,
     if (!x || x->is_send)
         return x ? frx_error(FRX_EINVAL, "graph: exchange %d is a send", id)
                  : FRX_EINVAL;
-    frx__access acc = {x->xm, 1, 0, SIZE_MAX};
+    frx__access acc = {.res = x->xm, .writes = 1, .hi = SIZE_MAX,
+                       .inflight = FRX__INFLIGHT_START, .req = x,
+                       .what = x->what};
     return frx__graph_add_host(g, start_node, x, FRX__PRIO_FIRST, &acc, 1,
                                deps, ndeps, node);
 }
@@ -235,7 +240,9 @@ int frx_graph_add_send(frx_graph *g, frx_comm *c, int id, const int *deps,
         return x ? frx_error(FRX_EINVAL, "graph: exchange %d is a receive",
                              id)
                  : FRX_EINVAL;
-    frx__access acc = {x->xm, 0, 0, SIZE_MAX};
+    frx__access acc = {.res = x->xm, .hi = SIZE_MAX,
+                       .inflight = FRX__INFLIGHT_START, .req = x,
+                       .what = x->what};
     return frx__graph_add_host(g, start_node, x, FRX__PRIO_FEEDS_MPI, &acc, 1,
                                deps, ndeps, node);
 }
@@ -247,7 +254,9 @@ int frx_graph_add_wait(frx_graph *g, frx_comm *c, int id, const int *deps,
     if (!x)
         return FRX_EINVAL;
     /* a receive's wait delivers the buffer: it writes it */
-    frx__access acc = {x->xm, !x->is_send, 0, SIZE_MAX};
+    frx__access acc = {.res = x->xm, .writes = !x->is_send, .hi = SIZE_MAX,
+                       .inflight = FRX__INFLIGHT_WAIT, .req = x,
+                       .what = x->what};
     return frx__graph_add_host(g, wait_node, x, 0, &acc, 1, deps, ndeps,
                                node);
 }

@@ -168,7 +168,17 @@ typedef struct frx__access {
     const void *res;
     int writes;
     size_t lo, hi; /* the elements touched, [lo, hi); 0, SIZE_MAX: all */
+    /* MPI nodes: the node that starts request req (FRX__INFLIGHT_START)
+     * holds res in flight until the one that waits for it
+     * (FRX__INFLIGHT_WAIT); what names the request in messages */
+    int inflight;
+    const void *req;
+    const char *what;
 } frx__access;
+
+enum { FRX__INFLIGHT_START = 1, FRX__INFLIGHT_WAIT = 2 };
+
+const char *frx__kernel_name(const frx_kernel *k);
 
 /* The elements of its allocation a matrix or a view spans, [lo, hi). */
 void frx__matrix_range(const frx_matrix *m, size_t *lo, size_t *hi);

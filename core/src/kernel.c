@@ -299,7 +299,7 @@ static void bind(frx_kernel *k, const frx__karg *a, const frx_arg *g,
         p[1] = i64val(m->offset / fs);
         if (a->kind == FRX__K_MATRIX)
             p[2] = i64val(m->leaddim);
-        *acc = (frx__access){m->alloc, writes, 0, 0};
+        *acc = (frx__access){.res = m->alloc, .writes = writes};
         frx__matrix_range(m, &acc->lo, &acc->hi);
         break;
     }
@@ -308,19 +308,21 @@ static void bind(frx_kernel *k, const frx__karg *a, const frx_arg *g,
         p[0] = mem(v->alloc->mem, access);
         p[1] = mem(v->off_mem, FRX_ACCESS_READ);
         p[2] = mem(v->rstride_mem, FRX_ACCESS_READ);
-        *acc = (frx__access){v->alloc, writes, v->lo, v->hi};
+        *acc = (frx__access){.res = v->alloc, .writes = writes,
+                             .lo = v->lo, .hi = v->hi};
         break;
     }
     case FRX__K_XCHG: {
         const frx_xchg_matrix *x = g->obj;
         p[0] = mem(x->mem, access);
-        *acc = (frx__access){x, writes, 0, SIZE_MAX};
+        *acc = (frx__access){.res = x, .writes = writes,
+                             .hi = SIZE_MAX};
         break;
     }
     default:
         *p = a->is_int ? ival((int64_t)g->value)
                        : (frx_param){.type = FRX_PARAM_FP, .d = g->value};
-        *acc = (frx__access){NULL, 0, 0, 0};
+        *acc = (frx__access){.res = NULL};
     }
 }
 
@@ -681,6 +683,8 @@ void frx_kernel_destroy(frx_kernel *k)
     free(k->acc);
     free(k);
 }
+
+const char *frx__kernel_name(const frx_kernel *k) { return k->spec->name; }
 
 size_t frx__kernel_accesses(const frx_kernel *k, const frx__access **out)
 {

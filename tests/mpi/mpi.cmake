@@ -78,3 +78,16 @@ if(TARGET frx-opencl)
     mpi-startup-device-aware-refused PROPERTIES TIMEOUT 60
     ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
 endif()
+
+# Set-up checks across ranks: graphs touching a buffer MPI holds, and
+# exchanges whose sides disagree, are refused at commit.
+add_executable(test_setup mpi/test_setup.c)
+target_link_libraries(test_setup PRIVATE frx)
+frx_target_defaults(test_setup)
+foreach(np 2 3)
+  add_test(NAME mpi-setup-checks-np${np}
+    COMMAND sh ${FRX_EXPECT} 0 "set-up checks on ${np} rank\\(s\\): [0-9]+ passed, 0 failed"
+      ${FRX_MPIRUN} ${np} $<TARGET_FILE:test_setup>)
+  set_tests_properties(mpi-setup-checks-np${np} PROPERTIES TIMEOUT 60
+    ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+endforeach()
