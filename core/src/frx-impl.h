@@ -197,6 +197,8 @@ typedef int (*frx__host_fn)(void *ud);
 int frx__graph_add_host(frx_graph *g, frx__host_fn fn, void *ud, int prio,
                         const frx__access *acc, size_t nacc, const int *deps,
                         size_t ndeps, int *node);
+/* A host node's function run once, when its graph is committed. */
+int frx__graph_set_prepare(frx_graph *g, int node, frx__host_fn fn);
 void frx__kernels_release(frx_backend *be);
 
 /* One block of device memory, shared by the matrices made in it. */

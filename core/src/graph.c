@@ -13,6 +13,7 @@ struct node {
     frx_kernel *kernel;
     frx_xchg_view *xv;
     frx__host_fn fn; /* NODE_HOST */
+    frx__host_fn prepare; /* NODE_HOST, optional: once, at commit */
     void *ud;
     int prio;
     frx__access acc[2]; /* pack, unpack and host nodes */
@@ -156,6 +157,15 @@ int frx__graph_add_host(frx_graph *g, frx__host_fn fn, void *ud, int prio,
     return add(g, nd, deps, ndeps, node);
 }
 
+int frx__graph_set_prepare(frx_graph *g, int node, frx__host_fn fn)
+{
+    if (!g || node < 0 || (size_t)node >= g->n ||
+        g->nodes[node].type != NODE_HOST)
+        return frx_error(FRX_EINVAL, "graph: %d is not a host node", node);
+    g->nodes[node].prepare = fn;
+    return FRX_OK;
+}
+
 int frx_graph_add_pack(frx_graph *g, frx_xchg_view *xv, const int *deps,
                        size_t ndeps, int *node)
 {
@@ -297,6 +307,9 @@ int frx_graph_commit(frx_graph *g)
     if (g->order)
         return FRX_OK;
     int rc = check_inflight(g);
+    for (size_t i = 0; rc == FRX_OK && i < g->n; i++)
+        if (g->nodes[i].prepare)
+            rc = g->nodes[i].prepare(g->nodes[i].ud);
     if (rc)
         return rc;
     size_t n = g->n;

@@ -50,6 +50,26 @@ set_tests_properties(mpi-startup-unavailable-rank
   TIMEOUT 30 ENVIRONMENT
   "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1;FRX_PLUGIN_PATH=${FRX_FIXTURE_DIR}")
 
+# Ranks started with different cases (MPMD, or a file edited on one
+# node) are refused at start-up with the ranks that differ; layout,
+# comments and backend.rules do not count.
+foreach(case case-a case-b case-a-rules)
+  configure_file(${CMAKE_CURRENT_SOURCE_DIR}/data/mpi/${case}.yaml
+    ${CMAKE_CURRENT_BINARY_DIR}/mpi-${case}.yaml COPYONLY)
+endforeach()
+add_test(NAME mpi-startup-different-cases
+  COMMAND sh ${FRX_EXPECT} 1
+    "rank 1 \\([^)]*\\): [^ ]*mpi-case-b[.]yaml \\(case [0-9a-f]+\\): differs from rank 0"
+    ${FRX_MPIRUN} 1 ${FRX_EXE} run ${CMAKE_CURRENT_BINARY_DIR}/mpi-case-a.yaml
+    : -n 1 ${FRX_EXE} run ${CMAKE_CURRENT_BINARY_DIR}/mpi-case-b.yaml)
+add_test(NAME mpi-startup-same-case-other-rules
+  COMMAND sh ${FRX_EXPECT} 0 "2 rank\\(s\\) on openmp.*: ok"
+    ${FRX_MPIRUN} 1 ${FRX_EXE} run ${CMAKE_CURRENT_BINARY_DIR}/mpi-case-a.yaml
+    : -n 1 ${FRX_EXE} run ${CMAKE_CURRENT_BINARY_DIR}/mpi-case-a-rules.yaml)
+set_tests_properties(mpi-startup-different-cases
+  mpi-startup-same-case-other-rules PROPERTIES TIMEOUT 30
+  ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+
 # One job on two backends: rank 1 on opencl, the rest on openmp, must
 # give what all-openmp gives (the reference is the same serial one).
 if(TARGET frx-opencl)

@@ -8,6 +8,7 @@
  *
  * Prints "N passed, N failed" on rank 0. */
 #include <frx/comm.h>
+#include <frx/plugin.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +151,62 @@ static void inflight_good(frx_backend *be, frx_comm *c, int sid, int rid,
     frx_graph_destroy(g);
 }
 
+/* Both sides of each exchange must have registered the same shape:
+ * rank 0 sends 6 points where rank 1 expects 5. Both are told at
+ * commit, with both shapes; frx_comm_agree then stops every rank. */
+static void shapes_checked(frx_backend *be)
+{
+    int to = (rank + 1) % size, from = (rank + size - 1) % size;
+    frx_xchg_matrix *s, *r;
+    frx_xchg_matrix_create(be, rank == 0 ? 6 : 5, 1, 2, &s);
+    frx_xchg_matrix_create(be, 5, 1, 2, &r);
+    frx_comm *c;
+    int sid, rid;
+    int rc = frx_comm_create(be, MPI_COMM_WORLD, &c);
+    rc = rc ? rc : frx_comm_add_send(c, s, to, &sid);
+    rc = rc ? rc : frx_comm_add_recv(c, r, from, &rid);
+    CHECK(rc == FRX_OK, "comm: %s", frx_errmsg());
+    frx_graph *g;
+    frx_graph_create(be, &g);
+    frx_graph_add_recv(g, c, rid, NULL, 0, NULL);
+    frx_graph_add_send(g, c, sid, NULL, 0, NULL);
+    frx_graph_add_wait(g, c, rid, NULL, 0, NULL);
+    frx_graph_add_wait(g, c, sid, NULL, 0, NULL);
+    rc = frx_graph_commit(g);
+    const char *want = "rank 0 sends 6 points of 1 x 2 values of 8 bytes "
+                       "(96 bytes) but rank 1 receives 5 points of 1 x 2 "
+                       "values of 8 bytes (80 bytes)";
+    if (rank <= 1)
+        CHECK(rc == FRX_ESHAPE && HAS(want), "commit: %s", frx_errmsg());
+    else
+        CHECK(rc == FRX_OK, "commit: %s", frx_errmsg());
+    rc = frx_comm_agree(MPI_COMM_WORLD, rc, "graph commit");
+    CHECK(rc == FRX_ESHAPE && HAS("graph commit failed on 2 of") &&
+          HAS("rank 0 (") && HAS("rank 1 (") && HAS(want),
+          "agree: %s", frx_errmsg());
+    frx_graph_destroy(g);
+    frx_comm_destroy(c);
+    frx_xchg_matrix_destroy(s);
+    frx_xchg_matrix_destroy(r);
+}
+
+/* One rank's failure, agreed: every rank returns it, named. */
+static void agreement(void)
+{
+    CHECK(frx_comm_agree(MPI_COMM_WORLD, FRX_OK, "step") == FRX_OK,
+          "all ok: %s", frx_errmsg());
+    int rc = rank == size - 1 ? frx_error(FRX_ENOMEM, "out of memory for "
+                                          "the views (injected)")
+                              : FRX_OK;
+    rc = frx_comm_agree(MPI_COMM_WORLD, rc, "building views");
+    char want[128];
+    snprintf(want, sizeof want, "building views failed on 1 of %d rank(s):"
+             "\n  rank %d (", size, size - 1);
+    CHECK(rc == FRX_ENOMEM && HAS(want) &&
+          HAS("out of memory for the views (injected)"),
+          "agree: %s", frx_errmsg());
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -191,6 +248,8 @@ int main(int argc, char **argv)
         inflight_refused(be, c, sid, rid, &snd, &rcv, k);
         inflight_good(be, c, sid, rid, m[0], &snd, k, out, n);
     }
+    shapes_checked(be);
+    agreement();
     frx_comm_destroy(c);
     frx_kernel_destroy(k);
     frx_xchg_matrix_destroy(out);
