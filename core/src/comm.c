@@ -318,7 +318,18 @@ static struct xfer *lookup(frx_comm *c, int id)
     return c->x[id];
 }
 
-/* A start node, checked against its peer when the graph is committed. */
+void frx_comm_abort(frx_comm *c, int rc)
+{
+    frx_log(FRX_LOG_ERROR, "rank %d of %d stops the job: %s (%s); the other "
+            "ranks wait on this one, so MPI_Abort ends them all", c->rank,
+            c->size, frx_errmsg(), frx_err_name(rc));
+    MPI_Abort(c->comm, 1);
+}
+
+static void abort_job(void *ud, int rc) { frx_comm_abort(ud, rc); }
+
+/* A start node, checked against its peer when the graph is committed;
+ * a graph holding one ends the job when a node fails mid-run. */
 static int add_start(frx_graph *g, struct xfer *x, int prio,
                      const frx__access *acc, const int *deps, size_t ndeps,
                      int *node)
@@ -327,6 +338,8 @@ static int add_start(frx_graph *g, struct xfer *x, int prio,
     int rc = frx__graph_add_host(g, start_node, x, prio, acc, 1, deps, ndeps,
                                  &at);
     rc = rc ? rc : frx__graph_set_prepare(g, at, check_peer);
+    if (rc == FRX_OK)
+        frx__graph_on_failure(g, abort_job, x->c);
     if (rc == FRX_OK && node)
         *node = at;
     return rc;
@@ -385,10 +398,15 @@ int frx_comm_report(frx_comm *c)
 {
     double mine[3] = {c->be->t_pack, c->be->t_wait, c->be->t_unpack};
     double *all = NULL;
+    int rc = FRX_OK;
     if (c->rank == 0) {
         all = frx__calloc((size_t)c->size * 3, sizeof *all, "timers");
-        if (!all)
-            return FRX_ENOMEM; /* the others block in MPI_Gather: abort */
+        rc = all ? FRX_OK : FRX_ENOMEM;
+    }
+    rc = frx_comm_agree(c->comm, rc, "frx_comm_report");
+    if (rc) {
+        free(all);
+        return rc;
     }
     int err = MPI_Gather(mine, 3, MPI_DOUBLE, all, 3, MPI_DOUBLE, 0, c->comm);
     if (err != MPI_SUCCESS) {

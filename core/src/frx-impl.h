@@ -197,6 +197,10 @@ typedef int (*frx__host_fn)(void *ud);
 int frx__graph_add_host(frx_graph *g, frx__host_fn fn, void *ud, int prio,
                         const frx__access *acc, size_t nacc, const int *deps,
                         size_t ndeps, int *node);
+/* What frx_graph_run calls when a node fails (MPI nodes: end the job,
+ * since peers wait on this rank); fn need not return. */
+void frx__graph_on_failure(frx_graph *g, void (*fn)(void *ud, int rc),
+                           void *ud);
 /* A host node's function run once, when its graph is committed. */
 int frx__graph_set_prepare(frx_graph *g, int node, frx__host_fn fn);
 void frx__kernels_release(frx_backend *be);

@@ -32,6 +32,9 @@ struct step {
 
 struct frx_graph {
     frx_backend *be;
+    /* a graph with MPI nodes: what ends the job when a node fails */
+    void (*on_failure)(void *ud, int rc);
+    void *on_failure_ud;
     struct node *nodes;
     size_t n, cap;
     int *order;         /* set by commit */
@@ -155,6 +158,13 @@ int frx__graph_add_host(frx_graph *g, frx__host_fn fn, void *ud, int prio,
     for (size_t i = 0; i < nacc; i++)
         nd.acc[i] = acc[i];
     return add(g, nd, deps, ndeps, node);
+}
+
+void frx__graph_on_failure(frx_graph *g, void (*fn)(void *ud, int rc),
+                           void *ud)
+{
+    g->on_failure = fn;
+    g->on_failure_ud = ud;
 }
 
 int frx__graph_set_prepare(frx_graph *g, int node, frx__host_fn fn)
@@ -381,8 +391,11 @@ int frx_graph_run(frx_graph *g)
     const struct step *st = g->steps;
     for (size_t k = 0, n = g->n; k < n; k++) {
         int rc = st[k].run(st[k].nd);
-        if (rc)
+        if (rc) {
+            if (g->on_failure) /* peers wait on this rank: end the job */
+                g->on_failure(g->on_failure_ud, rc);
             return rc;
+        }
     }
     return FRX_OK;
 }

@@ -48,6 +48,7 @@ FRX_EXTERN int frx_backend_mpi_mode(const frx_backend *be);
  * communicator with code 1. */
 FRX_EXTERN int frx_comm_agree(MPI_Comm comm, int rc, const char *what);
 
+
 typedef struct frx_comm frx_comm;
 
 /* A communicator of frx's own (duplicates of comm that return MPI
@@ -56,6 +57,12 @@ FRX_EXTERN int frx_comm_create(frx_backend *be, MPI_Comm comm,
                                frx_comm **out);
 FRX_EXTERN void frx_comm_destroy(frx_comm *c);
 FRX_EXTERN MPI_Comm frx_comm_mpi(const frx_comm *c);
+
+/* For a failure mid-run that the other ranks cannot be told of: logs
+ * "rank R of N stops the job: <frx_errmsg()> (<code>)" and calls
+ * MPI_Abort on c's communicator with code 1. frx_graph_run does this
+ * itself for a graph holding MPI nodes. */
+FRX_EXTERN void frx_comm_abort(frx_comm *c, int rc);
 
 /* Register the exchange of xm with peer; *id names it in graph nodes.
  * Each side sends the other its shape as it registers; the first
