@@ -605,6 +605,55 @@ START_TEST(foreach_shadows_and_skips_duplicate_dirs)
 }
 END_TEST
 
+/* Files that would take the process down in dlopen are refused before
+ * it, or (a crashing constructor, when listing) loaded in a child. */
+static const char *hazard(const char *name)
+{
+    static char buf[2 * PATH_MAX];
+    const char *d = getenv("FRX_HAZARD_DIR");
+    ck_assert_msg(d && *d, "FRX_HAZARD_DIR is not set");
+    snprintf(buf, sizeof buf, "%s/frx-%s.so", d, name);
+    return buf;
+}
+
+START_TEST(open_truncated_refused)
+{
+    frx_plugin *p;
+    ck_assert_int_eq(frx_plugin_open(hazard("truncated"), &p), FRX_EPLUGIN);
+    assert_msg_has(hazard("truncated"));
+    assert_msg_has("is cut short: it has");
+}
+END_TEST
+
+START_TEST(open_other_machine_refused)
+{
+    frx_plugin *p;
+    ck_assert_int_eq(frx_plugin_open(hazard("aarch64"), &p), FRX_EPLUGIN);
+    assert_msg_has("was built for aarch64 (64-bit, little-endian) but this "
+                   "is x86-64");
+}
+END_TEST
+
+START_TEST(foreach_survives_crashing_plugin)
+{
+    static struct visits vs;
+    setenv("FRX_PLUGIN_PATH", getenv("FRX_HAZARD_DIR"), 1);
+    ck_assert_int_eq(frx_plugin_foreach(NULL, record, &vs), FRX_OK);
+    const struct visit *v = visit_of(&vs, hazard("crash"));
+    ck_assert(!v->has_plugin);
+    ck_assert_int_eq(v->err, FRX_EPLUGIN);
+    ck_assert_msg(strstr(v->msg, "crashed while being loaded (signal 11"),
+                  "%s", v->msg);
+    ck_assert(!visit_of(&vs, hazard("truncated"))->has_plugin);
+    ck_assert(!visit_of(&vs, hazard("aarch64"))->has_plugin);
+    /* the openmp plugin beside libfrx is listed after them, loaded */
+    int openmp = 0;
+    for (int i = 0; i < vs.n; i++)
+        openmp |= vs.v[i].has_plugin && strstr(vs.v[i].path, "frx-openmp");
+    ck_assert(openmp);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- main */
 
 static Suite *loader_suite(void)
@@ -645,6 +694,9 @@ static Suite *loader_suite(void)
     tcase_add_test(tc, find_uses_config_path);
     tcase_add_test(tc, foreach_fixtures);
     tcase_add_test(tc, foreach_shadows_and_skips_duplicate_dirs);
+    tcase_add_test(tc, open_truncated_refused);
+    tcase_add_test(tc, open_other_machine_refused);
+    tcase_add_test(tc, foreach_survives_crashing_plugin);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -121,7 +121,7 @@ static int start_auto(const frx_config *cfg, const struct frx__choice *ch,
                       frx_backend **out)
 {
     struct candidates c = {.n = 0};
-    int rc = frx_plugin_foreach(cfg, collect, &c);
+    int rc = frx__plugin_foreach(cfg, collect, &c, 0);
     if (rc)
         return rc;
     qsort(c.p, c.n, sizeof *c.p, by_priority);

@@ -96,6 +96,13 @@ FRX_EXTERN const frx_cfgnode *frx_config_root(const frx_config *cfg);
  * find (backend.<name>.*). Every error is reported, one per line of
  * frx_errmsg(); returns FRX_ECONFIG if there was any. */
 FRX_EXTERN int frx_config_check(const frx_config *cfg);
+/* The same checks, opening only the backend plugins the case names
+ * (backend.name and each backend.rules name; every backend plugin if
+ * one of them is auto): what `frx run` does, so that a broken plugin
+ * the case does not use cannot stop a run. A backend.<name> section of
+ * a backend the case does not name is accepted unchecked when
+ * frx-<name>.so is along the search path. */
+FRX_EXTERN int frx_config_check_for_run(const frx_config *cfg);
 
 /* Tree access. path is dotted ("backend.openmp.cc"); NULL/"" = node. */
 FRX_EXTERN const frx_cfgnode *frx_cfg_get(const frx_cfgnode *node,
