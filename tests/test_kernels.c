@@ -618,6 +618,79 @@ START_TEST(generated_offsets_are_64_bit)
 }
 END_TEST
 
+/* openmp's compiler runs from an argument vector: backend.openmp.cflags
+ * is split into words (quotes group them) and never reaches a shell. */
+static int omp_with_cflags(const char *cflags, frx_backend **out,
+                           frx_config **cfg)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "backend:\n  name: openmp\n  precision: "
+             "double\n  openmp:\n    cflags: '%s'\n", cflags);
+    ck_assert_int_eq(frx_config_parse(text, strlen(text), "case.yaml", cfg),
+                     FRX_OK);
+    return frx_backend_create(*cfg, out);
+}
+
+START_TEST(openmp_cflags_never_reach_a_shell)
+{
+    if (strcmp(backend_name, "openmp") != 0 || frx_backend_fpsize(be) != 8) {
+        printf("openmp_cflags_never_reach_a_shell: openmp, once\n");
+        return;
+    }
+    static const frx_kernel_decl twice = {
+        .name = "tk_cflags", .ndim = 1, .args = "in fpdtype_t x, "
+        "out fpdtype_t y", .body = "y = x*FRX_TWO;"};
+    char mark[512], flags[800];
+    ck_assert_ptr_nonnull(getcwd(mark, 256));
+    snprintf(mark + strlen(mark), 200, "/frx-shell-ran.%d", (int)getpid());
+    const char *kinds[] = {"-DFRX_TWO=$(touch %s)", "-DFRX_TWO=`touch %s`",
+                           "-DFRX_TWO=2 ; touch %s", "-DFRX_TWO=2 && touch %s"};
+    for (int t = 0; t < 5; t++) {
+        char extra[600];
+        if (t < 4)
+            snprintf(extra, sizeof extra, kinds[t], mark);
+        else /* quotes keep a word whole; what is in it is the compiler's */
+            snprintf(extra, sizeof extra, "\"-DFRX_TWO=(1 + 1)\"");
+        snprintf(flags, sizeof flags, "-O1 -fopenmp %s", extra);
+        frx_backend *b;
+        frx_config *cfg;
+        ck_assert_int_eq(omp_with_cflags(flags, &b, &cfg), FRX_OK);
+        ck_assert_int_eq(frx_kernel_register(b, &twice), FRX_OK);
+        frx_matrix *x, *y;
+        ck_assert_int_eq(frx_matrix_create(b, 1, 1, 3, &x), FRX_OK);
+        ck_assert_int_eq(frx_matrix_create(b, 1, 1, 3, &y), FRX_OK);
+        frx_arg args[] = {frx_arg_matrix(x), frx_arg_matrix(y)};
+        frx_kernel *k = NULL;
+        int rc = frx_kernel_create(b, "tk_cflags", 1, 3, args, 2, &k);
+        if (t < 4) {
+            ck_assert_msg(rc == FRX_EBACKEND, "%s: %s", flags, frx_errmsg());
+            ck_assert_msg(access(mark, F_OK) != 0, "%s ran a shell", flags);
+        } else {
+            ck_assert_msg(rc == FRX_OK, "%s: %s", flags, frx_errmsg());
+            double h[3] = {1, 2, 3};
+            ck_assert_int_eq(frx_matrix_write(x, h), FRX_OK);
+            ck_assert_int_eq(frx_kernel_run(k), FRX_OK);
+            ck_assert_int_eq(frx_matrix_read(y, h), FRX_OK);
+            ck_assert_double_eq(h[2], 6.0);
+        }
+        unlink(mark);
+        frx_kernel_destroy(k);
+        frx_matrix_destroy(x);
+        frx_matrix_destroy(y);
+        frx_backend_destroy(b);
+        frx_config_free(cfg);
+    }
+    frx_backend *b;
+    frx_config *cfg;
+    ck_assert_int_eq(omp_with_cflags("-O1 \"-DX=a b", &b, &cfg),
+                     FRX_ECONFIG);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "case.yaml:5:13: "
+                                 "backend.openmp.cflags: a \" quote is "
+                                 "not closed"));
+    frx_config_free(cfg);
+}
+END_TEST
+
 /* Equal const matrices are one matrix: writing one would change every
  * alias, so no write reaches one (nor a slice or view of one). */
 START_TEST(const_matrices_never_written)
@@ -1051,6 +1124,7 @@ static Suite *kernels_suite(void)
     tcase_add_test(tc, overlapping_arguments_refused);
     tcase_add_test(tc, offsets_past_2_31_values);
     tcase_add_test(tc, generated_offsets_are_64_bit);
+    tcase_add_test(tc, openmp_cflags_never_reach_a_shell);
     tcase_add_test(tc, scalars_rebound_without_recompiling);
     tcase_add_test(tc, compile_error_names_kernel_and_line);
     tcase_add_test(tc, cache_second_process_compiles_nothing);

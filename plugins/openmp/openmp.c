@@ -39,6 +39,21 @@ static int omp_create(const frx_backend_init *init, frx_backend_info *info,
                             "-O3 -march=native -fopenmp", &s->cflags);
     if (rc == FRX_OK)
         rc = frx_cfg_int(init->options, "threads", 0, 0, 4096, &s->threads);
+    char bad = 0;
+    if (rc == FRX_OK &&
+        frx_openmp_split_words(s->cflags, &s->cflag_words, &bad) != FRX_OK) {
+        const frx_cfgnode *at = frx_cfg_get(init->options, "cflags");
+        char where[512] = "";
+        if (at)
+            snprintf(where, sizeof where, "%s:%d:%d: ",
+                     frx_config_file(frx_cfg_owner(at)), frx_cfg_line(at),
+                     frx_cfg_col(at));
+        rc = bad ? frx_error(FRX_ECONFIG, "%sbackend.openmp.cflags: a %c "
+                             "quote is not closed (cflags are words split at "
+                             "blanks, quoted with ' or \"; no shell runs "
+                             "them)", where, bad)
+                 : frx_error(FRX_ENOMEM, "openmp: out of memory");
+    }
     if (rc) {
         free(s);
         return rc;
@@ -63,7 +78,9 @@ static int omp_create(const frx_backend_init *init, frx_backend_info *info,
 
 static void omp_destroy(void *state)
 {
-    free(state); /* libltdl stays up: kernels are never unloaded */
+    struct omp_state *s = state;
+    frx_openmp_free_words(s->cflag_words);
+    free(s); /* libltdl stays up: kernels are never unloaded */
 }
 
 /* Zeroed and aligned. calloc takes large blocks straight from mmap,
