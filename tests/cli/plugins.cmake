@@ -26,6 +26,10 @@ file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/plugins-case/case.yaml
 frx_cli_test(plugins-config 0 "backend +good .*can start" plugins --config
   ${CMAKE_CURRENT_BINARY_DIR}/plugins-case/case.yaml)
 
+# FRX_LOG: any case; an unknown value named once with the valid ones.
+add_test(NAME cli-log-env COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/log-env.sh ${FRX_EXE})
+set_tests_properties(cli-log-env PROPERTIES ENVIRONMENT "${FRX_TEST_ENV}")
+
 # Plugins that would take the process down as it opens them (a
 # constructor that crashes, a file cut short, a build for another
 # machine): `frx plugins` and `frx config check`, which open every file,
