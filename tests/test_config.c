@@ -530,6 +530,10 @@ START_TEST(valid_full_case)
     ck_assert_int_eq(check("backend:\n  precision: single\n"), FRX_OK);
     ck_assert_int_eq(load_data("full.yaml"), FRX_OK);
     ck_assert_int_eq(frx_config_check(cfg), FRX_OK);
+    ck_assert_int_eq(check("backend:\n  precision: double\n"
+                           "cache:\n  lock-timeout: -1\n"), FRX_ECONFIG);
+    assert_msg("case.yaml:4:17: 'cache.lock-timeout' must be between 0 and "
+               "86400");
     /* every known backend name is accepted, found here or not */
     static const char *const names[] = {"auto", "openmp", "opencl", "cuda",
                                         "hip"};

@@ -39,6 +39,12 @@ static const frx_option core_schema[] = {
     {.key = "backend.rules.precision", .type = FRX_OPT_ENUM,
      .choices = "single|double",
      .help = "precision of the matching ranks (must agree with the rest)"},
+    {.key = "cache", .type = FRX_OPT_MAP, .help = "the disk cache of "
+     "compiled kernels"},
+    {.key = "cache.lock-timeout", .type = FRX_OPT_DOUBLE, .min = 0,
+     .max = 86400, .def = "300",
+     .help = "seconds to wait for another process building the same "
+             "kernel"},
     {.key = "log", .type = FRX_OPT_MAP, .help = "logging"},
     {.key = "log.level", .type = FRX_OPT_ENUM,
      .choices = "error|warn|info|debug", .def = "warn",

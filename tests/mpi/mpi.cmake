@@ -114,13 +114,9 @@ endforeach()
 
 # One rank failing: at set-up every rank stops together, naming it; mid-
 # run it ends the job at once (MPI_Abort), naming itself. Faults come
-# from an LD_PRELOAD library (mpi/fault.c), never from libfrx. A wrong
+# from an LD_PRELOAD library (fault.c), never from libfrx. A wrong
 # value received by one rank is named by that rank, even where a sum
 # over ranks would cancel it (+1 on rank 1, -1 on rank 2).
-add_library(frx-fault SHARED mpi/fault.c)
-target_link_libraries(frx-fault PRIVATE frx ${CMAKE_DL_LIBS})
-frx_target_defaults(frx-fault)
-set_target_properties(frx-fault PROPERTIES C_VISIBILITY_PRESET default)
 set(FRX_FAULT_RUN ${FRX_MPIRUN} 3 -x LD_PRELOAD=$<TARGET_FILE:frx-fault>)
 add_test(NAME mpi-fault-setup-np3
   COMMAND sh ${FRX_EXPECT} 1
@@ -139,10 +135,6 @@ add_test(NAME mpi-fault-received-values-np3
     --and "rank 2 \\([^)]*\\): 1 of 16384 values received from rank 1 differ"
     ${FRX_FAULT_RUN} -x FRX_FAULT=recv-add:1:1,recv-add:2:-1
     ${FRX_EXE} run ${PROJECT_SOURCE_DIR}/config/demo.yaml)
-set(fault_env "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
-if(FRX_SANITIZE) # the fault library is preloaded ahead of libasan
-  list(APPEND fault_env "ASAN_OPTIONS=verify_asan_link_order=0")
-endif()
 set_tests_properties(mpi-fault-setup-np3 mpi-fault-midrun-np3
   mpi-fault-received-values-np3 PROPERTIES TIMEOUT 30
-  ENVIRONMENT "${fault_env}")
+  ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1;${FRX_FAULT_ENV}")

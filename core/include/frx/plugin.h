@@ -256,6 +256,13 @@ FRX_EXTERN int frx_cache_fetch(const char *const *parts, size_t nparts,
                                void *ud, frx_cache_entry *out);
 FRX_EXTERN void frx_cache_done(frx_cache_entry *e);
 
+/* ABI 1.3: how long frx_cache_fetch waits for another process's lock on
+ * an entry before it gives up with an error (default 300 s; the case's
+ * cache.lock-timeout sets it when a backend starts). It says that it
+ * waits, and for which pid, after 2 s. A cache directory that cannot be
+ * written is used read-only: its valid entries load, nothing is built. */
+FRX_EXTERN void frx_cache_set_lock_timeout(double seconds);
+
 /* SHA-256 of data, as 64 hex digits and a NUL. */
 FRX_EXTERN void frx_sha256_hex(const void *data, size_t len, char hex[65]);
 

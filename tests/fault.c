@@ -1,17 +1,20 @@
-/* Fault injection for the MPI tests, as an LD_PRELOAD library: nothing
- * of it is in libfrx. FRX_FAULT holds comma-separated faults, each for
- * one rank of MPI_COMM_WORLD (OMPI_COMM_WORLD_RANK):
+/* Fault injection for the tests, as an LD_PRELOAD library: nothing of
+ * it is in libfrx. FRX_FAULT holds comma-separated faults, those with R
+ * for one rank of MPI_COMM_WORLD (OMPI_COMM_WORLD_RANK):
  *
  *   start:R:N     the N-th MPI_Start on rank R fails (MPI_ERR_OTHER)
  *   views:R       frx_view_create on rank R fails (FRX_ENOMEM)
  *   recv-add:R:X  each receive rank R completes with MPI_Wait has X
  *                 added to its first value (a double)
+ *   flock         flock() fails with ENOLCK, as on a file system
+ *                 mounted without flock support
  *
  *   mpirun -x LD_PRELOAD=libfrx-fault.so -x FRX_FAULT=start:1:3 ... */
 #include <frx/frx.h>
 #include <frx/plugin.h>
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +46,28 @@ static const char *fault(const char *name, char *buf, size_t n)
     return NULL;
 }
 
+/* Is fault `name` (one without a rank) in FRX_FAULT? */
+static int fault_all(const char *name)
+{
+    const char *all = getenv("FRX_FAULT");
+    size_t len = strlen(name);
+    for (const char *f = all; f && *f; f = strchr(f, ',') ? strchr(f, ',') + 1
+                                                       : NULL)
+        if (strncmp(f, name, len) == 0 && (f[len] == ',' || !f[len]))
+            return 1;
+    return 0;
+}
+
 #define REAL(fn, type) ((type)dlsym(RTLD_NEXT, #fn))
+
+int flock(int fd, int op)
+{
+    if (fault_all("flock")) {
+        errno = ENOLCK;
+        return -1;
+    }
+    return REAL(flock, int (*)(int, int))(fd, op);
+}
 
 int MPI_Start(MPI_Request *req)
 {
