@@ -246,6 +246,8 @@ int frx_backend_create_all(const frx_config *cfg, MPI_Comm comm,
         MPI_Comm_size(comm, &size) != MPI_SUCCESS)
         return frx_error(FRX_EMPI, "frx_backend_create_all: MPI is not "
                          "started (call MPI_Init first)");
+    if (out)
+        *out = NULL;
     frx_backend *be = NULL;
     int rc = !cfg || !out ? frx_error(FRX_EINVAL, "frx_backend_create_all: "
                                       "NULL argument")

@@ -302,7 +302,7 @@ static int build_schema(struct check *c)
     if (c->for_run) /* an error here: see below */
         add_named(c);
     else
-        frx__plugin_foreach(c->cfg, visit, c, 1);
+        frx_plugin_foreach(c->cfg, visit, c);
     for (size_t i = 0; i < NKNOWN && !c->rc; i++) {
         char key[64];
         snprintf(key, sizeof key, "backend.%s", known_backends[i]);

@@ -128,6 +128,7 @@ int frx__cache_dir(char *buf, size_t n);
 /* Rank and size when MPI is initialised, else 0 and 1. */
 void frx__mpi_rank_size(int *rank, int *size);
 int frx__mpi_local_rank(void);
+int frx__mpi_running(void); /* initialised and not finalised */
 
 /* -------------------------------------------------------- data model */
 

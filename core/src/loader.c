@@ -1002,10 +1002,12 @@ static int visit(struct seen *s, const char *path, frx_plugin_visit_fn fn,
     return FRX_OK;
 }
 
+/* Listings load new files in a child first, unless MPI runs: forking
+ * under some MPI transports is not safe. */
 int frx_plugin_foreach(const frx_config *cfg, frx_plugin_visit_fn fn,
                        void *ud)
 {
-    return frx__plugin_foreach(cfg, fn, ud, 1);
+    return frx__plugin_foreach(cfg, fn, ud, !frx__mpi_running());
 }
 
 int frx__plugin_foreach(const frx_config *cfg, frx_plugin_visit_fn fn,

@@ -152,7 +152,10 @@ FRX_EXTERN int frx_plugin_probe(const frx_plugin *p, char *why, size_t n);
 
 /* Every frx-*.so along the search path, in search order (first one of a
  * name wins; later ones are reported as shadowed). p is NULL when the
- * file could not be opened; err and msg say why. */
+ * file could not be opened; err and msg say why. Unless MPI is running,
+ * each file not loaded yet is first loaded in a forked child, so that
+ * one whose constructor crashes is reported (with its signal) instead
+ * of ending the process. */
 typedef void (*frx_plugin_visit_fn)(const char *path, const frx_plugin *p,
                                     int err, const char *msg, void *ud);
 FRX_EXTERN int frx_plugin_foreach(const frx_config *cfg,
