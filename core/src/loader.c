@@ -268,8 +268,10 @@ static int check_elf(const char *path)
 }
 
 /* For listing: load the file in a child process first, so that a
- * plugin whose constructor (or entry function) crashes is named and
- * skipped instead of taking this process down. */
+ * plugin whose constructor (or entry function) crashes, or ends the
+ * process (exit(), a sanitizer's report), is named and skipped instead
+ * of taking this process down. A file dlopen refuses exits 0 in the
+ * child: this process then says why. */
 static int probe_in_child(const char *path, const char *real)
 {
     fflush(NULL);
@@ -287,14 +289,19 @@ static int probe_in_child(const char *path, const char *real)
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR)
             return FRX_OK;
-    if (!WIFSIGNALED(status))
+    char how[96];
+    if (WIFSIGNALED(status))
+        snprintf(how, sizeof how, "signal %d, %s", WTERMSIG(status),
+                 strsignal(WTERMSIG(status)));
+    else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+        snprintf(how, sizeof how, "it ended the process with exit status "
+                 "%d", WEXITSTATUS(status));
+    else
         return FRX_OK;
-    int sig = WTERMSIG(status);
     return frx_error(FRX_EPLUGIN, "plugin %s crashed while being loaded "
-                     "(signal %d, %s, in its constructor or "
-                     FRX_PLUGIN_ENTRY_SYMBOL "), so frx does not load it: "
-                     "fix it, or remove it from the search path", path, sig,
-                     strsignal(sig));
+                     "(%s, in its constructor or " FRX_PLUGIN_ENTRY_SYMBOL
+                     "), so frx does not load it: fix it, or remove it from "
+                     "the search path", path, how);
 }
 
 /* --------------------------------------------------------------- opening */
