@@ -59,3 +59,24 @@ set_tests_properties(cli-plugins-hazards cli-config-check-hazards
   cli-run-ignores-unused-plugins cli-run-debug-names-plugin-before-loading
   PROPERTIES ENVIRONMENT
   "${FRX_MPI_TEST_ENV};FRX_PLUGIN_PATH=${FRX_HAZARD_DIR};FRX_LOG=debug;OMP_NUM_THREADS=1")
+
+# The GPU backends say exactly why they cannot start on a machine without
+# their driver or device, and that they can where they can.
+# (where the dynamic loader would find the driver: its paths, and those
+# container runtimes use)
+find_library(FRX_LIBCUDA_SO1 NAMES libcuda.so.1
+  HINTS ENV LD_LIBRARY_PATH PATHS /usr/local/nvidia/lib64 /usr/lib/wsl/lib)
+if(FRX_LIBCUDA_SO1)
+  frx_cli_test(plugins-cuda 0 "backend +cuda .*can start: [0-9]+ device" plugins)
+else()
+  frx_cli_test(plugins-cuda 0
+    "backend +cuda .*cannot start: cuda: libcuda[.]so[.]1 not found" plugins)
+endif()
+if(TARGET frx-hip)
+  if(EXISTS /dev/kfd)
+    frx_cli_test(plugins-hip 0 "backend +hip .*can start: [0-9]+ device" plugins)
+  else()
+    frx_cli_test(plugins-hip 0
+      "backend +hip .*cannot start: hip: no device \\(hipErrorNoDevice\\)" plugins)
+  endif()
+endif()
