@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ------------------------------------------------------------- helpers */
@@ -551,6 +552,10 @@ START_TEST(valid_full_case)
     ck_assert_int_eq(check("backend:\n  precision: single\n"), FRX_OK);
     ck_assert_int_eq(load_data("full.yaml"), FRX_OK);
     ck_assert_int_eq(frx_config_check(cfg), FRX_OK);
+    ck_assert_int_eq(check("backend:\n  precision: double\n"
+                           "cache:\n  lock-timeout: -1\n"), FRX_ECONFIG);
+    assert_msg("case.yaml:4:17: 'cache.lock-timeout' must be between 0 and "
+               "86400");
     /* every known backend name is accepted, found here or not */
     static const char *const names[] = {"auto", "openmp", "opencl", "cuda",
                                         "hip"};
@@ -841,6 +846,57 @@ START_TEST(check_bad_args)
 }
 END_TEST
 
+/* Duplicate keys are found through a hash set of each mapping's keys,
+ * not by comparing each key with every one before it: a case of 100 000
+ * keys parses and checks in well under a second of CPU time (comparing
+ * every pair took minutes). The text is generated here. */
+static char *many_keys(size_t n, const char *dup)
+{
+    size_t cap = 96 + n * 26;
+    char *text = malloc(cap);
+    ck_assert_ptr_nonnull(text);
+    size_t len = (size_t)snprintf(text, cap, "backend:\n  precision: "
+                                  "double\nsolver:\n  name: solver\n"
+                                  "  extra:\n");
+    for (size_t i = 0; i < n; i++)
+        len += (size_t)snprintf(text + len, cap - len, "    key%06zu: %zu\n",
+                                i, i);
+    if (dup)
+        snprintf(text + len, cap - len, "    %s: again\n", dup);
+    return text;
+}
+
+START_TEST(many_keys_linear)
+{
+    char *text = many_keys(100000, NULL);
+    clock_t t0 = clock();
+    ck_assert_int_eq(check(text), FRX_OK);
+    double cpu = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    ck_assert_msg(cpu < 1.0, "100 000 keys took %.2f s of CPU time", cpu);
+    free(text);
+    text = many_keys(100000, "key050000");
+    ck_assert_int_eq(parse(text), FRX_ECONFIG);
+    ck_assert_str_eq(frx_errmsg(), "case.yaml:100006:5: duplicate key "
+                     "'key050000' in 'solver.extra' (first at line 50006)");
+    free(text);
+}
+END_TEST
+
+/* -------------------------------------------------------------- errors */
+
+/* A message built from the last one reads the buffer it writes. */
+START_TEST(error_from_last_error)
+{
+    frx_error(FRX_EIO, "cannot read %s", "case.yaml");
+    ck_assert_int_eq(frx_error(FRX_ECONFIG, "rank 1: %s (%d)", frx_errmsg(),
+                               7), FRX_ECONFIG);
+    ck_assert_str_eq(frx_errmsg(), "rank 1: cannot read case.yaml (7)");
+    frx_error(FRX_EIO, "%s, %s", frx_errmsg(), frx_errmsg());
+    ck_assert_str_eq(frx_errmsg(), "rank 1: cannot read case.yaml (7), "
+                     "rank 1: cannot read case.yaml (7)");
+}
+END_TEST
+
 /* ---------------------------------------------------------------- main */
 
 static Suite *config_suite(void)
@@ -865,6 +921,7 @@ static Suite *config_suite(void)
     tcase_add_test(parse_tc, deep_nesting);
     tcase_add_test(parse_tc, complex_key);
     tcase_add_test(parse_tc, missing_file);
+    tcase_add_test(parse_tc, many_keys_linear);
     suite_add_tcase(s, parse_tc);
 
     TCase *get_tc = tcase_create("get");
@@ -892,6 +949,10 @@ static Suite *config_suite(void)
     tcase_add_test(check_tc, solver_options);
     tcase_add_test(check_tc, time_keys);
     suite_add_tcase(s, check_tc);
+
+    TCase *err_tc = tcase_create("errors");
+    tcase_add_test(err_tc, error_from_last_error);
+    suite_add_tcase(s, err_tc);
     return s;
 }
 

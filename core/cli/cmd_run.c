@@ -22,7 +22,7 @@ static int load_case(const char *path, int rank, frx_config **cfg)
 {
     int rc = frx_config_load(path, cfg);
     if (rc == FRX_OK)
-        rc = frx_config_check(*cfg);
+        rc = frx_config_check_for_run(*cfg);
     int bad = rc != FRX_OK, anybad = bad;
     MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (bad && rank == 0)

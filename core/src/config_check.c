@@ -42,6 +42,12 @@ static const frx_option core_schema[] = {
      .help = "precision of the matching ranks (must agree with the rest)"},
     {.key = "backend.rules.weight", .type = FRX_OPT_DOUBLE, .def = "1",
      .help = "the matching ranks' share of the mesh, relative to others"},
+    {.key = "cache", .type = FRX_OPT_MAP, .help = "the disk cache of "
+     "compiled kernels"},
+    {.key = "cache.lock-timeout", .type = FRX_OPT_DOUBLE, .min = 0,
+     .max = 86400, .def = "300",
+     .help = "seconds to wait for another process building the same "
+             "kernel"},
     {.key = "log", .type = FRX_OPT_MAP, .help = "logging"},
     {.key = "log.level", .type = FRX_OPT_ENUM,
      .choices = "error|warn|info|debug", .def = "warn",
@@ -164,6 +170,7 @@ struct check {
     int rc; /* FRX_ENOMEM while building the schema */
     int has_solver;   /* solver.name names a solver plugin found here */
     char *solver_err; /* why solver.name names none, reported there */
+    int for_run;      /* open only the backends the case names */
 };
 
 /* -------------------------------------------------------- the schema */
@@ -357,6 +364,58 @@ static void visit(const char *path, const frx_plugin *p, int err,
         add_backend(c, d);
 }
 
+/* The backends a case names: backend.name and each rule's name. */
+static size_t named_backends(const frx_config *cfg, const char **names,
+                             size_t max)
+{
+    const frx_cfgnode *root = frx_config_root(cfg);
+    const frx_cfgnode *rules = frx_cfg_get(root, "backend.rules");
+    const frx_cfgnode *name = frx_cfg_get(root, "backend.name");
+    size_t n = 0;
+    names[n++] = name && frx_cfg_type(name) == FRX_CFG_SCALAR
+                     ? frx_cfg_scalar(name) : "auto";
+    size_t nr = rules && frx_cfg_type(rules) == FRX_CFG_LIST
+                    ? frx_cfg_len(rules) : 0;
+    for (size_t i = 0; i < nr && n < max; i++) {
+        const frx_cfgnode *r = frx_cfg_get(frx_cfg_at(rules, i), "name");
+        if (r && frx_cfg_type(r) == FRX_CFG_SCALAR)
+            names[n++] = frx_cfg_scalar(r);
+    }
+    return n;
+}
+
+/* frx run opens what the case names (every backend for auto), so that
+ * a broken plugin it does not use cannot stop it; a backend.<name>
+ * section of a backend it does not use is accepted unchecked when
+ * frx-<name>.so is along the search path. */
+static void add_named(struct check *c)
+{
+    const char *names[64];
+    size_t n = named_backends(c->cfg, names, 64);
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(names[i], "auto")) {
+            frx__plugin_foreach(c->cfg, visit, c, 0);
+            return;
+        }
+    for (size_t i = 0; i < n && !c->rc; i++) {
+        frx_plugin *p;
+        if (!is_found(c, names[i]) &&
+            frx_plugin_find(c->cfg, names[i], &p) == FRX_OK)
+            visit(frx_plugin_path(p), p, 0, "", c);
+    }
+    const frx_cfgnode *b = frx_cfg_get(frx_config_root(c->cfg), "backend");
+    size_t nb = b && frx_cfg_type(b) == FRX_CFG_MAP ? frx_cfg_len(b) : 0;
+    for (size_t i = 0; i < nb && !c->rc; i++) {
+        const char *key = frx_cfg_key_at(b, i);
+        char full[300];
+        snprintf(full, sizeof full, "backend.%s", key);
+        frx_option o = {.key = key, .type = FRX_OPT_MAP};
+        if (!strchr(key, '.') && !find_entry(c, full) &&
+            frx__plugin_exists(c->cfg, key))
+            add_copy(c, "backend", &o, 1);
+    }
+}
+
 static int build_schema(struct check *c)
 {
     for (const frx_option *o = core_schema; o->key; o++) {
@@ -365,7 +424,10 @@ static int build_schema(struct check *c)
             return c->rc;
     }
     add_solver(c);
-    frx_plugin_foreach(c->cfg, visit, c); /* an error here: see below */
+    if (c->for_run) /* an error here: see below */
+        add_named(c);
+    else
+        frx_plugin_foreach(c->cfg, visit, c);
     for (size_t i = 0; i < NKNOWN && !c->rc; i++) {
         char key[64];
         snprintf(key, sizeof key, "backend.%s", known_backends[i]);
@@ -785,11 +847,11 @@ static void check_mesh(struct check *c)
         c->nerr += frx__mesh_gmsh_check(mesh);
 }
 
-int frx_config_check(const frx_config *cfg)
+static int check_case(const frx_config *cfg, int for_run)
 {
     if (!cfg || !cfg->root)
         return frx_error(FRX_EINVAL, "frx_config_check: no config");
-    struct check c = {.cfg = cfg};
+    struct check c = {.cfg = cfg, .for_run = for_run};
     int rc = build_schema(&c);
     /* the loader may have recorded why a plugin could not be opened or
      * plugins.path could not be read; the checks below say it better */
@@ -802,4 +864,11 @@ int frx_config_check(const frx_config *cfg)
     check_mesh(&c);
     free_schema(&c);
     return c.nerr ? FRX_ECONFIG : FRX_OK;
+}
+
+int frx_config_check(const frx_config *cfg) { return check_case(cfg, 0); }
+
+int frx_config_check_for_run(const frx_config *cfg)
+{
+    return check_case(cfg, 1);
 }

@@ -55,6 +55,13 @@ int frx__backend_choice(const frx_config *cfg, int rank,
 
 /* The directory holding libfrx itself ("" if unknown). */
 const char *frx__libdir(void);
+/* frx_plugin_foreach; probe: load each new file in a child process
+ * first, so a plugin that crashes while loading is named and skipped
+ * (for listings; not once MPI runs). */
+int frx__plugin_foreach(const frx_config *cfg, frx_plugin_visit_fn fn,
+                        void *ud, int probe);
+/* Is there a file frx-<name>.so along the search path? Opens nothing. */
+int frx__plugin_exists(const frx_config *cfg, const char *name);
 
 /* --------------------------------------------------------------- kernels */
 
@@ -79,6 +86,10 @@ typedef struct frx__karg {
     int op;            /* FRX__K_REDUCE: enum frx__reduce_op */
 } frx__karg;
 
+/* The longest kernel name: generated function names add a few
+ * characters to it, and messages quote it whole. */
+#define FRX__KNAME_MAX 64
+
 typedef struct frx__kspec {
     char *name;     /* "<namespace>.<name>" when registered in one */
     char *ns;       /* the namespace (a solver plugin's name), or NULL */
@@ -89,6 +100,8 @@ typedef struct frx__kspec {
 } frx__kspec;
 
 int frx__kspec_parse(const frx_kernel_decl *d, frx__kspec **out);
+/* Do two parsed declarations mean the same kernel? */
+int frx__kspec_same(const frx__kspec *a, const frx__kspec *b);
 void frx__kspec_free(frx__kspec *s);
 /* "in view fpdtype_t[4]" as a declaration would read, with another kind
  * (kind < 0: the argument's own). */
@@ -130,6 +143,7 @@ int frx__cache_dir(char *buf, size_t n);
 /* Rank and size when MPI is initialised, else 0 and 1. */
 void frx__mpi_rank_size(int *rank, int *size);
 int frx__mpi_local_rank(void);
+int frx__mpi_running(void); /* initialised and not finalised */
 
 /* -------------------------------------------------------- data model */
 
@@ -181,7 +195,17 @@ typedef struct frx__access {
     const void *res;
     int writes;
     size_t lo, hi; /* the elements touched, [lo, hi); 0, SIZE_MAX: all */
+    /* MPI nodes: the node that starts request req (FRX__INFLIGHT_START)
+     * holds res in flight until the one that waits for it
+     * (FRX__INFLIGHT_WAIT); what names the request in messages */
+    int inflight;
+    const void *req;
+    const char *what;
 } frx__access;
+
+enum { FRX__INFLIGHT_START = 1, FRX__INFLIGHT_WAIT = 2 };
+
+const char *frx__kernel_name(const frx_kernel *k);
 
 /* The elements of its allocation a matrix or a view spans, [lo, hi). */
 void frx__matrix_range(const frx_matrix *m, size_t *lo, size_t *hi);
@@ -205,6 +229,12 @@ typedef int (*frx__host_fn)(void *ud);
 int frx__graph_add_host(frx_graph *g, frx__host_fn fn, void *ud, int prio,
                         const frx__access *acc, size_t nacc, const int *deps,
                         size_t ndeps, int *node);
+/* What frx_graph_run calls when a node fails (MPI nodes: end the job,
+ * since peers wait on this rank); fn need not return. */
+void frx__graph_on_failure(frx_graph *g, void (*fn)(void *ud, int rc),
+                           void *ud);
+/* A host node's function run once, when its graph is committed. */
+int frx__graph_set_prepare(frx_graph *g, int node, frx__host_fn fn);
 void frx__kernels_release(frx_backend *be);
 
 /* Set the namespace of kernels and macros (a solver plugin's name, or
@@ -232,6 +262,7 @@ struct frx_alloc {
     void *mem;
     size_t bytes;
     int refs;
+    int is_const; /* holds a const matrix: never written after creation */
 };
 
 struct frx_matrix {
@@ -275,6 +306,9 @@ struct frx_xchg_view {
 };
 
 void frx__alloc_release(struct frx_alloc *a);
+
+/* FRX_EINVAL naming what tried to write a const matrix (what), or OK. */
+int frx__refuse_const(const struct frx_alloc *a, const char *what);
 
 /* Fields past a plugin's struct size count as absent. */
 #define FRX__OPS_HAS(ops, field) \

@@ -100,9 +100,7 @@ int frx_kernel_register(frx_backend *be, const frx_kernel_decl *d)
         return rc;
     const frx__kspec *old = find_spec(be, d->name);
     if (old) {
-        int same = strcmp(old->body, s->body) == 0 &&
-                   old->nargs == s->nargs && old->ndim == s->ndim &&
-                   memcmp(old->args, s->args, s->nargs * sizeof *s->args) == 0;
+        int same = frx__kspec_same(old, s);
         if (!same)
             frx_error(FRX_EINVAL, "kernel '%s' is already registered with "
                       "another declaration: give this one another name",
@@ -274,9 +272,29 @@ static int wrong_shape(const frx__kspec *s, const frx__karg *a,
                      a->ncol, want_n, what, r, c, n);
 }
 
+/* The allocation a matrix or view argument is bound to, else NULL. */
+static const struct frx_alloc *alloc_of(const frx_arg *g)
+{
+    if (!g->obj)
+        return NULL;
+    if (g->kind == FRX_ARG_MATRIX)
+        return ((const frx_matrix *)g->obj)->alloc;
+    if (g->kind == FRX_ARG_VIEW)
+        return ((const frx_view *)g->obj)->alloc;
+    return NULL;
+}
+
 static int check_arg(const frx__kspec *s, const frx__karg *a,
                      const frx_arg *g, size_t nrows, size_t n)
 {
+    const struct frx_alloc *al = alloc_of(g);
+    if (a->intent != FRX__IN && al && al->is_const) {
+        char what[200], decl[96];
+        snprintf(what, sizeof what, "kernel '%s': argument '%s' (declared "
+                 "'%s')", s->name, a->name,
+                 frx__karg_decl(a, -1, decl, sizeof decl));
+        return frx__refuse_const(al, what);
+    }
     int ok_kind;
     switch (a->kind) {
     case FRX__K_MATRIX:
@@ -333,6 +351,11 @@ static frx_param mem(void *m, int access)
     return (frx_param){.type = FRX_PARAM_MEM, .mem = m, .access = access};
 }
 static frx_param ival(int64_t i) { return (frx_param){.type = FRX_PARAM_INT, .i = i}; }
+/* Offsets and leading dimensions: 64-bit in the generated code. */
+static frx_param i64val(size_t i)
+{
+    return (frx_param){.type = FRX_PARAM_INT64, .i = (int64_t)i};
+}
 
 /* Parameters and accesses of argument a bound to g. */
 static void bind(frx_kernel *k, const frx__karg *a, const frx_arg *g,
@@ -347,10 +370,10 @@ static void bind(frx_kernel *k, const frx__karg *a, const frx_arg *g,
     case FRX__K_BROADCAST: {
         const frx_matrix *m = g->obj;
         p[0] = mem(m->alloc->mem, access);
-        p[1] = ival((int64_t)(m->offset / fs));
+        p[1] = i64val(m->offset / fs);
         if (a->kind == FRX__K_MATRIX)
-            p[2] = ival((int64_t)m->leaddim);
-        *acc = (frx__access){m->alloc, writes, 0, 0};
+            p[2] = i64val(m->leaddim);
+        *acc = (frx__access){.res = m->alloc, .writes = writes};
         frx__matrix_range(m, &acc->lo, &acc->hi);
         break;
     }
@@ -359,26 +382,229 @@ static void bind(frx_kernel *k, const frx__karg *a, const frx_arg *g,
         p[0] = mem(v->alloc->mem, access);
         p[1] = mem(v->off_mem, FRX_ACCESS_READ);
         p[2] = mem(v->rstride_mem, FRX_ACCESS_READ);
-        *acc = (frx__access){v->alloc, writes, v->lo, v->hi};
+        *acc = (frx__access){.res = v->alloc, .writes = writes,
+                             .lo = v->lo, .hi = v->hi};
         break;
     }
     case FRX__K_XCHG: {
         const frx_xchg_matrix *x = g->obj;
         p[0] = mem(x->mem, access);
-        *acc = (frx__access){x, writes, 0, SIZE_MAX};
+        *acc = (frx__access){.res = x, .writes = writes,
+                             .hi = SIZE_MAX};
         break;
     }
     case FRX__K_REDUCE: { /* g->obj: its partial results (create) */
         const struct frx__kred *r = g->obj;
         p[0] = mem(r->mem, FRX_ACCESS_WRITE);
-        *acc = (frx__access){r, 1, 0, SIZE_MAX};
+        *acc = (frx__access){.res = r, .writes = 1, .hi = SIZE_MAX};
         break;
     }
     default:
         *p = a->is_int ? ival((int64_t)g->value)
                        : (frx_param){.type = FRX_PARAM_FP, .d = g->value};
-        *acc = (frx__access){NULL, 0, 0, 0};
+        *acc = (frx__access){.res = NULL};
     }
+}
+
+/* ---------------------------------------------------------- overlaps */
+
+/* The elements of its allocation an argument touches: rows of a matrix
+ * (nrow runs of w elements, ld apart, from base), a view's points, or a
+ * whole xchg matrix. */
+struct footprint {
+    const void *res;         /* allocation or xchg matrix; NULL: none */
+    size_t lo, hi;           /* span, [lo, hi) */
+    const frx_matrix *m;     /* matrices */
+    size_t base, nrow, ld, w;
+    const frx_view *v;       /* views */
+};
+
+static struct footprint footprint_of(const frx_arg *g, size_t fs)
+{
+    struct footprint f = {0};
+    if (g->kind == FRX_ARG_XCHG && g->obj) {
+        f.res = g->obj;
+        f.hi = SIZE_MAX;
+    } else if (g->kind == FRX_ARG_MATRIX && g->obj) {
+        const frx_matrix *m = g->obj;
+        size_t soasz = m->be->info.soasz;
+        f = (struct footprint){.res = m->alloc, .m = m,
+                               .base = m->offset / fs, .nrow = m->nrow,
+                               .ld = m->leaddim,
+                               .w = (m->neles + soasz - 1) / soasz *
+                                    soasz * m->nvar};
+        frx__matrix_range(m, &f.lo, &f.hi);
+    } else if (g->kind == FRX_ARG_VIEW && g->obj) {
+        const frx_view *v = g->obj;
+        f = (struct footprint){.res = v->alloc, .v = v, .lo = v->lo,
+                               .hi = v->hi};
+    }
+    return f;
+}
+
+static int in_matrix(const struct footprint *m, size_t e)
+{
+    if (e < m->base)
+        return 0;
+    size_t d = e - m->base;
+    return d / m->ld < m->nrow && d % m->ld < m->w;
+}
+
+/* Rows ld apart of two matrices: is some row of a on some row of b? */
+static int rows_meet(const struct footprint *a, const struct footprint *b,
+                     size_t *at)
+{
+    if (a->ld != b->ld) { /* not slices of one matrix: spans decide */
+        *at = a->lo > b->lo ? a->lo : b->lo;
+        return 1;
+    }
+    /* row i of a meets row j of b iff -b.w < (b.base - a.base) + (j-i)*ld
+     * < a.w: only k = j - i near (a.base - b.base)/ld can */
+    long long ld = (long long)a->ld, d = (long long)b->base - (long long)a->base;
+    long long k0 = -d / ld;
+    for (long long k = k0 - 1; k <= k0 + 1; k++) {
+        long long x = d + k * ld;
+        if (k <= -(long long)a->nrow || k >= (long long)b->nrow ||
+            x <= -(long long)b->w || x >= (long long)a->w)
+            continue;
+        long long i = k < 0 ? -k : 0; /* the first row pair at distance k */
+        *at = (size_t)((long long)a->base + i * ld + (x > 0 ? x : 0));
+        return 1;
+    }
+    return 0;
+}
+
+static size_t view_elements(const frx_view *v, size_t *out)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < v->n; i++)
+        for (size_t r = 0; r < v->nvrow; r++)
+            for (size_t c = 0; c < v->nvcol; c++)
+                out[k++] = (size_t)v->off[i] + r * (size_t)v->rstride[i] +
+                           c * v->cstride;
+    return k;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Does a view share an element with a matrix or another view? */
+static int view_meets(const struct footprint *v, const struct footprint *o,
+                      size_t *at)
+{
+    size_t nv = v->v->n * v->v->nvrow * v->v->nvcol;
+    size_t no = o->v ? o->v->n * o->v->nvrow * o->v->nvcol : 0;
+    size_t *e = malloc((nv + no) * sizeof *e);
+    if (!e) { /* cannot tell: the spans meet, so say so */
+        *at = v->lo > o->lo ? v->lo : o->lo;
+        return 1;
+    }
+    view_elements(v->v, e);
+    int meet = 0;
+    if (!o->v) {
+        for (size_t i = 0; i < nv && !meet; i++)
+            if (in_matrix(o, e[i]))
+                meet = 1, *at = e[i];
+    } else {
+        size_t *f = e + nv;
+        view_elements(o->v, f);
+        qsort(e, nv, sizeof *e, cmp_size);
+        qsort(f, no, sizeof *f, cmp_size);
+        for (size_t i = 0, j = 0; i < nv && j < no && !meet;)
+            if (e[i] == f[j])
+                meet = 1, *at = e[i];
+            else if (e[i] < f[j])
+                i++;
+            else
+                j++;
+    }
+    free(e);
+    return meet;
+}
+
+static int meets(const struct footprint *a, const struct footprint *b,
+                 size_t *at)
+{
+    if (!a->res || a->res != b->res || a->lo >= b->hi || b->lo >= a->hi)
+        return 0;
+    *at = 0;
+    if (a->v)
+        return view_meets(a, b, at);
+    if (b->v)
+        return view_meets(b, a, at);
+    if (a->m && b->m)
+        return rows_meet(a, b, at);
+    return 1; /* xchg matrices: the same one */
+}
+
+/* A written argument may not share memory with any other: each point
+ * loads its inputs and stores its outputs, and the buffers are restrict,
+ * so an overlap gives results that differ by backend. */
+static int check_overlaps(const frx_backend *be, const frx__kspec *s,
+                          const frx_arg *args)
+{
+    for (size_t i = 0; i < s->nargs; i++) {
+        struct footprint fi = footprint_of(&args[i], be->fpsize);
+        for (size_t j = i + 1; fi.res && j < s->nargs; j++) {
+            const frx__karg *a = &s->args[i], *b = &s->args[j];
+            if (a->intent == FRX__IN && b->intent == FRX__IN)
+                continue;
+            struct footprint fj = footprint_of(&args[j], be->fpsize);
+            size_t at;
+            if (!meets(&fi, &fj, &at))
+                continue;
+            char da[96], db[96], where[96];
+            if (fi.m || fi.v)
+                snprintf(where, sizeof where, "element %zu of their "
+                         "allocation is in both", at);
+            else
+                snprintf(where, sizeof where, "the same xchg matrix");
+            return frx_error(FRX_EINVAL,
+                             "kernel '%s': arguments '%s' ('%s') and '%s' "
+                             "('%s') share memory (%s) and one of them is "
+                             "written: bind separate storage, since what a "
+                             "point reads would depend on the order the "
+                             "backend runs points in", s->name, a->name,
+                             frx__karg_decl(a, -1, da, sizeof da), b->name,
+                             frx__karg_decl(b, -1, db, sizeof db), where);
+        }
+    }
+    return FRX_OK;
+}
+
+/* Can the backend's code address this iteration space? Counts are
+ * 32-bit ints in the generated code (offsets are 64-bit); CUDA and HIP
+ * run one row of blocks per kernel row, and a grid has at most 65535
+ * blocks in y. */
+#define GPU_GRID_Y_MAX 65535
+
+static int check_space(const frx_backend *be, const char *name,
+                       size_t nrows, size_t n)
+{
+    const frx_plugin_desc *d = frx_plugin_descriptor(be->plugin);
+    if (d && d->abi_minor < 3)
+        return frx_error(FRX_EPLUGIN, "backend '%s': its plugin %s was "
+                         "built for plugin ABI %u.%u, whose kernel launches "
+                         "lack 64-bit offsets (ABI 1.3): rebuild it against "
+                         "this frx", be->name, frx_plugin_path(be->plugin),
+                         (unsigned)d->abi_major, (unsigned)d->abi_minor);
+    if (!n || !nrows || n > INT32_MAX || nrows > INT32_MAX)
+        return frx_error(FRX_ERANGE, "kernel '%s': %zu x %zu is not a usable "
+                         "iteration space: both must be from 1 to %d", name,
+                         nrows, n, INT32_MAX);
+    int target = be->ops->target;
+    if ((target == FRX_TARGET_CUDA || target == FRX_TARGET_HIP) &&
+        nrows > GPU_GRID_Y_MAX)
+        return frx_error(FRX_ERANGE, "kernel '%s': %zu rows is more than "
+                         "the %d blocks a %s grid has in y (one block row "
+                         "per kernel row): bind it over at most %d rows",
+                         name, nrows, GPU_GRID_Y_MAX,
+                         target == FRX_TARGET_CUDA ? "CUDA" : "HIP",
+                         GPU_GRID_Y_MAX);
+    return FRX_OK;
 }
 
 /* Compile (or reuse) the code of spec on be. */
@@ -459,14 +685,17 @@ int frx_kernel_create(frx_backend *be, const char *name, size_t nrows,
     if (s->ndim == 1 && nrows != 1)
         return frx_error(FRX_EINVAL, "kernel '%s' has ndim 1: nrows must be "
                          "1, not %zu", name, nrows);
-    if (!n || !nrows || n > INT32_MAX || nrows > INT32_MAX)
-        return frx_error(FRX_ERANGE, "kernel '%s': %zu x %zu is not a usable "
-                         "iteration space", name, nrows, n);
+    int rc0 = check_space(be, name, nrows, n);
+    if (rc0)
+        return rc0;
     for (size_t i = 0; i < nargs; i++) {
         int rc = check_arg(s, &s->args[i], &args[i], nrows, n);
         if (rc)
             return rc;
     }
+    rc0 = check_overlaps(be, s, args);
+    if (rc0)
+        return rc0;
 
     frx_kernel *k = frx__calloc(1, sizeof *k, "a kernel");
     if (!k)
@@ -582,6 +811,8 @@ void frx_kernel_destroy(frx_kernel *k)
     free(k->acc);
     free(k);
 }
+
+const char *frx__kernel_name(const frx_kernel *k) { return k->spec->name; }
 
 size_t frx__kernel_accesses(const frx_kernel *k, const frx__access **out)
 {

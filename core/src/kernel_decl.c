@@ -215,9 +215,14 @@ static char *read_file(const char *kname, const char *path)
 
 int frx__kspec_parse(const frx_kernel_decl *d, frx__kspec **out)
 {
-    if (!d || !d->name || !is_ident(d->name))
-        return frx_error(FRX_EINVAL, "kernel declaration: the name '%s' is "
-                         "not a C identifier", d && d->name ? d->name : "");
+    if (!d || !d->name || !is_ident(d->name) ||
+        strlen(d->name) > FRX__KNAME_MAX)
+        return frx_error(FRX_EINVAL, "kernel declaration: the name '%.80s%s' "
+                         "is not usable: a kernel name is 1 to %d characters "
+                         "of [A-Za-z0-9_], not starting with a digit",
+                         d && d->name ? d->name : "",
+                         d && d->name && strlen(d->name) > 80 ? "..." : "",
+                         FRX__KNAME_MAX);
     if (d->ndim != 1 && d->ndim != 2)
         return frx_error(FRX_EINVAL, "kernel '%s': ndim is %d; it must be 1 "
                          "(over points) or 2 (over rows x points)",
@@ -258,6 +263,30 @@ int frx__kspec_parse(const frx_kernel_decl *d, frx__kspec **out)
     }
     *out = s;
     return FRX_OK;
+}
+
+/* Field by field: the structs' padding is not part of a declaration. */
+static int same_arg(const frx__karg *a, const frx__karg *b)
+{
+    if (strcmp(a->name, b->name) != 0 || a->intent != b->intent ||
+        a->kind != b->kind || a->is_int != b->is_int ||
+        a->ndims != b->ndims || a->op != b->op)
+        return 0;
+    for (size_t d = 0; d < a->ndims; d++)
+        if (a->dims[d] != b->dims[d])
+            return 0;
+    return 1;
+}
+
+int frx__kspec_same(const frx__kspec *a, const frx__kspec *b)
+{
+    if (strcmp(a->name, b->name) != 0 || a->ndim != b->ndim ||
+        a->nargs != b->nargs || strcmp(a->body, b->body) != 0)
+        return 0;
+    for (size_t i = 0; i < a->nargs; i++)
+        if (!same_arg(&a->args[i], &b->args[i]))
+            return 0;
+    return 1;
 }
 
 void frx__kspec_free(frx__kspec *s)

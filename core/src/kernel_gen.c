@@ -59,15 +59,18 @@ struct target {
     const char *global;   /* address space of buffers */
     const char *prefix;   /* before "void name(" */
     const char *restrict_; /* the compiler's spelling of restrict */
+    const char *i64;      /* a 64-bit signed integer */
 };
 
 /* Buffers are restrict: a kernel's arguments never overlap where one of
  * them is written (several may read the same data), as in PyFR. */
 static const struct target targets[] = {
-    [FRX_TARGET_C_OPENMP] = {"", "", "restrict"},
-    [FRX_TARGET_OPENCL] = {"__global ", "__kernel ", "restrict"},
-    [FRX_TARGET_CUDA] = {"", "extern \"C\" __global__ ", "__restrict__"},
-    [FRX_TARGET_HIP] = {"", "extern \"C\" __global__ ", "__restrict__"},
+    [FRX_TARGET_C_OPENMP] = {"", "", "restrict", "int64_t"},
+    [FRX_TARGET_OPENCL] = {"__global ", "__kernel ", "restrict", "long"},
+    [FRX_TARGET_CUDA] = {"", "extern \"C\" __global__ ", "__restrict__",
+                         "long long"},
+    [FRX_TARGET_HIP] = {"", "extern \"C\" __global__ ", "__restrict__",
+                        "long long"},
 };
 
 static void prelude(struct sbuf *b, const frx__kspec *s,
@@ -84,6 +87,10 @@ static void prelude(struct sbuf *b, const frx__kspec *s,
     if (cg->target == FRX_TARGET_OPENCL && dbl)
         put(b, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
     put(b, "typedef %s fpdtype_t;\n", dbl ? "double" : "float");
+    /* offsets into matrices: an allocation may hold more than 2^31
+     * values (view offsets and point counts stay 32-bit, checked when
+     * they are made) */
+    put(b, "typedef %s frx_ix64;\n", targets[cg->target].i64);
 }
 
 static void macros_out(struct sbuf *b, const frx_kernel_macro *m, size_t n)
@@ -111,11 +118,11 @@ static void params(struct sbuf *b, const frx__kspec *s, const char *g,
         const char *n = a->name;
         switch (a->kind) {
         case FRX__K_MATRIX:
-            put(b, ", %s%sfpdtype_t *%s %s_b, int %s_o, int %s_ld", g, c, r,
-                n, n, n);
+            put(b, ", %s%sfpdtype_t *%s %s_b, frx_ix64 %s_o, frx_ix64 %s_ld",
+                g, c, r, n, n, n);
             break;
         case FRX__K_BROADCAST:
-            put(b, ", %sconst fpdtype_t *%s %s_b, int %s_o", g, r, n, n);
+            put(b, ", %sconst fpdtype_t *%s %s_b, frx_ix64 %s_o", g, r, n, n);
             break;
         case FRX__K_VIEW:
             put(b, ", %s%sfpdtype_t *%s %s_b, %sconst int *%s %s_off, "
@@ -136,7 +143,8 @@ static void element(struct sbuf *b, const frx__karg *a, size_t soasz)
 {
     switch (a->kind) {
     case FRX__K_MATRIX:
-        put(b, "%s_b[%s_o + (_x*_nrows + _j)*%s_ld + _ib*%zu + _v*%zu + _il]",
+        put(b, "%s_b[%s_o + ((frx_ix64)_x*_nrows + _j)*%s_ld + "
+               "(frx_ix64)_ib*%zu + _v*%zu + _il]",
             a->name, a->name, a->name, a->ncol * soasz, soasz);
         break;
     case FRX__K_VIEW:
@@ -144,7 +152,7 @@ static void element(struct sbuf *b, const frx__karg *a, size_t soasz)
             a->name, soasz);
         break;
     default: /* xchg */
-        put(b, "%s_b[(_x*%zu + _v)*_n + _i]", a->name, a->ncol);
+        put(b, "%s_b[((frx_ix64)_x*%zu + _v)*_n + _i]", a->name, a->ncol);
     }
 }
 
@@ -260,7 +268,7 @@ static void openmp_loop(struct sbuf *b, const frx__kspec *s,
     size_t S = cg->soasz;
     char full[32];
     snprintf(full, sizeof full, "%zu", S);
-    put(b, "    const int _nb = (_n + %zu - 1) / %zu;\n"
+    put(b, "    const int _nb = _n / %zu + (_n %% %zu != 0);\n"
            "#pragma omp parallel for schedule(static)\n"
            "    for (int _ib = 0; _ib < _nb; _ib++) {\n"
            "    const int _ie = _n - _ib*%zu;\n"
@@ -274,12 +282,18 @@ static void openmp_loop(struct sbuf *b, const frx__kspec *s,
 static void device_index(struct sbuf *b, const frx__kspec *s,
                          const frx_codegen *cg)
 {
+    /* the global index is compared before it becomes an int: the work
+     * rounded up to whole groups may pass INT32_MAX */
     if (cg->target == FRX_TARGET_OPENCL)
-        put(b, "    const int _i = get_global_id(0), _j = get_global_id(1);\n");
+        put(b, "    const size_t _g = get_global_id(0);\n"
+               "    const int _j = (int)get_global_id(1);\n");
     else
-        put(b, "    const int _i = blockIdx.x*blockDim.x + threadIdx.x;\n"
-               "    const int _j = blockIdx.y;\n");
-    put(b, "    if (_i >= _n || _j >= _nrows)\n        return;\n");
+        put(b, "    const frx_ix64 _g = (frx_ix64)blockIdx.x*blockDim.x + "
+               "threadIdx.x;\n"
+               "    const int _j = (int)blockIdx.y;\n");
+    put(b, "    if (_g >= %s_n || _j >= _nrows)\n        return;\n"
+           "    const int _i = (int)_g;\n",
+        cg->target == FRX_TARGET_OPENCL ? "(size_t)" : "");
     if (has_matrix(s))
         /* unsigned: _i is never negative, and some compilers (PoCL)
          * only vectorise the unsigned division */
@@ -301,12 +315,11 @@ static void openmp_entry(struct sbuf *b, const frx__kspec *s,
         const frx__karg *a = &s->args[i];
         switch (a->kind) {
         case FRX__K_MATRIX:
-            put(b, ", _p[%zu].p, (int)_p[%zu].i, (int)_p[%zu].i", k, k + 1,
-                k + 2);
+            put(b, ", _p[%zu].p, _p[%zu].i, _p[%zu].i", k, k + 1, k + 2);
             k += 3;
             break;
         case FRX__K_BROADCAST:
-            put(b, ", _p[%zu].p, (int)_p[%zu].i", k, k + 1);
+            put(b, ", _p[%zu].p, _p[%zu].i", k, k + 1);
             k += 2;
             break;
         case FRX__K_VIEW:
@@ -600,7 +613,9 @@ int frx__kgen(const frx__kspec *s, const frx_kernel_macro *macros,
     if (cg->target == FRX_TARGET_C_OPENMP)
         openmp_entry(&b, s, fn);
 
-    char *e = frx__strdup(cg->target == FRX_TARGET_C_OPENMP ? strcat(fn, "_entry") : fn);
+    if (cg->target == FRX_TARGET_C_OPENMP)
+        strcat(fn, "_entry"); /* fits: the name's length is bounded */
+    char *e = frx__strdup(fn);
     if (b.failed || !e) {
         free(b.s);
         free(e);

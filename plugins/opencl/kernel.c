@@ -307,6 +307,10 @@ static cl_int set_param(const struct ocl_state *s, cl_kernel k, cl_uint i,
         cl_mem m = frx_opencl_buf(p->mem);
         return clSetKernelArg(k, i, sizeof m, &m);
     }
+    if (p->type == FRX_PARAM_INT64) {
+        cl_long v = (cl_long)p->i;
+        return clSetKernelArg(k, i, sizeof v, &v);
+    }
     if (p->type == FRX_PARAM_INT) {
         if (p->i < INT32_MIN || p->i > INT32_MAX)
             return CL_INVALID_ARG_VALUE;

@@ -50,7 +50,8 @@ function(frx_pyfr_cli_test name regex)
   else()
     add_test(NAME cli-${name} COMMAND sh -c
       "echo 'skipped: no PyFR vortex mesh at ${FRX_PYFR_VORTEX_MSH}'; exit 77")
-    set_tests_properties(cli-${name} PROPERTIES SKIP_RETURN_CODE 77)
+    set_tests_properties(cli-${name} PROPERTIES SKIP_RETURN_CODE 77
+      ENVIRONMENT "${FRX_TEST_ENV}")
   endif()
 endfunction()
 set(FRX_VORTEX ${FRX_PYFR_VORTEX_MSH})

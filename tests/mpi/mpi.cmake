@@ -85,6 +85,26 @@ set_tests_properties(mpi-startup-unavailable-rank
   TIMEOUT 30 ENVIRONMENT
   "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1;FRX_PLUGIN_PATH=${FRX_FIXTURE_DIR}")
 
+# Ranks started with different cases (MPMD, or a file edited on one
+# node) are refused at start-up with the ranks that differ; layout,
+# comments and backend.rules do not count.
+foreach(case case-a case-b case-a-rules)
+  configure_file(${CMAKE_CURRENT_SOURCE_DIR}/data/mpi/${case}.yaml
+    ${CMAKE_CURRENT_BINARY_DIR}/mpi-${case}.yaml COPYONLY)
+endforeach()
+add_test(NAME mpi-startup-different-cases
+  COMMAND sh ${FRX_EXPECT} 1
+    "rank 1 \\([^)]*\\): [^ ]*mpi-case-b[.]yaml \\(case [0-9a-f]+\\): differs from rank 0"
+    ${FRX_MPIRUN} 1 ${FRX_EXE} run ${CMAKE_CURRENT_BINARY_DIR}/mpi-case-a.yaml
+    : -n 1 ${FRX_EXE} run ${CMAKE_CURRENT_BINARY_DIR}/mpi-case-b.yaml)
+add_test(NAME mpi-startup-same-case-other-rules
+  COMMAND sh ${FRX_EXPECT} 0 "2 rank\\(s\\) on openmp.*: ok"
+    ${FRX_MPIRUN} 1 ${FRX_EXE} run ${CMAKE_CURRENT_BINARY_DIR}/mpi-case-a.yaml
+    : -n 1 ${FRX_EXE} run ${CMAKE_CURRENT_BINARY_DIR}/mpi-case-a-rules.yaml)
+set_tests_properties(mpi-startup-different-cases
+  mpi-startup-same-case-other-rules PROPERTIES TIMEOUT 30
+  ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+
 # One job on two backends: rank 1 on opencl, the rest on openmp, must
 # give what all-openmp gives (the reference is the same serial one).
 if(TARGET frx-opencl)
@@ -191,3 +211,42 @@ if(FRX_SYSTEM_PYTHON3)
   set_tests_properties(mpi-vtk-reader-np3 PROPERTIES SKIP_RETURN_CODE 77
     TIMEOUT 120 ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
 endif()
+# Set-up checks across ranks: graphs touching a buffer MPI holds, and
+# exchanges whose sides disagree, are refused at commit.
+add_executable(test_setup mpi/test_setup.c)
+target_link_libraries(test_setup PRIVATE frx)
+frx_target_defaults(test_setup)
+foreach(np 2 3)
+  add_test(NAME mpi-setup-checks-np${np}
+    COMMAND sh ${FRX_EXPECT} 0 "set-up checks on ${np} rank\\(s\\): [0-9]+ passed, 0 failed"
+      ${FRX_MPIRUN} ${np} $<TARGET_FILE:test_setup>)
+  set_tests_properties(mpi-setup-checks-np${np} PROPERTIES TIMEOUT 60
+    ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+endforeach()
+
+# One rank failing: at set-up every rank stops together, naming it; mid-
+# run it ends the job at once (MPI_Abort), naming itself. Faults come
+# from an LD_PRELOAD library (fault.c), never from libfrx. A wrong
+# value received by one rank is named by that rank, even where a sum
+# over ranks would cancel it (+1 on rank 1, -1 on rank 2).
+set(FRX_FAULT_RUN ${FRX_MPIRUN} 3 -x LD_PRELOAD=$<TARGET_FILE:frx-fault>)
+add_test(NAME mpi-fault-setup-np3
+  COMMAND sh ${FRX_EXPECT} 1
+    "rank 1 \\([^)]*\\): frx_view_create: out of memory for 4096 points \\(injected"
+    --and "demo: views failed on 1 of 3 rank"
+    ${FRX_FAULT_RUN} -x FRX_FAULT=views:1
+    ${FRX_EXE} run ${PROJECT_SOURCE_DIR}/config/demo.yaml)
+add_test(NAME mpi-fault-midrun-np3
+  COMMAND sh ${FRX_EXPECT} 1
+    "rank 1 of 3 stops the job: MPI_Start \\(receive from rank 0, tag 0\\) failed on rank 1"
+    ${FRX_FAULT_RUN} -x FRX_FAULT=start:1:5
+    ${FRX_EXE} run ${PROJECT_SOURCE_DIR}/config/demo.yaml)
+add_test(NAME mpi-fault-received-values-np3
+  COMMAND sh ${FRX_EXPECT} 1
+    "rank 1 \\([^)]*\\): 1 of 16384 values received from rank 0 differ"
+    --and "rank 2 \\([^)]*\\): 1 of 16384 values received from rank 1 differ"
+    ${FRX_FAULT_RUN} -x FRX_FAULT=recv-add:1:1,recv-add:2:-1
+    ${FRX_EXE} run ${PROJECT_SOURCE_DIR}/config/demo.yaml)
+set_tests_properties(mpi-fault-setup-np3 mpi-fault-midrun-np3
+  mpi-fault-received-values-np3 PROPERTIES TIMEOUT 30
+  ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1;${FRX_FAULT_ENV}")

@@ -96,6 +96,13 @@ FRX_EXTERN const frx_cfgnode *frx_config_root(const frx_config *cfg);
  * find (backend.<name>.*). Every error is reported, one per line of
  * frx_errmsg(); returns FRX_ECONFIG if there was any. */
 FRX_EXTERN int frx_config_check(const frx_config *cfg);
+/* The same checks, opening only the backend plugins the case names
+ * (backend.name and each backend.rules name; every backend plugin if
+ * one of them is auto): what `frx run` does, so that a broken plugin
+ * the case does not use cannot stop a run. A backend.<name> section of
+ * a backend the case does not name is accepted unchecked when
+ * frx-<name>.so is along the search path. */
+FRX_EXTERN int frx_config_check_for_run(const frx_config *cfg);
 
 /* Tree access. path is dotted ("backend.openmp.cc"); NULL/"" = node. */
 FRX_EXTERN const frx_cfgnode *frx_cfg_get(const frx_cfgnode *node,
@@ -145,7 +152,10 @@ FRX_EXTERN int frx_plugin_probe(const frx_plugin *p, char *why, size_t n);
 
 /* Every frx-*.so along the search path, in search order (first one of a
  * name wins; later ones are reported as shadowed). p is NULL when the
- * file could not be opened; err and msg say why. */
+ * file could not be opened; err and msg say why. Unless MPI is running,
+ * each file not loaded yet is first loaded in a forked child, so that
+ * one whose constructor crashes is reported (with its signal) instead
+ * of ending the process. */
 typedef void (*frx_plugin_visit_fn)(const char *path, const frx_plugin *p,
                                     int err, const char *msg, void *ud);
 FRX_EXTERN int frx_plugin_foreach(const frx_config *cfg,

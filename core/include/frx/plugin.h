@@ -123,15 +123,24 @@ typedef struct frx_kernel_src {
 } frx_kernel_src;
 
 /* Launch parameters, in the order of the generated function's
- * parameters: nrows and n first, then each argument's. */
-enum frx_param_type { FRX_PARAM_MEM = 1, FRX_PARAM_INT, FRX_PARAM_FP };
+ * parameters: nrows and n first, then each argument's. FRX_PARAM_INT is
+ * a 32-bit int in the generated code (counts, int32_t scalars);
+ * FRX_PARAM_INT64 (ABI 1.3) a 64-bit one (offsets into allocations and
+ * leading dimensions: int64_t in C, long in OpenCL C, long long in CUDA
+ * and HIP). */
+enum frx_param_type {
+    FRX_PARAM_MEM = 1,
+    FRX_PARAM_INT,
+    FRX_PARAM_FP,
+    FRX_PARAM_INT64 /* ABI 1.3 */
+};
 
 enum frx_access { FRX_ACCESS_READ = 1, FRX_ACCESS_WRITE = 2 };
 
 typedef struct frx_param {
     int type;
     void *mem;   /* FRX_PARAM_MEM: a mem handle from mem_alloc */
-    int64_t i;   /* FRX_PARAM_INT */
+    int64_t i;   /* FRX_PARAM_INT and FRX_PARAM_INT64 */
     double d;    /* FRX_PARAM_FP, converted to the backend precision */
     int access;  /* FRX_PARAM_MEM: FRX_ACCESS_* bits, from the intents */
 } frx_param;
@@ -394,6 +403,13 @@ FRX_EXTERN int frx_cache_fetch(const char *const *parts, size_t nparts,
                                const char *suffix, frx_cache_build_fn build,
                                void *ud, frx_cache_entry *out);
 FRX_EXTERN void frx_cache_done(frx_cache_entry *e);
+
+/* ABI 1.3: how long frx_cache_fetch waits for another process's lock on
+ * an entry before it gives up with an error (default 300 s; the case's
+ * cache.lock-timeout sets it when a backend starts). It says that it
+ * waits, and for which pid, after 2 s. A cache directory that cannot be
+ * written is used read-only: its valid entries load, nothing is built. */
+FRX_EXTERN void frx_cache_set_lock_timeout(double seconds);
 
 /* SHA-256 of data, as 64 hex digits and a NUL. */
 FRX_EXTERN void frx_sha256_hex(const void *data, size_t len, char hex[65]);
