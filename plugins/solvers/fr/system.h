@@ -1,0 +1,186 @@
+/* The flux-reconstruction "system": everything an FR solver plugin needs
+ * between frx's solver interface and its physics.
+ *
+ * A solver plugin (advection, lee, euler, ...) describes its equations
+ * in an fr_physics (below): variables, kernel-body fragments (physical
+ * flux, common interface flux, boundary ghost states, wave speed,
+ * source), constants, host callbacks for the initial condition, the
+ * exact solution and auxiliary per-point fields (a base flow). The
+ * system builds the rest from the solver init (backend, communicator,
+ * options, mesh), through frx's public SDK only:
+ *
+ *   per mesh block: the reference element (fr.h) at solver.order, the
+ *   geometry from the block's shape points, the solution at flux points
+ *   (ufp), the transformed flux (tf), smats, 1/|J|, and the operator
+ *   products M0 (disu), M132 (divergence of the transformed flux with
+ *   the local correction), M3 (correction with the common fluxes);
+ *
+ *   interfaces: interior faces (periodic pairs included) as one
+ *   pointwise kernel over `view` arguments of both sides' flux points;
+ *   the faces shared with each peer rank as a kernel over a local
+ *   `view` and an `xchg` argument (the peer's flux points, exchanged
+ *   every RHS); boundary faces by name with the ghost state of the
+ *   boundary kind `solver.boundaries.<name>.type` chooses.
+ *
+ * The RHS graph, f = R(u) (docs/fr.md):
+ *
+ *   disu: ufp = M0 u                              (every block)
+ *   pack each peer's ufp view, start its send      (exchanges first)
+ *   tflux: tf = smats . F(u)                       (pointwise)
+ *   f = M132 tf                                    (element interior)
+ *   interior and boundary common fluxes into ufp   (pointwise)
+ *   wait for each peer's receive, its common flux  (exchanges last)
+ *   f += M3 ufp                                    (correction)
+ *   negdivconf: f = -rcpdjac f (+ source)          (pointwise)
+ *
+ * Kernels are registered under names that carry a hash of their
+ * declaration ("tflux_1a2b3c4d5e6f"), so cases with other variable
+ * counts, dimensions or physics share a backend without clashes.
+ *
+ * Errors are negative FRX_E* codes with a message (frx_error); on a
+ * failure after fr_system_create returned a system, fr_system_destroy
+ * still frees it. */
+#ifndef FRX_FR_SYSTEM_H
+#define FRX_FR_SYSTEM_H
+
+#include "fr.h"
+
+#include <frx/plugin.h>
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------ physics */
+
+/* Kernel-body fragments are C (the frx kernel subset) pasted into
+ * generated kernels. In every fragment:
+ *   - NVARS, NDIMS and NAUX are integer constants (enum values);
+ *   - each constant of fr_physics.consts is a scalar of that name;
+ *   - the macros of fr_physics.macros may be called;
+ *   - the arrays named below exist, already loaded; outputs are
+ *     declared and zeroed before the fragment runs.
+ * Arrays of the auxiliary fields (a, al, ar) exist only where NAUX > 0.
+ * Declare locals inside the fragment; names starting with an
+ * underscore are frx's. */
+
+/* One kind of boundary condition (solver.boundaries.<name>.type). */
+typedef struct fr_bc_kind {
+    const char *type; /* the YAML name, e.g. "slip-wall" */
+    /* The keys of solver.boundaries.<name> it takes, "|"-separated
+     * ("rho|u|v|p"), or NULL: each is required, a number, and reaches
+     * the fragment as the scalar bc_<key> with '-' written '_'
+     * ("bc_rho"). */
+    const char *keys;
+    /* The ghost state: from ul[NVARS] (this side at the flux point),
+     * al[NAUX], n[NDIMS] (unit outward normal), x[NDIMS] (the flux
+     * point) and t (the stage time), set ur[NVARS]. The common flux is
+     * then fr_physics.rsolve of (ul, ur) with ar = al. */
+    const char *ghost;
+    const char *help; /* one line for messages */
+} fr_bc_kind;
+
+/* A named constant, a scalar argument of every physics kernel. */
+typedef struct fr_const {
+    const char *name; /* a C identifier */
+    double value;
+} fr_const;
+
+typedef struct fr_physics {
+    const char *name;         /* for messages: "advection" */
+    size_t nvars;             /* solved variables per point, >= 1 */
+    const char *const *vars;  /* their names ("rho", "rhou", ...) */
+    size_t naux;              /* auxiliary fields per point (a base
+                                 flow): 0 for none */
+    const char *const *aux;   /* their names */
+    const fr_const *consts;   /* nconsts constants (gamma, velocity...) */
+    size_t nconsts;
+    const frx_kernel_macro *macros; /* registered before the kernels */
+    size_t nmacros;
+
+    /* Physical flux: from u[NVARS] (and a[NAUX]) set f[NDIMS][NVARS]. */
+    const char *flux;
+    /* Common normal flux at an interface: from ul[NVARS], ur[NVARS] (and
+     * al[NAUX], ar[NAUX]) and n[NDIMS], the unit normal pointing from
+     * the l side to the r side, set fn[NVARS] = F* . n. It must be
+     * consistent: swapping the sides and negating n negates fn. */
+    const char *rsolve;
+    /* Largest wave speed at a point: from u[NVARS] (and a[NAUX]) set s
+     * (a scalar). max_dt: dt = cfl / max over points of
+     * s * (2p+1)/2 * sum_i |grad xi_i|, i.e. cfl * h / ((2p+1) s) on a
+     * straight element of side h. NULL: no max_dt (time.cfl refused). */
+    const char *wavespeed;
+    /* Optional source: from u[NVARS], a[NAUX], x[NDIMS] (solution point)
+     * and t, set src[NVARS]; du/dt = -div F + src. NULL: none. */
+    const char *source;
+
+    const fr_bc_kind *bcs;    /* the boundary kinds it offers */
+    size_t nbcs;
+
+    /* Host callbacks; ctx is passed back. Points xyz are [n][ndims];
+     * values [n][nvars] (aux: [n][naux]). */
+    void *ctx;
+    /* The initial condition at time t0 (required). */
+    int (*initial)(void *ctx, double t0, size_t n, const double *xyz,
+                   double *vals);
+    /* The exact solution at time t (optional: L2 errors). */
+    int (*exact)(void *ctx, double t, size_t n, const double *xyz,
+                 double *vals);
+    /* The auxiliary fields (required when naux > 0), evaluated at the
+     * solution points and at the flux points; fixed for the run. */
+    int (*aux_at)(void *ctx, size_t n, const double *xyz, double *vals);
+} fr_physics;
+
+/* ------------------------------------------------------------- system */
+
+/* The options every FR solver takes; put them in the plugin's schema:
+ *   static const frx_option options[] = { FR_SYSTEM_OPTIONS, ..., {0} };
+ * solver.boundaries.<name> is {type: <kind>, <key>: <number>...}, one
+ * per boundary of the mesh (periodic pairs need none); the system
+ * checks its keys against the physics' bc kinds. */
+#define FR_MIN_ORDER 1
+#define FR_MAX_ORDER 6
+#define FR_SYSTEM_OPTIONS                                                   \
+    {.key = "order", .type = FRX_OPT_INT, .min = FR_MIN_ORDER,              \
+     .max = FR_MAX_ORDER, .def = "3",                                       \
+     .help = "polynomial order p of the solution (1 to 6)"},                \
+    {.key = "boundaries", .type = FRX_OPT_MAP,                              \
+     .help = "boundary conditions by mesh boundary name: "                  \
+             "{<name>: {type: <kind>, ...}}"}
+
+typedef struct fr_system fr_system;
+
+/* Build everything for init (solver.order, solver.boundaries, the
+ * mesh) and phys (copied where needed; phys->ctx and the strings must
+ * live until fr_system_destroy), and fill info (variables, blocks,
+ * order, ndims). *out is set as soon as it exists: destroy it on
+ * failure too. Needs a mesh; 2-D (quadrilaterals, triangles) only. */
+int fr_system_create(const frx_solver_init *init, const fr_physics *phys,
+                     frx_solver_info *info, fr_system **out);
+void fr_system_destroy(fr_system *s);
+
+/* The solver ops, to forward to from the plugin's own (they take the
+ * system, not the plugin's state). */
+int fr_system_initial(fr_system *s, frx_matrix *const *u);
+int fr_system_build_rhs(fr_system *s, frx_matrix *const *u,
+                        frx_matrix *const *f, frx_graph *g);
+int fr_system_set_time(fr_system *s, double t);
+int fr_system_exact(fr_system *s, double t, size_t n, const double *xyz,
+                    double *vals);
+int fr_system_max_dt(fr_system *s, frx_matrix *const *u, double cfl,
+                     double *dt);
+
+/* What a physics plugin may read back (valid until destroy). */
+frx_backend *fr_system_backend(const fr_system *s);
+int fr_system_order(const fr_system *s);
+int fr_system_ndims(const fr_system *s);
+size_t fr_system_nblocks(const fr_system *s);
+const fr_element *fr_system_element(const fr_system *s, size_t blk);
+const fr_geometry *fr_system_geometry(const fr_system *s, size_t blk);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
