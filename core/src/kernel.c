@@ -301,32 +301,23 @@ static void bind(frx_kernel *k, const frx__karg *a, const frx_arg *g,
     }
 }
 
-/* Compile (or reuse) the code of spec on be. */
-static int program_for(frx_backend *be, const frx__kspec *s, void **prog)
+int frx__program(frx_backend *be, const char *name, const char *src,
+                 const char *entry, int ndim, void **prog)
 {
-    frx_codegen cg = {.target = be->ops->target, .precision = be->precision,
-                      .soasz = be->info.soasz,
-                      .alignment = be->info.alignment};
-    char *src, *entry;
-    int rc = frx__kgen(s, be->macros, be->nmacros, &cg, &src, &entry);
-    if (rc)
-        return rc;
     char hash[65];
     frx_sha256_hex(src, strlen(src), hash);
     for (struct frx__prog *p = be->progs; p; p = p->next)
         if (strcmp(p->hash, hash) == 0) {
             be->stats.reuses++;
             *prog = p->prog;
-            free(src), free(entry);
             return FRX_OK;
         }
     struct frx__prog *p = frx__calloc(1, sizeof *p, "a program record");
     int compiled = 0;
-    frx_kernel_src ks = {.size = sizeof ks, .name = s->name, .entry = entry,
-                         .source = src, .ndim = s->ndim};
-    rc = p ? be->ops->kernel_compile(be->state, &ks, &p->prog, &compiled)
-           : FRX_ENOMEM;
-    free(src), free(entry);
+    frx_kernel_src ks = {.size = sizeof ks, .name = name, .entry = entry,
+                         .source = src, .ndim = ndim};
+    int rc = p ? be->ops->kernel_compile(be->state, &ks, &p->prog, &compiled)
+               : FRX_ENOMEM;
     if (rc) {
         free(p);
         return rc;
@@ -340,6 +331,21 @@ static int program_for(frx_backend *be, const frx__kspec *s, void **prog)
     be->progs = p;
     *prog = p->prog;
     return FRX_OK;
+}
+
+/* Compile (or reuse) the code of spec on be. */
+static int program_for(frx_backend *be, const frx__kspec *s, void **prog)
+{
+    frx_codegen cg = {.target = be->ops->target, .precision = be->precision,
+                      .soasz = be->info.soasz,
+                      .alignment = be->info.alignment};
+    char *src, *entry;
+    int rc = frx__kgen(s, be->macros, be->nmacros, &cg, &src, &entry);
+    if (rc)
+        return rc;
+    rc = frx__program(be, s->name, src, entry, s->ndim, prog);
+    free(src), free(entry);
+    return rc;
 }
 
 int frx_kernel_create(frx_backend *be, const char *name, size_t nrows,

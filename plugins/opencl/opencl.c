@@ -374,6 +374,12 @@ static const frx_backend_ops ocl_ops = {
     .kernel_free = frx_opencl_kernel_free,
     .host_alloc = ocl_host_alloc,
     .host_free = ocl_host_free,
+#ifdef FRX_HAVE_CLBLAST
+    .product_libs = frx_opencl_product_libs,
+    .product_prepare = frx_opencl_product_prepare,
+    .product_run = frx_opencl_product_run,
+    .product_free = frx_opencl_product_free,
+#endif
 };
 
 static const frx_plugin_desc ocl_desc = {

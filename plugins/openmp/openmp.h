@@ -8,6 +8,7 @@ struct omp_state {
     int precision;
     const char *cc, *cflags; /* from backend.openmp, owned by the config */
     long threads;
+    size_t soasz;
     char cc_id[256];         /* `cc --version`, read once */
 };
 
@@ -18,5 +19,13 @@ int frx_openmp_kernel_launch(void *state, void *prog, const frx_launch *l);
 void frx_openmp_kernel_free(void *state, void *prog);
 const char *frx_openmp_compiler_id(struct omp_state *s);
 int frx_openmp_unpack(void *state, const frx_pack_args *a);
+
+/* product.c, built where libxsmm is installed */
+extern const char *const frx_openmp_product_libs[];
+int frx_openmp_product_prepare(void *state, const char *lib,
+                               const frx_product_args *a, void **plan);
+int frx_openmp_product_run(void *state, void *plan,
+                           const frx_product_exec *e);
+void frx_openmp_product_free(void *state, void *plan);
 
 #endif
