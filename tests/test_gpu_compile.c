@@ -4,7 +4,12 @@
  * dlopen, so the test builds without their headers; it exits 77 (ctest's
  * skip) with the reason when the library is missing.
  *
+ * Operator products are generated for the FR operators of quadrilaterals
+ * p = 1..6 and hexahedra p = 1..4 (compile_products) and compiled the
+ * same way.
+ *
  *   test_gpu_compile nvrtc|hiprtc */
+#include "fr_operators.h"
 #include "kernels.h"
 
 #include <ctype.h>
@@ -114,6 +119,43 @@ static int compile_one(struct rtc *r, const char *kname, const char *src)
     return bad;
 }
 
+/* The product code of every FR operator the product tests use, each in
+ * both precisions, the variants and beta = 0 or not in turn. */
+static int compile_products(struct rtc *r, int *total)
+{
+    static const size_t rows[] = {1, 4, 8, 16};
+    int failed = 0;
+    size_t i = 0;
+    for (size_t dim = 2; dim <= 3; dim++)
+        for (size_t p = 1; p <= (dim == 2 ? 6u : 4u); p++)
+            for (int op = FR_INTERP; op <= FR_QUAD; op++, i++) {
+                if (dim == 3 && op == FR_QUAD && p > 3)
+                    continue;
+                fr_operator o = fr_make(dim, p, (enum fr_op)op);
+                for (int prec = FRX_DOUBLE; prec >= FRX_SINGLE; prec--) {
+                    frx_codegen cg = {.target = r->target, .precision = prec,
+                                      .soasz = r->soasz,
+                                      .alignment = r->alignment};
+                    char *src, *entry;
+                    if (frx_product_generate(&cg, o.m, o.k, o.a,
+                                             (int)((i + (size_t)prec) % 2),
+                                             rows[i % 4], 0, 0, &src,
+                                             &entry)) {
+                        printf("FAIL: generate %s: %s\n", o.name,
+                               frx_errmsg());
+                        failed++;
+                        continue;
+                    }
+                    failed += compile_one(r, o.name, src);
+                    (*total)++;
+                    free(src);
+                    free(entry);
+                }
+                free(o.a);
+            }
+    return failed;
+}
+
 int main(int argc, char **argv)
 {
     struct rtc *r = NULL;
@@ -146,6 +188,10 @@ int main(int argc, char **argv)
             free(src);
             free(entry);
         }
-    printf("%s: %d passed, %d failed\n", r->name, total - failed, failed);
+    int ptotal = 0, pfailed = compile_products(r, &ptotal);
+    printf("%s: kernels %d passed, %d failed; products %d passed, %d "
+           "failed\n", r->name, total - failed, failed, ptotal - pfailed,
+           pfailed);
+    failed += pfailed;
     return failed ? 1 : 0;
 }

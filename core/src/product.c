@@ -103,20 +103,46 @@ static size_t nonzeros(const double *a, size_t count)
     return nnz;
 }
 
+/* Variant rows of the generated code: every nonzero unrolled, or loops
+ * where A has too many. */
+static frx__pgen variant(const frx_codegen *cg, size_t m, size_t k,
+                         const double *a, int beta0, size_t rows)
+{
+    return (frx__pgen){.target = cg->target, .precision = cg->precision,
+                       .soasz = cg->soasz, .m = m, .k = k, .a = a,
+                       .beta0 = beta0, .rows = rows < m ? rows : m,
+                       .loops = nonzeros(a, m * k) > UNROLL_MAX};
+}
+
+int frx_product_generate(const frx_codegen *cg, size_t m, size_t k,
+                         const double *a, int beta0, size_t rows, size_t ldb,
+                         size_t ldc, char **src, char **entry)
+{
+    if (!cg || !a || !src || !entry || !m || !k || !rows)
+        return frx_error(FRX_EINVAL, "frx_product_generate: NULL argument "
+                         "or empty operator");
+    frx__pgen g = variant(cg, m, k, a, beta0, rows);
+    g.ldb = ldb;
+    g.ldc = ldc;
+    return frx__pgen_source(&g, src, entry);
+}
+
 static void add_generated(frx_product *p, const double *a, size_t rows)
 {
     frx_backend *be = p->be;
     struct cand *c = &p->cands[p->ncands++];
-    if (rows > p->m)
-        rows = p->m;
-    int loops = nonzeros(a, p->m * p->k) > UNROLL_MAX;
-    c->gen = (frx__pgen){.target = be->ops->target,
-                         .precision = be->precision, .soasz = be->info.soasz,
-                         .m = p->m, .k = p->k, .a = a, .beta0 = p->beta == 0,
-                         .rows = rows, .ldb = p->b->leaddim,
-                         .ldc = p->c->leaddim, .loops = loops};
-    snprintf(c->id, sizeof c->id, "generated/r%zu%s", rows,
-             loops ? "l" : "");
+    frx_codegen cg = {.target = be->ops->target, .precision = be->precision,
+                      .soasz = be->info.soasz,
+                      .alignment = be->info.alignment};
+    c->gen = variant(&cg, p->m, p->k, a, p->beta == 0, rows);
+    c->gen.ldb = p->b->leaddim;
+    c->gen.ldc = p->c->leaddim;
+    snprintf(c->id, sizeof c->id, "generated/r%zu", c->gen.rows);
+    for (size_t i = 0; i + 1 < p->ncands; i++)
+        if (strcmp(p->cands[i].id, c->id) == 0) {
+            p->ncands--; /* rows past m: the same code again */
+            break;
+        }
 }
 
 /* The variants of the generated code worth timing on this target. */

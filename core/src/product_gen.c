@@ -384,12 +384,16 @@ static void device_body(struct gen *s)
                "    if (_i >= _n || (_i >= _nfull && "
                "(int)((unsigned)_i %% %zuu) >= _rem))\n"
                "        return;\n"
-               "    %sconst fpdtype_t *a = a_b + a_o;\n"
                "    %sconst fpdtype_t *b = b_b + b_o + _i;\n"
                "    %sfpdtype_t *c = c_b + c_o + _i;\n"
-               "    const frx_ix lda = a_ld, ldb = b_ld, ldc = c_ld;\n"
-               "    (void)a, (void)lda, (void)alpha, (void)beta;\n",
-            g->soasz, gl, gl, gl);
+               "    const frx_ix ldb = b_ld, ldc = c_ld;\n"
+               "    (void)alpha, (void)beta;\n",
+            g->soasz, gl, gl);
+    if (g->loops) /* only loops read A: NVRTC warns of unused variables */
+        fprintf(f, "    %sconst fpdtype_t *a = a_b + a_o;\n"
+                   "    const frx_ix lda = a_ld;\n", gl);
+    else
+        fprintf(f, "    (void)a_b, (void)a_o, (void)a_ld;\n");
     column(s, "    ");
     fprintf(f, "}\n");
 }

@@ -394,6 +394,15 @@ FRX_EXTERN int frx_product_run(frx_product *p);
 FRX_EXTERN void frx_product_destroy(frx_product *p);
 /* The provider that runs it: "generated", "libxsmm", ... */
 FRX_EXTERN const char *frx_product_provider(const frx_product *p);
+/* The source of one variant of the generated code (for tools, and tests
+ * that compile GPU code without a GPU): A m x k, beta zero (C never read)
+ * or not, rows of C accumulated together (the N of "generated/rN"); ldb
+ * and ldc are written into C with OpenMP code (0 elsewhere). *src and
+ * *entry are malloc'd, like frx_kernel_generate's. */
+FRX_EXTERN int frx_product_generate(const frx_codegen *cg, size_t m,
+                                    size_t k, const double *a, int beta0,
+                                    size_t rows, size_t ldb, size_t ldc,
+                                    char **src, char **entry);
 /* The providers a backend offers, "generated" first: names[0..n) (at most
  * max written); returns how many there are. */
 FRX_EXTERN size_t frx_backend_products(const frx_backend *be,
