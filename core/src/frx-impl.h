@@ -111,9 +111,8 @@ typedef struct frx__pgen {
     size_t rows;      /* rows of C accumulated together, 1 to 256 */
     size_t ldb, ldc;  /* C with OpenMP: B's and C's leading dimensions,
                          written into the code */
-    size_t prefetch;  /* C with OpenMP: prefetch the rows this many chunks
-                         ahead (0: none) */
-    int stream;       /* C with OpenMP, beta = 0: streaming stores */
+    int stream;       /* C with OpenMP, beta = 0: streaming stores (chunks
+                         aligned to 64 bytes) */
     int loops;        /* loop over runs of nonzero columns, reading A from
                          its buffer, rather than unroll every nonzero */
 } frx__pgen;

@@ -17,6 +17,10 @@
  * grow with the unrolled statements. */
 #define UNROLL_MAX 4096
 
+/* C at least this large (bytes) is worth writing with streaming stores,
+ * as PyFR decides for libxsmm: past any last-level cache. */
+#define STREAM_BYTES (32u << 20)
+
 /* One way to compute the product. */
 struct cand {
     char id[48];     /* "generated/r4", "libxsmm": the cache and logs */
@@ -127,7 +131,8 @@ int frx_product_generate(const frx_codegen *cg, size_t m, size_t k,
     return frx__pgen_source(&g, src, entry);
 }
 
-static void add_generated(frx_product *p, const double *a, size_t rows)
+static void add_generated(frx_product *p, const double *a, size_t rows,
+                          int stream)
 {
     frx_backend *be = p->be;
     struct cand *c = &p->cands[p->ncands++];
@@ -137,7 +142,9 @@ static void add_generated(frx_product *p, const double *a, size_t rows)
     c->gen = variant(&cg, p->m, p->k, a, p->beta == 0, rows);
     c->gen.ldb = p->b->leaddim;
     c->gen.ldc = p->c->leaddim;
-    snprintf(c->id, sizeof c->id, "generated/r%zu", c->gen.rows);
+    c->gen.stream = stream;
+    snprintf(c->id, sizeof c->id, "generated/r%zu%s", c->gen.rows,
+             stream ? "s" : "");
     for (size_t i = 0; i + 1 < p->ncands; i++)
         if (strcmp(p->cands[i].id, c->id) == 0) {
             p->ncands--; /* rows past m: the same code again */
@@ -145,21 +152,21 @@ static void add_generated(frx_product *p, const double *a, size_t rows)
         }
 }
 
-/* The variants of the generated code worth timing on this target. */
+/* The variants of the generated code worth timing on this target: the
+ * rows of C a block accumulates, and on the host, where C is large (past
+ * any cache) and not read, streaming stores, which write it without
+ * reading it into the cache first (chunks must be whole 64-byte lines). */
 static void generated_candidates(frx_product *p, const double *a)
 {
     static const size_t rows[] = {1, 4, 8, 16};
     for (size_t i = 0; i < 4; i++)
-        add_generated(p, a, rows[i]);
-    const char *env = getenv("FRX_PGEN"); /* rows,prefetch,stream */
-    if (env) {
-        size_t r = 1, pf = 0; int st = 0;
-        sscanf(env, "%zu,%zu,%d", &r, &pf, &st);
-        add_generated(p, a, r);
-        struct cand *c = &p->cands[p->ncands - 1];
-        c->gen.prefetch = pf, c->gen.stream = st;
-        snprintf(c->id, sizeof c->id, "generated/x");
-    }
+        add_generated(p, a, rows[i], 0);
+    const frx_backend *be = p->be;
+    size_t chunk = be->info.soasz * be->fpsize;
+    if (be->ops->target == FRX_TARGET_C_OPENMP && p->beta == 0 &&
+        p->m * p->c->leaddim * be->fpsize >= STREAM_BYTES &&
+        chunk % 64 == 0 && be->info.alignment % 64 == 0)
+        add_generated(p, a, 8, 1);
 }
 
 static const char *const *libs_of(const frx_backend *be)

@@ -272,28 +272,6 @@ static void host_vectors(struct gen *s)
                    "#define FRX_FENCE() ((void)0)\n");
 }
 
-/* Prefetches of the rows a chunk g->prefetch chunks ahead will need:
- * B's rows with a nonzero and C's rows, a few hundred streams the
- * hardware prefetchers cannot follow by themselves. */
-static void host_prefetch(struct gen *s)
-{
-    const frx__pgen *g = s->g;
-    if (!g->prefetch)
-        return;
-    size_t ahead = g->prefetch * g->soasz;
-    for (size_t c = 0; c < g->k; c++) {
-        int used = 0;
-        for (size_t r = 0; r < g->m && !used; r++)
-            used = a_at(g, r, c) != 0 || g->loops;
-        if (used)
-            fprintf(s->f, "    __builtin_prefetch(b + %zu, 0);\n",
-                    c * g->ldb + ahead);
-    }
-    for (size_t r = 0; r < g->m; r++)
-        fprintf(s->f, "    __builtin_prefetch(c + %zu, 1);\n",
-                r * g->ldc + ahead);
-}
-
 /* C with OpenMP: one function for a chunk, with the leading dimensions
  * as literals, so that every load and store is a register plus a
  * constant. One copy of it (GCC is kept from cloning it): a copy costs
@@ -314,7 +292,6 @@ static void openmp_body(struct gen *s)
                "fpdtype_t *restrict c, fpdtype_t alpha, fpdtype_t beta)"
                "\n{\n"
                "    (void)a, (void)lda, (void)alpha, (void)beta;\n");
-    host_prefetch(s);
     column(s, "    ");
     fprintf(f, "}\n");
     fprintf(f, "\nvoid frx_product(");

@@ -87,7 +87,7 @@ int frx_openmp_product_prepare(void *state, const char *lib,
             ((float *)scaled)[i] = (float)(a->alpha * a->a[i]);
     }
     /* streaming stores where C is large and not read, as PyFR does */
-    int nt = a->beta == 0 && a->m * a->ldc * fs > 32u << 20;
+    int nt = a->beta == 0 && a->m * a->ldc * fs >= 32u << 20;
     *p = (struct xsmm_plan){.dbl = dbl, .n = a->n, .m = a->m, .k = a->k,
                             .ldb = a->ldb, .ldc = a->ldc, .beta = a->beta,
                             .a = scaled};
