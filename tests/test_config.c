@@ -672,12 +672,17 @@ START_TEST(backend_name)
                      FRX_ECONFIG);
     assert_msg("got 'fortran'");
     assert_no_msg("did you mean");
-    /* a section for a known backend is accepted even when it is absent */
+    /* a GPU backend's section is checked against its plugin's schema
+     * (cuda's plugin is built everywhere) */
     ck_assert_int_eq(check("backend:\n  precision: double\n"
-                           "  hip: {arch: gfx90a}\n  opnmp: {}\n"),
+                           "  cuda: {device: GPU-5f8a}\n  opnmp: {}\n"),
                      FRX_ECONFIG);
     ck_assert_str_eq(frx_errmsg(), "case.yaml:4:3: unknown key 'opnmp' in "
                      "'backend' (did you mean 'openmp'?)");
+    ck_assert_int_eq(check("backend:\n  precision: double\n"
+                           "  cuda: {devise: 0}\n"), FRX_ECONFIG);
+    assert_msg("case.yaml:3:10: unknown key 'devise' in 'backend.cuda' (did "
+               "you mean 'device'?)");
 }
 END_TEST
 

@@ -1,121 +1,97 @@
-/* Every kernel of the test suite, generated for CUDA and HIP, must
- * compile with NVRTC (compute_90) and hiprtc (gfx90a) with no error and
- * no warning. No GPU is needed. The run-time compilers are opened with
- * dlopen, so the test builds without their headers; it exits 77 (ctest's
- * skip) with the reason when the library is missing.
+/* Every kernel the tests generate for CUDA and HIP (the conformance
+ * kernels, and the pack kernels for views of any shape and of several
+ * shapes), in both precisions, must compile with no error and an empty
+ * log: NVRTC to CUBIN for sm_90; hiprtc for gfx90a, and for gfx942 where
+ * the library knows it (hiprtc 5.2 does not: it is then reported, not
+ * compiled, since hiprtc 5.2 crashes on an architecture it does not
+ * know). No GPU is needed; the compilers
+ * are opened as the plugins open them (gpu-common's loader). Exits 77
+ * (ctest's skip) with the reason when the library is missing.
  *
  * Operator products are generated for FR operators of quadrilaterals and
  * hexahedra (compile_products) and compiled the same way.
  *
  *   test_gpu_compile nvrtc|hiprtc */
 #include "fr_operators.h"
+#include "gpu.h"
 #include "kernels.h"
 
-#include <ctype.h>
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* NVRTC and hiprtc share these signatures (the program is a pointer). */
-typedef int (*create_fn)(void **prog, const char *src, const char *name,
-                         int nheaders, const char *const *headers,
-                         const char *const *names);
-typedef int (*compile_fn)(void *prog, int nopts, const char *const *opts);
-typedef int (*logsize_fn)(void *prog, size_t *size);
-typedef int (*log_fn)(void *prog, char *log);
-typedef int (*destroy_fn)(void **prog);
-
-struct rtc {
-    const char *name, *prefix;
-    const char *libs[4];
-    const char *opts[4];
-    int nopts, target;
-    size_t soasz, alignment;
-    create_fn create;
-    compile_fn compile;
-    logsize_fn logsize;
-    log_fn log;
-    destroy_fn destroy;
+struct arch {
+    const char *name; /* sm_90, gfx90a */
+    size_t soasz;     /* the chunk width the plugin uses there */
 };
 
-static struct rtc rtcs[] = {
-    {.name = "nvrtc", .prefix = "nvrtc",
-     .libs = {"libnvrtc.so", "libnvrtc.so.13", FRX_CUDA_HOME "/lib64/libnvrtc.so",
-              NULL},
-     .opts = {"--gpu-architecture=compute_90", "--std=c++17"}, .nopts = 2,
-     .target = FRX_TARGET_CUDA, .soasz = 32, .alignment = 128},
-    {.name = "hiprtc", .prefix = "hiprtc",
-     .libs = {"libhiprtc.so", "libamdhip64.so.5", "libamdhip64.so", NULL},
-     .opts = {"--offload-arch=gfx90a"}, .nopts = 1,
-     .target = FRX_TARGET_HIP, .soasz = 64, .alignment = 256},
-};
+static const struct arch nv_archs[] = {{"sm_90", 32}};
+static const struct arch amd_archs[] = {{"gfx90a", 64}, {"gfx942", 64}};
 
-static void *sym(void *lib, const char *prefix, const char *name)
-{
-    char full[64];
-    snprintf(full, sizeof full, "%s%s", prefix, name);
-    return dlsym(lib, full);
-}
-
-static int open_rtc(struct rtc *r)
-{
-    void *lib = NULL;
-    char tried[1024] = "";
-    for (int i = 0; r->libs[i] && !lib; i++) {
-        lib = dlopen(r->libs[i], RTLD_NOW | RTLD_LOCAL);
-        if (!lib) {
-            strncat(tried, "\n  ", sizeof tried - strlen(tried) - 1);
-            strncat(tried, dlerror(), sizeof tried - strlen(tried) - 1);
-        }
-    }
-    if (!lib) {
-        printf("SKIP: %s is not installed here:%s\n", r->name, tried);
-        return 77;
-    }
-    *(void **)&r->create = sym(lib, r->prefix, "CreateProgram");
-    *(void **)&r->compile = sym(lib, r->prefix, "CompileProgram");
-    *(void **)&r->logsize = sym(lib, r->prefix, "GetProgramLogSize");
-    *(void **)&r->log = sym(lib, r->prefix, "GetProgramLog");
-    *(void **)&r->destroy = sym(lib, r->prefix, "DestroyProgram");
-    if (!r->create || !r->compile || !r->logsize || !r->log || !r->destroy) {
-        printf("FAIL: %s lacks its compile functions\n", r->name);
-        return 1;
-    }
-    return 0;
-}
+/* The pack kernels of these view shapes, and of any shape (0 x 0). */
+static const size_t shapes[][2] = {{0, 0}, {1, 1}, {1, 4}, {2, 5}, {3, 3}};
 
 static int only_space(const char *s)
 {
-    for (; *s; s++)
-        if (!isspace((unsigned char)*s))
-            return 0;
-    return 1;
+    return s[strspn(s, " \t\r\n")] == '\0';
 }
 
-/* 0 if the source compiles with an empty log. */
-static int compile_one(struct rtc *r, const char *kname, const char *src)
+/* 0 if src compiles with an empty log. */
+static int compile_one(const struct gpu_rtc *r, const char *opt,
+                       const char *what, const char *src)
 {
-    void *prog = NULL;
-    int rc = r->create(&prog, src, kname, 0, NULL, NULL);
-    if (rc != 0) {
-        printf("FAIL: %s: %s: cannot create the program (%d)\n", r->name,
-               kname, rc);
-        return 1;
-    }
-    rc = r->compile(prog, r->nopts, r->opts);
-    size_t n = 0;
-    r->logsize(prog, &n);
-    char *log = calloc(n + 1, 1);
-    if (log && n)
-        r->log(prog, log);
-    int bad = rc != 0 || (log && !only_space(log));
+    char *code, *log;
+    size_t size;
+    const char *opts[] = {opt};
+    int rc = frx_gpu_rtc_compile(r, what, src, opts, 1, &code, &size, &log);
+    int bad = rc != FRX_OK || !only_space(log ? log : "");
     if (bad)
-        printf("FAIL: %s: kernel '%s' (status %d):\n%s\n--- source ---\n%s\n",
-               r->name, kname, rc, log ? log : "", src);
+        printf("FAIL: %s %s: %s: %s\n%s\n--- source ---\n%s\n", r->name, opt,
+               what, rc ? frx_errmsg() : "a non-empty log",
+               log ? log : "", src);
+    free(code);
     free(log);
-    r->destroy(&prog);
     return bad;
+}
+
+static int compile_all(const struct gpu_rtc *r, int target,
+                       const struct arch *a, const char *opt, int *total)
+{
+    int failed = 0;
+    const int precisions[] = {FRX_DOUBLE, FRX_SINGLE};
+    for (int p = 0; p < 2; p++) {
+        frx_codegen cg = {.target = target, .precision = precisions[p],
+                          .soasz = a->soasz,
+                          .alignment = FRX_GPU_ALIGNMENT};
+        for (size_t k = 0; k < TK_COUNT; k++) {
+            char *src, *entry;
+            if (frx_kernel_generate(tk_all[k], &tk_square_macro, 1, &cg, &src,
+                                    &entry)) {
+                printf("FAIL: generate %s: %s\n", tk_all[k]->name,
+                       frx_errmsg());
+                failed++;
+                continue;
+            }
+            failed += compile_one(r, opt, tk_all[k]->name, src);
+            (*total)++;
+            free(src);
+            free(entry);
+        }
+        for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++) {
+            char *src, what[64];
+            snprintf(what, sizeof what, "pack %zux%zu", shapes[k][0],
+                     shapes[k][1]);
+            if (frx_pack_generate(&cg, shapes[k][0], shapes[k][1], &src)) {
+                printf("FAIL: generate %s: %s\n", what, frx_errmsg());
+                failed++;
+                continue;
+            }
+            failed += compile_one(r, opt, what, src);
+            (*total)++;
+            free(src);
+        }
+    }
+    return failed;
 }
 
 /* Product code of FR operators that cover what the generator writes:
@@ -123,7 +99,9 @@ static int compile_one(struct rtc *r, const char *kname, const char *src)
  * and loops (an operator past the unrolling limit), in both precisions.
  * (Every operator compiles the same constructs with other literals; the
  * conformance tests run them all.) */
-static int compile_products(struct rtc *r, int *total)
+static int compile_products(const struct gpu_rtc *r, int target,
+                            const struct arch *a, const char *opt,
+                            int *total)
 {
     static const struct {
         size_t dim, p;
@@ -136,17 +114,19 @@ static int compile_products(struct rtc *r, int *total)
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         fr_operator o = fr_make(cases[i].dim, cases[i].p, cases[i].op);
         for (int prec = FRX_DOUBLE; prec >= FRX_SINGLE; prec--) {
-            frx_codegen cg = {.target = r->target, .precision = prec,
-                              .soasz = r->soasz, .alignment = r->alignment};
-            char *src, *entry;
+            frx_codegen cg = {.target = target, .precision = prec,
+                              .soasz = a->soasz,
+                              .alignment = FRX_GPU_ALIGNMENT};
+            char *src, *entry, what[64];
+            snprintf(what, sizeof what, "product %s", o.name);
             if (frx_product_generate(&cg, o.m, o.k, o.a,
                                      (int)((i + (size_t)prec) % 2),
                                      cases[i].rows, 0, 0, &src, &entry)) {
-                printf("FAIL: generate %s: %s\n", o.name, frx_errmsg());
+                printf("FAIL: generate %s: %s\n", what, frx_errmsg());
                 failed++;
                 continue;
             }
-            failed += compile_one(r, o.name, src);
+            failed += compile_one(r, opt, what, src);
             (*total)++;
             free(src);
             free(entry);
@@ -158,40 +138,70 @@ static int compile_products(struct rtc *r, int *total)
 
 int main(int argc, char **argv)
 {
-    struct rtc *r = NULL;
-    for (size_t i = 0; argc > 1 && i < sizeof rtcs / sizeof *rtcs; i++)
-        if (strcmp(argv[1], rtcs[i].name) == 0)
-            r = &rtcs[i];
-    if (!r) {
+    int nv = argc > 1 && strcmp(argv[1], "nvrtc") == 0;
+    if (argc != 2 || (!nv && strcmp(argv[1], "hiprtc") != 0)) {
         fprintf(stderr, "usage: test_gpu_compile nvrtc|hiprtc\n");
         return 2;
     }
-    int rc = open_rtc(r);
-    if (rc)
-        return rc;
-    int failed = 0, total = 0;
-    const int precisions[] = {FRX_DOUBLE, FRX_SINGLE};
-    for (int p = 0; p < 2; p++)
-        for (size_t k = 0; k < TK_COUNT; k++) {
-            frx_codegen cg = {.target = r->target, .precision = precisions[p],
-                              .soasz = r->soasz, .alignment = r->alignment};
-            char *src, *entry;
-            if (frx_kernel_generate(tk_all[k], &tk_square_macro, 1, &cg, &src,
-                                    &entry)) {
-                printf("FAIL: generate %s: %s\n", tk_all[k]->name,
-                       frx_errmsg());
-                failed++;
-                continue;
-            }
-            failed += compile_one(r, tk_all[k]->name, src);
-            total++;
-            free(src);
-            free(entry);
+    static const char *const nv_libs[] = {
+        FRX_CUDA_HOME "/lib64/libnvrtc.so", "libnvrtc.so", "libnvrtc.so.13",
+        "libnvrtc.so.12", NULL};
+    static const char *const amd_libs[] = {"libamdhip64.so.5",
+                                           "libamdhip64.so", "libhiprtc.so",
+                                           NULL};
+    struct gpu_rtc r;
+    char why[2048];
+    if (frx_gpu_rtc_open(&r, nv ? "NVRTC" : "hiprtc", nv ? "nvrtc" : "hiprtc",
+                         nv ? "CUBIN" : "Code", nv ? nv_libs : amd_libs, why,
+                         sizeof why) != 0) {
+        printf("SKIP: %s is not installed here: %s\n", argv[1], why);
+        return 77;
+    }
+    printf("%s %d.%d from %s\n", r.name, r.major, r.minor, r.path);
+
+    /* the architectures the library knows */
+    const char *known[256];
+    char names[256][16];
+    int nknown;
+    if (nv) {
+        int archs[256];
+        nknown = frx_gpu_nvrtc_archs(&r, archs, 256);
+        for (int i = 0; i < nknown; i++) {
+            snprintf(names[i], sizeof names[i], "sm_%d", archs[i]);
+            known[i] = names[i];
         }
-    int ptotal = 0, pfailed = compile_products(r, &ptotal);
-    printf("%s: kernels %d passed, %d failed; products %d passed, %d "
-           "failed\n", r->name, total - failed, failed, ptotal - pfailed,
-           pfailed);
-    failed += pfailed;
-    return failed ? 1 : 0;
+    } else {
+        nknown = frx_gpu_amd_archs(known, 256);
+    }
+    if (nknown <= 0) {
+        printf("FAIL: %s cannot say which architectures it knows\n", r.name);
+        return 1;
+    }
+
+    const struct arch *archs = nv ? nv_archs : amd_archs;
+    size_t narchs = nv ? 1 : sizeof amd_archs / sizeof *amd_archs;
+    int failed = 0, total = 0, compiled_archs = 0, missing = 0;
+    for (size_t a = 0; a < narchs; a++) {
+        if (!frx_gpu_arch_known(archs[a].name, known, (size_t)nknown)) {
+            printf("%s: not known to this %s: not compiled\n", archs[a].name,
+                   r.name);
+            missing += a == 0; /* sm_90 and gfx90a must be known */
+            continue;
+        }
+        char opt[64];
+        snprintf(opt, sizeof opt, nv ? "--gpu-architecture=%s"
+                                     : "--offload-arch=%s", archs[a].name);
+        int before = failed;
+        failed += compile_all(&r, nv ? FRX_TARGET_CUDA : FRX_TARGET_HIP,
+                              &archs[a], opt, &total);
+        failed += compile_products(&r, nv ? FRX_TARGET_CUDA : FRX_TARGET_HIP,
+                                   &archs[a], opt, &total);
+        printf("%s: %s\n", archs[a].name, failed == before ? "ok" : "FAILED");
+        compiled_archs++;
+    }
+    printf("%s: %d compiles passed, %d failed, on %d architecture(s)\n",
+           r.name, total - failed, failed, compiled_archs);
+    if (missing)
+        printf("FAIL: %s does not know %s\n", r.name, archs[0].name);
+    return failed || missing ? 1 : 0;
 }

@@ -467,10 +467,14 @@ START_TEST(compile_error_names_kernel_and_line)
                      FRX_OK);
     ck_assert_ptr_nonnull(strstr(frx_errmsg(), "kernel 'tk_broken'"));
     /* the compiler's own message, at a line of the generated source */
-    /* tk_broken.c (C) or tk_broken.cl (OpenCL C), then ":<line>" */
+    /* tk_broken.c (C), .cl (OpenCL C) or .cu (CUDA), then ":<line>" */
     const char *at = strstr(frx_errmsg(), "tk_broken.c");
-    while (at && !strchr("123456789", at[at[11] == 'l' ? 13 : 12]))
+    while (at) {
+        size_t e = 11 + (at[11] == 'l' || at[11] == 'u');
+        if (at[e] == ':' && strchr("123456789", at[e + 1]))
+            break;
         at = strstr(at + 1, "tk_broken.c");
+    }
     ck_assert_msg(at, "no file:line in: %s", frx_errmsg());
     ck_assert_ptr_nonnull(strstr(frx_errmsg(), "the generated source is "
                                                "kept at"));

@@ -22,6 +22,8 @@ struct xfer {
     void *buf;      /* small sends: what MPI_Isend reads */
     int small_send; /* 1: MPI_Isend each start; 0: persistent request */
     MPI_Request req;
+    void *staged;   /* host-staged receive: the copy from the mirror to
+                       the device still in flight, or NULL */
 };
 
 struct frx_comm {
@@ -82,6 +84,8 @@ void frx_comm_destroy(frx_comm *c)
     if (!c)
         return;
     for (size_t i = 0; i < c->n; i++) {
+        if (frx__xchg_copy_wait(c->be, c->x[i]->staged) != FRX_OK)
+            frx_log(FRX_LOG_WARN, "frx_comm_destroy: %s", frx_errmsg());
         if (c->x[i]->req != MPI_REQUEST_NULL)
             MPI_Request_free(&c->x[i]->req);
         free(c->x[i]);
@@ -169,18 +173,40 @@ int frx_comm_add_recv(frx_comm *c, frx_xchg_matrix *xm, int peer, int *id)
 
 /* ------------------------------------------------------------ nodes */
 
+/* Host-staged send: the buffer to its mirror, waited for by its own
+ * completion (not the whole device's) where the backend can. */
+static int stage_send(struct xfer *x)
+{
+    void *done;
+    int rc = frx__xchg_copy_start(x->xm, 1, &done);
+    return rc ? rc : frx__xchg_copy_wait(x->c->be, done);
+}
+
+/* Before MPI writes a receive buffer again, what still reads it must be
+ * done: the copy from its mirror (host-staged), or the device commands
+ * of the last run, such as its unpack (device-aware, where the device
+ * is not the host). */
+static int receive_ready(struct xfer *x)
+{
+    frx_backend *be = x->c->be;
+    if (be->mpi_mode != FRX_MPI_DEVICE_AWARE) {
+        void *done = x->staged;
+        x->staged = NULL;
+        return frx__xchg_copy_wait(be, done);
+    }
+    return be->info.host_accessible ? FRX_OK : frx_backend_sync(be);
+}
+
 static int start_node(void *ud)
 {
     struct xfer *x = ud;
     frx_backend *be = x->c->be;
-    if (x->is_send) {
-        /* the buffer must be complete where MPI reads it */
-        int rc = be->mpi_mode == FRX_MPI_DEVICE_AWARE
-                     ? frx_backend_sync(be)
-                     : frx_xchg_matrix_to_host(x->xm);
-        if (rc)
-            return rc;
-    }
+    /* a send's buffer must be complete where MPI reads it */
+    int rc = !x->is_send ? receive_ready(x)
+           : be->mpi_mode == FRX_MPI_DEVICE_AWARE ? frx_backend_sync(be)
+                                                  : stage_send(x);
+    if (rc)
+        return rc;
     if (x->small_send) {
         int err = MPI_Isend(x->buf, (int)x->xm->bytes, MPI_BYTE, x->peer,
                             x->tag, x->c->comm, &x->req);
@@ -200,8 +226,10 @@ static int wait_node(void *ud)
     frx__timer_stop(&be->t_wait, t0);
     if (err != MPI_SUCCESS)
         return mpi_fail(x->c, err, "MPI_Wait", x);
+    /* the copy to the device is only started: what reads the buffer
+     * next is a device command, which runs after it */
     if (!x->is_send && be->mpi_mode != FRX_MPI_DEVICE_AWARE)
-        return frx_xchg_matrix_to_device(x->xm);
+        return frx__xchg_copy_start(x->xm, 0, &x->staged);
     return FRX_OK;
 }
 

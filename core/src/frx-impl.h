@@ -204,6 +204,11 @@ size_t frx__product_accesses(const frx_product *p, const frx__access **out);
 int frx__kernel_run(frx_kernel *k, uint32_t flags);
 int frx__product_run(frx_product *p, uint32_t flags);
 int frx__xchg_move(frx_xchg_view *xv, int pack, uint32_t flags);
+/* Copy an xchg matrix to (to_host) or from its host mirror: started,
+ * with *done to wait for, where the backend can (copy_start); else
+ * done on return and *done NULL. Nothing to do without a mirror. */
+int frx__xchg_copy_start(frx_xchg_matrix *xm, int to_host, void **done);
+int frx__xchg_copy_wait(frx_backend *be, void *done);
 
 /* Graph nodes that run host code (MPI requests). FRX__PRIO_FIRST nodes
  * run as soon as they are ready (receives); FRX__PRIO_FEEDS_MPI nodes

@@ -86,6 +86,28 @@ int frx_xchg_matrix_to_device(frx_xchg_matrix *xm)
                                   xm->bytes);
 }
 
+/* Host-staged MPI: the copy to or from the mirror without waiting where
+ * the backend can (*done to wait for), else a copy that returns when it
+ * is done (*done NULL). */
+int frx__xchg_copy_start(frx_xchg_matrix *xm, int to_host, void **done)
+{
+    const frx_backend_ops *ops = xm->be->ops;
+    *done = NULL;
+    if (!xm->own_host)
+        return FRX_OK;
+    if (xm->host_handle && FRX__OPS_HAS(ops, copy_start) &&
+        FRX__OPS_HAS(ops, copy_wait))
+        return ops->copy_start(xm->be->state, xm->mem, xm->host, xm->bytes,
+                               to_host, done);
+    return to_host ? frx_xchg_matrix_to_host(xm)
+                   : frx_xchg_matrix_to_device(xm);
+}
+
+int frx__xchg_copy_wait(frx_backend *be, void *done)
+{
+    return done ? be->ops->copy_wait(be->state, done) : FRX_OK;
+}
+
 /* --------------------------------------------------------- xchg views */
 
 static frx_pack_args pack_args(const frx_view *v, frx_xchg_matrix *xm)

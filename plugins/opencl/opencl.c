@@ -251,6 +251,56 @@ static int ocl_mem_read(void *state, void *mem, size_t off, void *dst,
     return transfer(state, mem, off, dst, bytes, 0);
 }
 
+/* Host-staged MPI: a transfer between an xchg matrix and its mirror that
+ * does not block, with an event of its own to wait for. */
+static int ocl_copy_start(void *state, void *mem, void *host, size_t bytes,
+                          int to_host, void **done)
+{
+    struct ocl_state *s = state;
+    cl_uint n;
+    const cl_event *wait;
+    frx_opencl_deps_begin(s, 0);
+    frx_opencl_deps_use(s, mem, to_host ? FRX_ACCESS_READ : FRX_ACCESS_WRITE);
+    int rc = frx_opencl_deps_wait(s, &n, &wait);
+    if (rc)
+        return rc;
+    cl_mem buf = frx_opencl_buf(mem);
+    cl_event ev = NULL;
+    cl_int err = to_host ? clEnqueueReadBuffer(s->queue, buf, CL_FALSE, 0,
+                                               bytes, host, n, wait, &ev)
+                         : clEnqueueWriteBuffer(s->queue, buf, CL_FALSE, 0,
+                                                bytes, host, n, wait, &ev);
+    if (err != CL_SUCCESS)
+        return frx_opencl_fail(err, to_host ? "clEnqueueReadBuffer"
+                                            : "clEnqueueWriteBuffer",
+                               "%s %zu bytes of an xchg matrix without "
+                               "waiting", to_host ? "reading" : "writing",
+                               bytes);
+    s->nevents++;
+    if (s->out_of_order) { /* the buffer keeps a reference of its own */
+        if (clRetainEvent(ev) == CL_SUCCESS) {
+            frx_opencl_deps_enqueued(s, ev);
+        } else {
+            clWaitForEvents(1, &ev);
+            frx_opencl_deps_completed(s);
+        }
+    }
+    *done = ev;
+    return FRX_OK;
+}
+
+static int ocl_copy_wait(void *state, void *done)
+{
+    (void)state;
+    cl_event ev = done;
+    cl_int err = clWaitForEvents(1, &ev);
+    clReleaseEvent(ev);
+    if (err != CL_SUCCESS)
+        return frx_opencl_fail(err, "clWaitForEvents", "waiting for a copy "
+                               "between an xchg matrix and its host mirror");
+    return FRX_OK;
+}
+
 /* Host mirrors of xchg matrices: a host-allocated buffer mapped once,
  * which the driver can copy to and from without staging. Only the map
  * and the unmap run on the device; both go through the buffer's events
@@ -374,6 +424,8 @@ static const frx_backend_ops ocl_ops = {
     .kernel_free = frx_opencl_kernel_free,
     .host_alloc = ocl_host_alloc,
     .host_free = ocl_host_free,
+    .copy_start = ocl_copy_start,
+    .copy_wait = ocl_copy_wait,
 #ifdef FRX_HAVE_CLBLAST
     .product_libs = frx_opencl_product_libs,
     .product_prepare = frx_opencl_product_prepare,

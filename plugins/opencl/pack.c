@@ -7,46 +7,12 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 
-/* One body, two kernels: MOVE's direction is the only difference. A
- * program built with FRX_NVROW and FRX_NVCOL serves views of that shape
- * alone: with the loops' bounds known the compiler unrolls them and
- * drops the row-stride load, which makes a gather about a third faster
- * on PoCL. The program without them serves any shape. */
-static const char pack_source[] =
-    "#ifdef FRX_NVROW\n"
-    "#define NVR FRX_NVROW\n"
-    "#define NVC FRX_NVCOL\n"
-    "#else\n"
-    "#define NVR nvrow\n"
-    "#define NVC nvcol\n"
-    "#endif\n"
-    "#define FRX_PACK_KERNEL(NAME, BQ, XQ, MOVE)                        \\\n"
-    "__kernel void NAME(__global BQ T *restrict base,                   \\\n"
-    "    __global XQ T *restrict x, __global const int *restrict off,   \\\n"
-    "    __global const int *restrict rs, int n, int nvrow, int nvcol,  \\\n"
-    "    int cs)                                                        \\\n"
-    "{                                                                  \\\n"
-    "    const int i = get_global_id(0);                                \\\n"
-    "    if (i >= n)                                                    \\\n"
-    "        return;                                                    \\\n"
-    "    const int o = off[i], s = NVR > 1 ? rs[i] : 0;                 \\\n"
-    "    for (int r = 0; r < NVR; r++)                                  \\\n"
-    "        for (int c = 0; c < NVC; c++)                              \\\n"
-    "            MOVE(x[(size_t)(r*NVC + c)*n + i], base[o + r*s + c*cs]); \\\n"
-    "}\n"
-    "#define FRX_GATHER(packed, point) packed = point\n"
-    "#define FRX_SCATTER(packed, point) point = packed\n"
-    "FRX_PACK_KERNEL(frx_gather, const, , FRX_GATHER)\n"
-    "FRX_PACK_KERNEL(frx_scatter, , const, FRX_SCATTER)\n"
-    /* one run of a view: a plain copy, for views of a few long runs */
-    "__kernel void frx_copy(__global T *restrict dst, int doff,\n"
-    "    __global const T *restrict src, int soff, int len)\n"
-    "{\n"
-    "    const int i = get_global_id(0);\n"
-    "    if (i < len)\n"
-    "        dst[doff + i] = src[soff + i];\n"
-    "}\n";
+/* The kernels come from the core's generator (frx_pack_generate): those
+ * made for one view shape have loops of known length, which PoCL
+ * unrolls, and no row-stride load for one row, which makes a gather
+ * about a third faster there than the kernels for any shape. */
 
 /* Shapes of at most this many rows and columns get kernels of their own
  * (up to FRX_OPENCL_PACK_SHAPES of them); others use the general ones. */
@@ -57,29 +23,27 @@ static const char pack_source[] =
 static int set_build(struct ocl_state *s, int nvrow, int nvcol,
                      struct ocl_pack_set *set)
 {
-    char shape[96] = "", name[64] = "frx_pack";
-    if (nvrow) {
-        snprintf(shape, sizeof shape, "#define FRX_NVROW %d\n"
-                 "#define FRX_NVCOL %d\n", nvrow, nvcol);
+    char name[64] = "frx_pack";
+    if (nvrow)
         snprintf(name, sizeof name, "frx_pack_%dx%d", nvrow, nvcol);
-    }
-    char src[sizeof pack_source + 256];
-    snprintf(src, sizeof src, "/* frx pack and unpack */\n%stypedef %s T;\n"
-             "%s%s", s->precision == FRX_DOUBLE
-                 ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "",
-             s->precision == FRX_DOUBLE ? "double" : "float", shape,
-             pack_source);
     *set = (struct ocl_pack_set){nvrow, nvcol, NULL, NULL, NULL, NULL, 0};
+    const frx_codegen cg = {.target = FRX_TARGET_OPENCL,
+                            .precision = s->precision};
+    char *src;
+    int rc = frx_pack_generate(&cg, (size_t)nvrow, (size_t)nvcol, &src);
+    if (rc)
+        return rc;
     int built;
-    int rc = frx_opencl_program(s, name, src, &set->prog, &built);
+    rc = frx_opencl_program(s, name, src, &set->prog, &built);
+    free(src);
     if (rc)
         return rc;
     cl_int err;
-    set->gather = clCreateKernel(set->prog, "frx_gather", &err);
+    set->gather = clCreateKernel(set->prog, FRX_PACK_ENTRY, &err);
     if (set->gather)
-        set->scatter = clCreateKernel(set->prog, "frx_scatter", &err);
+        set->scatter = clCreateKernel(set->prog, FRX_UNPACK_ENTRY, &err);
     if (set->scatter)
-        set->copy = clCreateKernel(set->prog, "frx_copy", &err);
+        set->copy = clCreateKernel(set->prog, FRX_COPY_ENTRY, &err);
     if (!set->copy)
         return frx_opencl_fail(err, "clCreateKernel", "%s", name);
     set->local = s->local_size;

@@ -25,3 +25,24 @@ file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/plugins-case/case.yaml
   "# written by tests/cli/plugins.cmake\nplugins:\n  path: [${fixtures_rel}]\n")
 frx_cli_test(plugins-config 0 "backend +good .*can start" plugins --config
   ${CMAKE_CURRENT_BINARY_DIR}/plugins-case/case.yaml)
+
+# The GPU backends say exactly why they cannot start on a machine without
+# their driver or device, and that they can where they can.
+# (where the dynamic loader would find the driver: its paths, and those
+# container runtimes use)
+find_library(FRX_LIBCUDA_SO1 NAMES libcuda.so.1
+  HINTS ENV LD_LIBRARY_PATH PATHS /usr/local/nvidia/lib64 /usr/lib/wsl/lib)
+if(FRX_LIBCUDA_SO1)
+  frx_cli_test(plugins-cuda 0 "backend +cuda .*can start: [0-9]+ device" plugins)
+else()
+  frx_cli_test(plugins-cuda 0
+    "backend +cuda .*cannot start: cuda: libcuda[.]so[.]1 not found" plugins)
+endif()
+if(TARGET frx-hip)
+  if(EXISTS /dev/kfd)
+    frx_cli_test(plugins-hip 0 "backend +hip .*can start: [0-9]+ device" plugins)
+  else()
+    frx_cli_test(plugins-hip 0
+      "backend +hip .*cannot start: hip: no device \\(hipErrorNoDevice\\)" plugins)
+  endif()
+endif()

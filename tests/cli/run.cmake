@@ -42,3 +42,24 @@ foreach(t run-named-unavailable run-auto-skips-unavailable)
   set_tests_properties(cli-${t} PROPERTIES ENVIRONMENT
     "${FRX_MPI_TEST_ENV};FRX_PLUGIN_PATH=${FRX_FIXTURE_DIR}")
 endforeach()
+
+# A case naming a GPU backend that cannot start here ends at start-up
+# with exit status 1 and the backend's reason.
+foreach(gpu cuda hip)
+  file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/run-${gpu}.yaml
+    "# written by tests/cli/run.cmake\nbackend:\n  name: ${gpu}\n  precision: double\ndemo:\n  neles: 64\n  steps: 1\n")
+endforeach()
+if(NOT FRX_LIBCUDA_SO1)
+  frx_cli_test(run-cuda-unavailable 1
+    "backend 'cuda' cannot start here: cuda: libcuda[.]so[.]1 not found"
+    run ${CMAKE_CURRENT_BINARY_DIR}/run-cuda.yaml)
+  set_tests_properties(cli-run-cuda-unavailable PROPERTIES
+    ENVIRONMENT "${FRX_MPI_TEST_ENV}")
+endif()
+if(TARGET frx-hip AND NOT EXISTS /dev/kfd)
+  frx_cli_test(run-hip-unavailable 1
+    "backend 'hip' cannot start here: hip: no device \\(hipErrorNoDevice\\)"
+    run ${CMAKE_CURRENT_BINARY_DIR}/run-hip.yaml)
+  set_tests_properties(cli-run-hip-unavailable PROPERTIES
+    ENVIRONMENT "${FRX_MPI_TEST_ENV}")
+endif()

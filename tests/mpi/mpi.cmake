@@ -22,6 +22,37 @@ foreach(be IN LISTS FRX_TEST_BACKENDS)
   endforeach()
 endforeach()
 
+# gpu-common's host-staged exchanges (copies to and from pinned mirrors
+# that complete only when waited for) on frx-fakegpu, alone and with
+# openmp ranks.
+foreach(be fakegpu openmp+fakegpu)
+  foreach(np 2 3)
+    foreach(shape ring halo)
+      set(name mpi-exchange-${shape}-${be}-host-staged-np${np})
+      add_test(NAME ${name} COMMAND ${FRX_MPIRUN} ${np}
+        $<TARGET_FILE:test_exchange> ${be} host-staged ${shape})
+      set_tests_properties(${name} PROPERTIES TIMEOUT 120 ENVIRONMENT
+        "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1;FRX_PLUGIN_PATH=${FRX_FAKEGPU_DIR}")
+    endforeach()
+  endforeach()
+endforeach()
+
+# One job on openmp and a GPU backend: rank 1 on cuda or hip (skipped
+# where it cannot start: every rank stops with rank 1's reason).
+foreach(gpu cuda hip)
+  if(TARGET frx-${gpu})
+    foreach(np 2 3)
+      foreach(shape ring halo)
+        set(name mpi-exchange-${shape}-openmp+${gpu}-host-staged-np${np})
+        add_test(NAME ${name} COMMAND ${FRX_MPIRUN} ${np}
+          $<TARGET_FILE:test_exchange> openmp+${gpu} host-staged ${shape})
+        set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77
+          TIMEOUT 120 ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+      endforeach()
+    endforeach()
+  endif()
+endforeach()
+
 # Start-up agreed across ranks: a rank whose backend cannot start, or a
 # rank on another precision, stops every rank quickly with rank 0 saying
 # which rank and why.
@@ -33,10 +64,14 @@ add_test(NAME mpi-startup-unavailable-rank
   COMMAND sh ${FRX_EXPECT} 1
     "rank 1 \\([^)]*\\): backend 'unavail' cannot start here: libfake"
     ${FRX_MPIRUN} 2 ${FRX_EXE} run ${CMAKE_CURRENT_BINARY_DIR}/mpi-unavail-rank.yaml)
+# rank 1 on a node where frx has no plugins beside it (MPMD: its own
+# copy of libfrx)
 add_test(NAME mpi-startup-missing-backend-rank
   COMMAND sh ${FRX_EXPECT} 1
     "rank 1 \\([^)]*\\): no plugin 'cuda' \\(frx-cuda[.]so\\) in: "
-    ${FRX_MPIRUN} 2 ${FRX_EXE} run ${CMAKE_CURRENT_BINARY_DIR}/mpi-missing-backend-rank.yaml)
+    ${FRX_MPIRUN} 1 ${FRX_EXE} run ${CMAKE_CURRENT_BINARY_DIR}/mpi-missing-backend-rank.yaml
+    : ${MPIEXEC_NUMPROC_FLAG} 1 sh ${CMAKE_CURRENT_SOURCE_DIR}/mpi/without-plugins.sh
+    $<TARGET_FILE_DIR:frx> ${FRX_EXE} run ${CMAKE_CURRENT_BINARY_DIR}/mpi-missing-backend-rank.yaml)
 add_test(NAME mpi-startup-precision-mismatch
   COMMAND sh ${FRX_EXPECT} 1
     "rank 1 \\([^)]*\\): single"

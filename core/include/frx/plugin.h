@@ -207,6 +207,16 @@ typedef struct frx_backend_ops {
      * frx_backend_stats.events). */
     size_t (*events_made)(void *state);
 
+    /* ABI 1.3, optional: copy an xchg matrix (mem, from offset 0) to or
+     * from its host mirror (from host_alloc) without waiting: after
+     * every command issued before it, before every command issued after
+     * it. *done is what copy_wait waits for and then releases; the host
+     * memory must not be touched until then. Absent: mem_read and
+     * mem_write, which return when the copy is done. */
+    int (*copy_start)(void *state, void *mem, void *host, size_t bytes,
+                      int to_host, void **done);
+    int (*copy_wait)(void *state, void *done);
+
     /* ABI 1.3, optional: library providers of operator products, besides
      * the code the core generates. product_libs: their names, NULL at the
      * end (absent or empty: none). product_prepare makes a plan of
@@ -287,6 +297,32 @@ FRX_EXTERN void frx_cache_done(frx_cache_entry *e);
 
 /* SHA-256 of data, as 64 hex digits and a NUL. */
 FRX_EXTERN void frx_sha256_hex(const void *data, size_t len, char hex[65]);
+
+/* ------------------------------------------- pack and unpack kernels */
+
+/* ABI 1.3: the source of the pack (gather) and unpack (scatter) kernels
+ * of a device target (FRX_TARGET_OPENCL, _CUDA or _HIP), from the
+ * indexing of frx_pack_args, so that backends write no pack code of
+ * their own. nvrow and nvcol: the view shape the kernels are made for
+ * (loops of known length, no row-stride load for one row), or 0 and 0
+ * for any shape. The source (malloc'd) defines three kernels, one
+ * work-item (thread) per point or value, index i = 0, 1, ...:
+ *
+ *   FRX_PACK_ENTRY(base, xchg, off, rstride, int n, int nvrow,
+ *                  int nvcol, int cstride)          i < n: point i
+ *   FRX_UNPACK_ENTRY(the same)                      i < n: point i
+ *   FRX_COPY_ENTRY(dst, int doff, src, int soff, int len)
+ *                  i < len: dst[doff + i] = src[soff + i], one run of a
+ *                  view (points whose offsets step by one)
+ *
+ * base, xchg, dst and src are buffers of the precision's floating type,
+ * off and rstride of frx_ix_t; nvrow and nvcol are ignored by kernels
+ * made for one shape. */
+#define FRX_PACK_ENTRY "frx_pack"
+#define FRX_UNPACK_ENTRY "frx_unpack"
+#define FRX_COPY_ENTRY "frx_copy"
+FRX_EXTERN int frx_pack_generate(const frx_codegen *cg, size_t nvrow,
+                                 size_t nvcol, char **src);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,99 @@
+/* The part of the CUDA driver API the cuda backend uses, declared here so
+ * that the plugin builds without the toolkit and never links libcuda:
+ * libcuda.so.1 is opened at run time. Values, sizes and symbol names are
+ * those of cuda.h (CUDA 13); tests/test_cuda_driver.c checks them
+ * against cuda.h where the toolkit is installed, and resolves every
+ * symbol in the toolkit's stub libcuda. The opaque types carry cuda.h's
+ * struct tags. */
+#ifndef FRX_CUDRV_H
+#define FRX_CUDRV_H
+
+#include <stddef.h>
+
+typedef int cu_result;
+typedef int cu_device;
+typedef unsigned long long cu_ptr;
+typedef struct CUctx_st *cu_context;
+typedef struct CUstream_st *cu_stream;
+typedef struct CUevent_st *cu_event;
+typedef struct CUmod_st *cu_module;
+typedef struct CUfunc_st *cu_function;
+typedef struct {
+    char bytes[16];
+} cu_uuid;
+
+enum {
+    CU_OK = 0,                    /* CUDA_SUCCESS */
+    CU_ERR_OUT_OF_MEMORY = 2,     /* CUDA_ERROR_OUT_OF_MEMORY */
+    CU_ERR_NO_DEVICE = 100,       /* CUDA_ERROR_NO_DEVICE */
+    CU_ATTR_MAX_GRID_DIM_X = 5,   /* CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X */
+    CU_ATTR_MAX_GRID_DIM_Y = 6,   /* CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y */
+    CU_ATTR_WARP_SIZE = 10,       /* CU_DEVICE_ATTRIBUTE_WARP_SIZE */
+    CU_ATTR_CC_MAJOR = 75, /* CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR */
+    CU_ATTR_CC_MINOR = 76, /* CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR */
+    CU_STREAM_NONBLOCKING = 1,    /* CU_STREAM_NON_BLOCKING */
+    CU_EVENT_NO_TIMING = 2,       /* CU_EVENT_DISABLE_TIMING */
+    CU_HOSTALLOC_PORTABLE = 1     /* CU_MEMHOSTALLOC_PORTABLE */
+};
+
+/* X(field, symbol, parameters): the functions, by the name cuda.h gives
+ * the call (cuMemAlloc is cuMemAlloc_v2, ...). */
+#define CU_FUNCTIONS(X)                                                      \
+    X(Init, "cuInit", (unsigned flags))                                      \
+    X(DriverGetVersion, "cuDriverGetVersion", (int *version))                \
+    X(GetErrorName, "cuGetErrorName", (cu_result rc, const char **name))     \
+    X(DeviceGetCount, "cuDeviceGetCount", (int *count))                      \
+    X(DeviceGet, "cuDeviceGet", (cu_device *dev, int ordinal))               \
+    X(DeviceGetName, "cuDeviceGetName", (char *name, int len, cu_device d))  \
+    X(DeviceGetAttribute, "cuDeviceGetAttribute",                            \
+      (int *value, int attribute, cu_device d))                              \
+    X(DeviceGetUuid, "cuDeviceGetUuid_v2", (cu_uuid *uuid, cu_device d))     \
+    X(DevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain",                    \
+      (cu_context *ctx, cu_device d))                                        \
+    X(DevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", (cu_device d)) \
+    X(CtxSetCurrent, "cuCtxSetCurrent", (cu_context ctx))                    \
+    X(StreamCreate, "cuStreamCreate", (cu_stream *s, unsigned flags))        \
+    X(StreamDestroy, "cuStreamDestroy_v2", (cu_stream s))                    \
+    X(StreamSynchronize, "cuStreamSynchronize", (cu_stream s))               \
+    X(EventCreate, "cuEventCreate", (cu_event *e, unsigned flags))           \
+    X(EventDestroy, "cuEventDestroy_v2", (cu_event e))                       \
+    X(EventRecord, "cuEventRecord", (cu_event e, cu_stream s))               \
+    X(EventSynchronize, "cuEventSynchronize", (cu_event e))                  \
+    X(MemAlloc, "cuMemAlloc_v2", (cu_ptr *p, size_t bytes))                  \
+    X(MemFree, "cuMemFree_v2", (cu_ptr p))                                   \
+    X(MemHostAlloc, "cuMemHostAlloc", (void **p, size_t bytes, unsigned f))  \
+    X(MemFreeHost, "cuMemFreeHost", (void *p))                               \
+    X(MemsetD8Async, "cuMemsetD8Async",                                      \
+      (cu_ptr p, unsigned char value, size_t n, cu_stream s))                \
+    X(MemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2",                               \
+      (cu_ptr dst, const void *src, size_t bytes, cu_stream s))              \
+    X(MemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2",                               \
+      (void *dst, cu_ptr src, size_t bytes, cu_stream s))                    \
+    X(MemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2",                               \
+      (cu_ptr dst, cu_ptr src, size_t bytes, cu_stream s))                   \
+    X(ModuleLoadData, "cuModuleLoadData", (cu_module *m, const void *image)) \
+    X(ModuleUnload, "cuModuleUnload", (cu_module m))                         \
+    X(ModuleGetFunction, "cuModuleGetFunction",                              \
+      (cu_function *f, cu_module m, const char *name))                       \
+    X(LaunchKernel, "cuLaunchKernel",                                        \
+      (cu_function f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,    \
+       unsigned by, unsigned bz, unsigned shared, cu_stream s,               \
+       void **params, void **extra))
+
+struct cu_driver {
+    void *lib;
+#define CU_FIELD(field, symbol, params) cu_result(*field) params;
+    CU_FUNCTIONS(CU_FIELD)
+#undef CU_FIELD
+};
+
+/* Open the driver library (normally "libcuda.so.1") and every function:
+ * 0, or -1 with the reason in why ("libcuda.so.1 not found: ..."). */
+int frx_cuda_driver_open(struct cu_driver *d, const char *lib, char *why,
+                         size_t n);
+
+/* "CUDA_ERROR_NO_DEVICE" for rc, or "CUDA error" if the driver has no
+ * name for it. */
+const char *frx_cuda_errname(const struct cu_driver *d, cu_result rc);
+
+#endif

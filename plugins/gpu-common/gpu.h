@@ -1,0 +1,258 @@
+/* gpu-common: what the cuda and hip backends share, with no vendor
+ * header. Each plugin opens its vendor's runtime, chooses a device and
+ * fills a table of primitives (allocate, copy, record an event, load a
+ * module, launch...); on top of it this library implements the backend
+ * (frx_backend_ops), the pack and unpack kernels (from the core's
+ * generator), the kernel cache and launches. The pieces that need no
+ * device (device choice, launch geometry, parameters, the run-time
+ * compilers' loader) are unit-tested here without a GPU.
+ *
+ * Ordering: every command goes to one in-order stream, in the order frx
+ * issues it, which is every dependency a graph has; the host waits only
+ * for an event after the command it needs (a copy to a host mirror, the
+ * stream for a sync), never for the whole device. */
+#ifndef FRX_GPU_H
+#define FRX_GPU_H
+
+#include <frx/plugin.h>
+
+#include <stdint.h>
+
+/* ------------------------------------------------- device choice (select.c) */
+
+struct gpu_device {
+    char name[128];
+    char id[80];   /* "GPU-<uuid>" */
+    char arch[64]; /* "sm_90", "gfx90a" */
+};
+
+/* The index of the device that spec names among the n visible ones:
+ * "local-rank" (the MPI rank on its node, modulo n), an index, or an id
+ * (the whole id or a start of it that only one device has, with or
+ * without "GPU-", in any case). -1 with the reason in why otherwise,
+ * which lists the devices; visible (may be "") says how the vendor's
+ * environment narrowed them, e.g. "CUDA_VISIBLE_DEVICES=1,3". */
+int frx_gpu_choose(const char *spec, int local_rank,
+                   const struct gpu_device *d, size_t n, const char *visible,
+                   char *why, size_t whylen);
+
+/* The device spec of backend.<backend>.device (default local-rank), or
+ * of a backend.rules entry, which wins; *where names it for messages
+ * ("case.yaml:5:13: backend.cuda.device"). */
+int frx_gpu_device_spec(const frx_backend_init *init, const char *backend,
+                        const char **spec, char *where, size_t n);
+
+/* "NAME=value" of the first of the variables set, or "". */
+void frx_gpu_visible(const char *const *vars, size_t nvars, char *out,
+                     size_t n);
+
+/* 16 bytes of a device UUID as "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx". */
+void frx_gpu_uuid_text(const unsigned char uuid[16], char *out, size_t n);
+
+/* Is arch ("gfx90a:sramecc+:xnack-", "sm_90") among the n names known
+ * (compared up to a ':', any case)? */
+int frx_gpu_arch_known(const char *arch, const char *const *known, size_t n);
+
+/* ------------------------------------- launches without a device (launch.c) */
+
+struct gpu_limits {
+    unsigned block;      /* threads per block, along x */
+    unsigned max_grid_x; /* blocks along x */
+    unsigned max_grid_y; /* blocks along y: rows of an ndim 2 kernel */
+};
+
+/* Blocks of lim->block threads over n points (x) and nrows rows (y):
+ * grid[0] x grid[1]. FRX_ERANGE, naming what, where the device cannot. */
+int frx_gpu_geometry(const struct gpu_limits *lim, size_t n, size_t nrows,
+                     const char *what, unsigned grid[2]);
+
+/* One kernel parameter, as the generated function declares it. */
+union gpu_value {
+    uint64_t p; /* a device address */
+    int32_t i;
+    float f;
+    double d;
+};
+
+/* The parameters of a launch as a kernel takes them: v[k] set from
+ * params[k] (mem handles are device addresses; integers must fit 32
+ * bits; floating values in the backend's precision) and ptr[k] = &v[k]. */
+int frx_gpu_params(const frx_param *params, size_t n, int precision,
+                   const char *what, union gpu_value *v, void **ptr);
+
+/* A mem handle is the device address itself. */
+static inline uint64_t frx_gpu_addr(const void *mem)
+{
+    return (uint64_t)(uintptr_t)mem;
+}
+
+/* ---------------------------------------------- run-time compilers (rtc.c) */
+
+/* NVRTC and hiprtc have the same functions under two prefixes; each
+ * result is an int (0: success), each program a pointer. */
+struct gpu_rtc {
+    char name[16];  /* "NVRTC", "hiprtc" */
+    char path[512]; /* the library it was found in */
+    void *lib;
+    int major, minor;
+    int (*create)(void **prog, const char *src, const char *name,
+                  int nheaders, const char *const *headers,
+                  const char *const *names);
+    int (*compile)(void *prog, int nopts, const char *const *opts);
+    int (*log_size)(void *prog, size_t *size);
+    int (*log)(void *prog, char *log);
+    int (*code_size)(void *prog, size_t *size);
+    int (*code)(void *prog, char *code);
+    int (*destroy)(void **prog);
+    const char *(*errstr)(int rc);
+};
+
+/* Open the first of libs (NULL-terminated) that loads and has every
+ * function "<prefix>CreateProgram"... with code fetched by
+ * "<prefix>Get<code>Size" and "<prefix>Get<code>" ("CUBIN", "Code").
+ * -1 with what was tried in why. */
+int frx_gpu_rtc_open(struct gpu_rtc *r, const char *name, const char *prefix,
+                     const char *code, const char *const *libs, char *why,
+                     size_t whylen);
+
+/* Compile src with opts: FRX_OK with *code (*size bytes); else
+ * FRX_EBACKEND naming the call and result. *log (the compiler's
+ * messages, maybe empty) either way; free both. */
+int frx_gpu_rtc_compile(const struct gpu_rtc *r, const char *name,
+                        const char *src, const char *const *opts, int nopts,
+                        char **code, size_t *size, char **log);
+
+/* A compiler's log (malloc'd) with each "file(12)" (NVRTC) or "file:12"
+ * (clang, under hiprtc) naming path instead: "path:12". NULL if out of
+ * memory. */
+char *frx_gpu_log_with_path(const char *log, const char *file,
+                            const char *path);
+
+/* The architectures NVRTC compiles for (90 for sm_90...), or -1 where it
+ * cannot say. */
+int frx_gpu_nvrtc_archs(const struct gpu_rtc *r, int *archs, size_t max);
+/* The AMD architectures ("gfx90a"...) the code generator under hiprtc
+ * (amd_comgr) knows, or -1 where it cannot be asked. hiprtc 5.2 crashes
+ * the process on an architecture it does not know: ask first. */
+int frx_gpu_amd_archs(const char **names, size_t max);
+
+/* -------------------------------- the backend over a vendor (backend.c...) */
+
+struct gpu;
+
+/* A vendor's primitives. Each returns FRX_OK or an FRX_E* code with its
+ * message recorded (naming the vendor call); "on the stream" means
+ * issued to the backend's stream, in order, without waiting. */
+struct gpu_vendor {
+    int (*alloc)(struct gpu *g, size_t bytes, uint64_t *addr);
+    void (*free)(struct gpu *g, uint64_t addr);
+    int (*host_alloc)(struct gpu *g, size_t bytes, void **host); /* pinned */
+    void (*host_free)(struct gpu *g, void *host);
+    int (*zero)(struct gpu *g, uint64_t addr, size_t bytes); /* on the stream */
+    int (*copy)(struct gpu *g, uint64_t addr, void *host, size_t bytes,
+                int to_host);                                /* on the stream */
+    int (*event_new)(struct gpu *g, void **ev);
+    void (*event_free)(struct gpu *g, void *ev);
+    int (*record)(struct gpu *g, void *ev); /* on the stream */
+    int (*event_wait)(struct gpu *g, void *ev);
+    int (*stream_wait)(struct gpu *g);
+    int (*module_load)(struct gpu *g, const void *image, size_t size,
+                       void **mod);
+    void (*module_free)(struct gpu *g, void *mod);
+    int (*function)(struct gpu *g, void *mod, const char *entry, void **fn);
+    int (*launch)(struct gpu *g, void *fn, const unsigned grid[2],
+                  unsigned block, void **params); /* on the stream */
+};
+
+/* Pack kernels for views of one shape (nvrow x nvcol), or any (0 x 0). */
+struct gpu_pack_set {
+    int nvrow, nvcol;
+    void *mod;
+    void *fn[3]; /* FRX_PACK_ENTRY, FRX_UNPACK_ENTRY, FRX_COPY_ENTRY */
+};
+#define GPU_PACK_SHAPES 16
+
+/* The shared state: the first member of each plugin's own. */
+struct gpu {
+    const struct gpu_vendor *vd;
+    const char *vendor;   /* "cuda", "hip": messages, cache keys */
+    int target;           /* FRX_TARGET_CUDA, FRX_TARGET_HIP */
+    int precision;
+    struct gpu_limits lim;
+    struct gpu_rtc rtc;
+    const char *rtc_opts[4];
+    int nrtc_opts;
+    char arch_opt[80];    /* "--gpu-architecture=sm_90"... */
+    char arch[64];        /* cache keys: the device's architecture, */
+    char driver[64];      /* the driver's version, */
+    char rtc_version[64]; /* the compiler's */
+    const char *suffix;   /* of cached code: ".cubin", ".hsaco" */
+    const char *src_suffix; /* of kept sources: ".cu", ".hip" */
+    char device[128];     /* for messages */
+    int idle;             /* nothing issued since the stream was waited for */
+    size_t records;       /* events recorded, for frx_backend_stats */
+    void **spare;         /* events not in use */
+    size_t nspare, capspare;
+    union gpu_value *vals; /* launch parameters, reused */
+    void **ptrs;
+    size_t capparams;
+    struct gpu_pack_set pack_any;
+    struct gpu_pack_set pack_shapes[GPU_PACK_SHAPES];
+    int npack_shapes;
+};
+
+/* After the vendor set up g (and g->idle = 1): builds the pack kernels
+ * for any shape, so a broken compiler shows at start-up. */
+int frx_gpu_start(struct gpu *g);
+/* Waits for the stream and frees what frx_gpu_start and later calls
+ * made; the vendor then frees its own. */
+void frx_gpu_stop(struct gpu *g);
+
+/* Issue through these, which mark the stream busy. */
+int frx_gpu_launch(struct gpu *g, void *fn, size_t n, size_t nrows,
+                   void **params, const char *what);
+
+/* Code from source, through frx's disk cache (kernel.c). */
+int frx_gpu_program(struct gpu *g, const char *name, const char *source,
+                    void **mod, int *built);
+
+/* frx_backend_ops on top of the vendor's primitives; state is the
+ * plugin's state, whose first member is a struct gpu. */
+int frx_gpu_mem_alloc(void *state, size_t bytes, void **mem);
+void frx_gpu_mem_free(void *state, void *mem);
+int frx_gpu_mem_write(void *state, void *mem, size_t off, const void *src,
+                      size_t bytes);
+int frx_gpu_mem_read(void *state, void *mem, size_t off, void *dst,
+                     size_t bytes);
+int frx_gpu_host_alloc(void *state, size_t bytes, void **host, void **handle);
+void frx_gpu_host_free(void *state, void *handle);
+int frx_gpu_copy_start(void *state, void *mem, void *host, size_t bytes,
+                       int to_host, void **done);
+int frx_gpu_copy_wait(void *state, void *done);
+int frx_gpu_sync(void *state);
+size_t frx_gpu_events_made(void *state);
+int frx_gpu_pack(void *state, const frx_pack_args *a);
+int frx_gpu_unpack(void *state, const frx_pack_args *a);
+int frx_gpu_kernel_compile(void *state, const frx_kernel_src *src,
+                           void **prog, int *compiled);
+int frx_gpu_kernel_launch(void *state, void *prog, const frx_launch *l);
+void frx_gpu_kernel_free(void *state, void *prog);
+
+/* The shared part of a GPU backend's frx_backend_ops. Operator products
+ * (and their providers, e.g. cuBLAS) will be added per backend. */
+#define FRX_GPU_BACKEND_OPS                                                 \
+    .mem_alloc = frx_gpu_mem_alloc, .mem_free = frx_gpu_mem_free,           \
+    .mem_write = frx_gpu_mem_write, .mem_read = frx_gpu_mem_read,           \
+    .pack = frx_gpu_pack, .unpack = frx_gpu_unpack, .sync = frx_gpu_sync,   \
+    .kernel_compile = frx_gpu_kernel_compile,                               \
+    .kernel_launch = frx_gpu_kernel_launch,                                 \
+    .kernel_free = frx_gpu_kernel_free, .host_alloc = frx_gpu_host_alloc,   \
+    .host_free = frx_gpu_host_free, .events_made = frx_gpu_events_made,     \
+    .copy_start = frx_gpu_copy_start, .copy_wait = frx_gpu_copy_wait
+
+/* Chunk width and alignment of matrices on these devices: a chunk is a
+ * warp's (or wavefront's) worth of elements, so that the threads of one
+ * read whole lines; rows start on 128-byte lines. */
+#define FRX_GPU_ALIGNMENT 128
+
+#endif

@@ -1,0 +1,340 @@
+/* Reference elements: solution, flux and vis points, normals, and the
+ * FR operators M0, M1, M2, M3, M132 = M1 - M3*M2, M4 and the vis
+ * interpolation (PyFR's definitions; docs/fr.md). */
+#include "fr-internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *etype_name(int etype)
+{
+    switch (etype) {
+    case FR_TRI: return "triangle";
+    case FR_QUAD: return "quadrilateral";
+    case FR_HEX: return "hexahedron";
+    default: return "unknown element type";
+    }
+}
+
+static int check_order(int etype, int p)
+{
+    int lo = etype == FR_TRI ? FR_TRI_MIN_ORDER : 0;
+    int hi = etype == FR_TRI ? FR_TRI_MAX_ORDER
+             : etype == FR_QUAD ? FR_QUAD_MAX_ORDER
+                                : FR_HEX_MAX_ORDER;
+    if (p < lo || p > hi)
+        return frx_error(FRX_ERANGE,
+                         "fr_element_create: a %s of order %d is not "
+                         "supported; choose an order in %d..%d",
+                         etype_name(etype), p, lo, hi);
+    return FRX_OK;
+}
+
+static double *alloc0(size_t n)
+{
+    return calloc(n ? n : 1, sizeof(double));
+}
+
+/* Gauss-Legendre tensor points (x fastest) and weights. */
+static int tensor_upts(fr_element *e, const double *w1)
+{
+    size_t n1 = (size_t)e->order + 1, nd = (size_t)e->ndims;
+    for (size_t i = 0; i < e->nupts; i++) {
+        size_t id[3] = {i % n1, (i / n1) % n1, i / (n1 * n1)};
+        e->uwts[i] = 1.0;
+        for (size_t d = 0; d < nd; d++) {
+            e->upts[i * nd + d] = e->gl[id[d]];
+            e->uwts[i] *= w1[id[d]];
+        }
+    }
+    return FRX_OK;
+}
+
+static int tri_upts(fr_element *e)
+{
+    size_t n;
+    int degree;
+    const double(*ws)[3];
+    int rc = fr__ws_rule(e->order, &n, &degree, &ws);
+    if (rc < 0)
+        return rc;
+    for (size_t i = 0; i < n; i++) {
+        e->upts[2 * i] = ws[i][0];
+        e->upts[2 * i + 1] = ws[i][1];
+        e->uwts[i] = ws[i][2];
+    }
+    /* the Vandermonde matrix of the orthonormal basis at the points */
+    double *v = malloc(n * n * sizeof *v);
+    if (!v)
+        return frx_error(FRX_ENOMEM, "fr: no memory for a Vandermonde matrix");
+    for (size_t i = 0; i < n; i++)
+        fr__pkd(e->order, ws[i][0], ws[i][1], v + i * n, NULL, NULL);
+    rc = fr__inverse(n, v, e->vinv, "Vandermonde matrix of the triangle's solution points");
+    free(v);
+    return rc;
+}
+
+/* Flux points: on each face the Gauss-Legendre rule of order+1 points
+ * (squared on hexahedron faces), walked from the face's first corner.
+ * Points are written centre + half-edge * t so that they are the 1-D
+ * points (or their negatives) exactly. */
+static void face_points(fr_element *e, const struct fr__reftype *rt,
+                        const double *w1)
+{
+    size_t n1 = (size_t)e->order + 1, nd = (size_t)e->ndims;
+    for (size_t f = 0; f < rt->nfaces; f++) {
+        const int *fc = rt->faces[f];
+        const double *c0 = rt->corners[fc[0]], *c1 = rt->corners[fc[1]];
+        /* second direction of a hexahedron face: towards its last corner */
+        const double *c3 = nd == 3 ? rt->corners[fc[3]] : c0;
+        double h1[3], h3[3], mid[3], nrm[3];
+        for (size_t d = 0; d < 3; d++) {
+            h1[d] = 0.5 * (c1[d] - c0[d]);
+            h3[d] = 0.5 * (c3[d] - c0[d]);
+            mid[d] = c0[d] + h1[d] + h3[d];
+        }
+        double jac;
+        if (nd == 2) { /* outward: the walk's direction turned clockwise */
+            jac = hypot(h1[0], h1[1]);
+            nrm[0] = h1[1] / jac;
+            nrm[1] = -h1[0] / jac;
+        } else {
+            nrm[0] = h1[1] * h3[2] - h1[2] * h3[1];
+            nrm[1] = h1[2] * h3[0] - h1[0] * h3[2];
+            nrm[2] = h1[0] * h3[1] - h1[1] * h3[0];
+            jac = sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
+            for (size_t d = 0; d < 3; d++)
+                nrm[d] /= jac;
+        }
+        e->face_jac[f] = jac;
+        for (size_t k = 0; k < e->nfacefpts; k++) {
+            size_t i = k % n1, j = k / n1, fp = f * e->nfacefpts + k;
+            double s = e->gl[i], t = nd == 3 ? e->gl[j] : 0.0;
+            for (size_t d = 0; d < nd; d++) {
+                e->fpts[fp * nd + d] = mid[d] + h1[d] * s + h3[d] * t;
+                e->unorm_fpts[fp * nd + d] = nrm[d];
+                e->norm_fpts[fp * nd + d] = nrm[d] * jac;
+            }
+            e->fwts[fp] = w1[i] * (nd == 3 ? w1[j] : 1.0);
+        }
+    }
+}
+
+/* Huynh's g_DG correction on tensor elements: a flux point on the face
+ * normal to axis a (outward sign sg) corrects the solution points on its
+ * line with sg * g'(xi_a), g the Radau polynomial of degree p+1 that is 1
+ * on that face. */
+static void tensor_m3(fr_element *e, double *m3)
+{
+    size_t nd = (size_t)e->ndims;
+    for (size_t f = 0; f < e->nfpts; f++) {
+        const double *nf = e->unorm_fpts + f * nd, *xf = e->fpts + f * nd;
+        size_t a = 0;
+        for (size_t d = 0; d < nd; d++)
+            if (fabs(nf[d]) > 0.5)
+                a = d;
+        int sg = nf[a] > 0 ? 1 : -1;
+        for (size_t i = 0; i < e->nupts; i++) {
+            const double *xi = e->upts + i * nd;
+            int online = 1;
+            for (size_t d = 0; d < nd; d++)
+                if (d != a && xi[d] != xf[d])
+                    online = 0;
+            m3[i * e->nfpts + f] =
+                online ? sg * fr_gdg_deriv(e->order, sg, xi[a]) : 0.0;
+        }
+    }
+}
+
+/* The DG lifting on triangles (VCJH with c = 0): the correction field
+ * of a jump j at flux point f is the polynomial L in P_p with
+ * int L v = w_f j v(x_f) for all v in P_p; in the orthonormal basis
+ * L = sum_m phi_m w_f phi_m(x_f). */
+static int tri_m3(fr_element *e, double *m3)
+{
+    size_t nb = e->nupts;
+    double *pu = malloc((e->nupts + e->nfpts) * nb * sizeof *pu);
+    if (!pu)
+        return frx_error(FRX_ENOMEM, "fr: no memory for the correction");
+    double *pf = pu + e->nupts * nb;
+    for (size_t i = 0; i < e->nupts; i++)
+        fr__pkd(e->order, e->upts[2 * i], e->upts[2 * i + 1], pu + i * nb, NULL, NULL);
+    for (size_t f = 0; f < e->nfpts; f++)
+        fr__pkd(e->order, e->fpts[2 * f], e->fpts[2 * f + 1], pf + f * nb, NULL, NULL);
+    for (size_t i = 0; i < e->nupts; i++)
+        for (size_t f = 0; f < e->nfpts; f++) {
+            double s = 0.0;
+            for (size_t m = 0; m < nb; m++)
+                s += pu[i * nb + m] * pf[f * nb + m];
+            m3[i * e->nfpts + f] = e->fwts[f] * s;
+        }
+    free(pu);
+    return FRX_OK;
+}
+
+static int set_op(fr_element *e, int op, size_t nrow, size_t ncol)
+{
+    e->op[op] = alloc0(nrow * ncol);
+    e->nrow[op] = nrow;
+    e->ncol[op] = ncol;
+    return e->op[op] ? FRX_OK : frx_error(FRX_ENOMEM, "fr: no memory for an operator");
+}
+
+static int build_ops(fr_element *e)
+{
+    size_t nu = e->nupts, nf = e->nfpts, nd = (size_t)e->ndims, nv = e->nvis;
+    int rc;
+    if ((rc = set_op(e, FR_M0, nf, nu)) < 0 || (rc = set_op(e, FR_M1, nu, nd * nu)) < 0
+        || (rc = set_op(e, FR_M2, nf, nd * nu)) < 0 || (rc = set_op(e, FR_M3, nu, nf)) < 0
+        || (rc = set_op(e, FR_M132, nu, nd * nu)) < 0
+        || (rc = set_op(e, FR_M4, nd * nu, nu)) < 0 || (rc = set_op(e, FR_MVIS, nv, nu)) < 0)
+        return rc;
+    double *g = malloc(nd * nu * nu * sizeof *g);
+    if (!g)
+        return frx_error(FRX_ENOMEM, "fr: no memory for the gradient");
+    if ((rc = fr_element_basis_at(e, nf, e->fpts, e->op[FR_M0], NULL)) < 0
+        || (rc = fr_element_basis_at(e, nv, e->vis, e->op[FR_MVIS], NULL)) < 0
+        || (rc = fr_element_basis_at(e, nu, e->upts, NULL, g)) < 0) {
+        free(g);
+        return rc;
+    }
+    /* g is [ndims][nupts][nupts]: M4 is it as it stands; M1 puts the
+     * dimension into the columns */
+    memcpy(e->op[FR_M4], g, nd * nu * nu * sizeof *g);
+    for (size_t d = 0; d < nd; d++)
+        for (size_t i = 0; i < nu; i++)
+            for (size_t j = 0; j < nu; j++)
+                e->op[FR_M1][i * nd * nu + d * nu + j] = g[(d * nu + i) * nu + j];
+    free(g);
+    for (size_t f = 0; f < nf; f++)
+        for (size_t d = 0; d < nd; d++)
+            for (size_t j = 0; j < nu; j++)
+                e->op[FR_M2][f * nd * nu + d * nu + j] =
+                    e->norm_fpts[f * nd + d] * e->op[FR_M0][f * nu + j];
+    if (e->etype == FR_TRI) {
+        if ((rc = tri_m3(e, e->op[FR_M3])) < 0)
+            return rc;
+    } else {
+        tensor_m3(e, e->op[FR_M3]);
+    }
+    double *m32 = e->op[FR_M132];
+    fr__matmul(nu, nd * nu, nf, e->op[FR_M3], e->op[FR_M2], m32);
+    for (size_t k = 0; k < nu * nd * nu; k++)
+        m32[k] = e->op[FR_M1][k] - m32[k];
+    return FRX_OK;
+}
+
+int fr_element_create(int etype, int order, fr_element **out)
+{
+    const struct fr__reftype *rt = fr__reftype(etype);
+    if (!out)
+        return frx_error(FRX_EINVAL, "fr_element_create: no place for the element");
+    *out = NULL;
+    if (!rt)
+        return frx_error(FRX_EINVAL,
+                         "fr_element_create: element type %d is not one of "
+                         "FR_TRI (1), FR_QUAD (2), FR_HEX (4)",
+                         etype);
+    int rc = check_order(etype, order);
+    if (rc < 0)
+        return rc;
+    fr_element *e = calloc(1, sizeof *e);
+    if (!e)
+        return frx_error(FRX_ENOMEM, "fr: no memory for an element");
+    size_t n1 = (size_t)order + 1;
+    double w1[FR_MAX_1D];
+    e->etype = etype;
+    e->order = order;
+    e->ndims = rt->ndims;
+    e->nfaces = rt->nfaces;
+    e->nupts = etype == FR_TRI ? n1 * (n1 + 1) / 2 : etype == FR_QUAD ? n1 * n1 : n1 * n1 * n1;
+    e->nfacefpts = rt->ndims == 3 ? n1 * n1 : n1;
+    e->nfpts = e->nfaces * e->nfacefpts;
+    e->vis_order = order > 1 ? order : 1;
+    e->nvis = fr__vtk_npts(etype, e->vis_order);
+    e->vtk_type = etype == FR_TRI ? FR_VTK_LAGRANGE_TRIANGLE
+                  : etype == FR_QUAD ? FR_VTK_LAGRANGE_QUADRILATERAL
+                                     : FR_VTK_LAGRANGE_HEXAHEDRON;
+    size_t nd = (size_t)e->ndims;
+    e->upts = alloc0(e->nupts * nd);
+    e->uwts = alloc0(e->nupts);
+    e->fpts = alloc0(e->nfpts * nd);
+    e->fwts = alloc0(e->nfpts);
+    e->norm_fpts = alloc0(e->nfpts * nd);
+    e->unorm_fpts = alloc0(e->nfpts * nd);
+    e->face_jac = alloc0(e->nfaces);
+    e->vis = alloc0(e->nvis * nd);
+    if (etype == FR_TRI)
+        e->vinv = alloc0(e->nupts * e->nupts);
+    if (!e->upts || !e->uwts || !e->fpts || !e->fwts || !e->norm_fpts || !e->unorm_fpts
+        || !e->face_jac || !e->vis || (etype == FR_TRI && !e->vinv)) {
+        fr_element_destroy(e);
+        return frx_error(FRX_ENOMEM, "fr: no memory for an element");
+    }
+    if ((rc = fr_gauss_legendre(n1, e->gl, w1)) < 0
+        || (rc = etype == FR_TRI ? tri_upts(e) : tensor_upts(e, w1)) < 0) {
+        fr_element_destroy(e);
+        return rc;
+    }
+    face_points(e, rt, w1);
+    fr__vtk_points(etype, e->vis_order, e->vis);
+    if ((rc = build_ops(e)) < 0) {
+        fr_element_destroy(e);
+        return rc;
+    }
+    *out = e;
+    return FRX_OK;
+}
+
+void fr_element_destroy(fr_element *e)
+{
+    if (!e)
+        return;
+    free(e->upts);
+    free(e->uwts);
+    free(e->fpts);
+    free(e->fwts);
+    free(e->norm_fpts);
+    free(e->unorm_fpts);
+    free(e->face_jac);
+    free(e->vis);
+    free(e->vinv);
+    for (int i = 0; i < FR_NOPS; i++)
+        free(e->op[i]);
+    free(e);
+}
+
+/* ------------------------------------------------------------ accessors */
+
+int fr_element_etype(const fr_element *e) { return e->etype; }
+int fr_element_order(const fr_element *e) { return e->order; }
+int fr_element_ndims(const fr_element *e) { return e->ndims; }
+size_t fr_element_nupts(const fr_element *e) { return e->nupts; }
+size_t fr_element_nfpts(const fr_element *e) { return e->nfpts; }
+size_t fr_element_nfaces(const fr_element *e) { return e->nfaces; }
+size_t fr_element_nfacefpts(const fr_element *e) { return e->nfacefpts; }
+size_t fr_element_nvis(const fr_element *e) { return e->nvis; }
+int fr_element_vtk_type(const fr_element *e) { return e->vtk_type; }
+int fr_element_vis_order(const fr_element *e) { return e->vis_order; }
+const double *fr_element_upts(const fr_element *e) { return e->upts; }
+const double *fr_element_upts_weights(const fr_element *e) { return e->uwts; }
+const double *fr_element_fpts(const fr_element *e) { return e->fpts; }
+const double *fr_element_fpts_weights(const fr_element *e) { return e->fwts; }
+const double *fr_element_norm_fpts(const fr_element *e) { return e->norm_fpts; }
+const double *fr_element_unorm_fpts(const fr_element *e) { return e->unorm_fpts; }
+const double *fr_element_face_jac(const fr_element *e) { return e->face_jac; }
+const double *fr_element_vis_pts(const fr_element *e) { return e->vis; }
+
+const double *fr_element_op(const fr_element *e, int op, size_t *nrow, size_t *ncol)
+{
+    if (op < 0 || op >= FR_NOPS) {
+        frx_error(FRX_EINVAL, "fr_element_op: operator %d is not one of enum fr_op", op);
+        return NULL;
+    }
+    if (nrow)
+        *nrow = e->nrow[op];
+    if (ncol)
+        *ncol = e->ncol[op];
+    return e->op[op];
+}

@@ -1,0 +1,71 @@
+/* frx-fr-common: what the library's files share (not for plugins). */
+#ifndef FRX_FR_INTERNAL_H
+#define FRX_FR_INTERNAL_H
+
+#include "fr.h"
+
+#include <stddef.h>
+
+/* The most points of a 1-D rule the library builds. */
+#define FR_MAX_1D 64
+
+struct fr_element {
+    int etype, order, ndims, vtk_type, vis_order;
+    size_t nupts, nfpts, nfaces, nfacefpts, nvis;
+    double *upts, *uwts;        /* [nupts][ndims], [nupts] */
+    double *fpts, *fwts;        /* [nfpts][ndims], [nfpts] */
+    double *norm_fpts;          /* [nfpts][ndims] unit normal x face jac */
+    double *unorm_fpts;         /* [nfpts][ndims] */
+    double *face_jac;           /* [nfaces] */
+    double *vis;                /* [nvis][ndims] */
+    double *op[FR_NOPS];
+    size_t nrow[FR_NOPS], ncol[FR_NOPS];
+    /* the nodal basis: tensor elements interpolate on the 1-D
+     * Gauss-Legendre points, triangles go through the orthonormal basis */
+    double gl[FR_MAX_1D];       /* n1d = order + 1 points */
+    double *vinv;               /* triangles: [nupts][nupts] V^-1 */
+};
+
+/* Reference corners and faces of an element type (Gmsh order). */
+struct fr__reftype {
+    int etype, ndims;
+    size_t ncorners, nfaces, nface_corners;
+    const double (*corners)[3];
+    const int (*faces)[4];
+};
+const struct fr__reftype *fr__reftype(int etype);
+
+/* Williams-Shunn rule for triangles of order p: n points (x, y, w). */
+int fr__ws_rule(int p, size_t *n, int *degree, const double (**pts)[3]);
+
+/* The orthonormal (Proriol-Koornwinder-Dubiner) basis of P_p on the
+ * reference triangle at (r, s): (p+1)(p+2)/2 values, modes (i, j) with
+ * i + j <= p, j fastest; dr, ds may be NULL. */
+void fr__pkd(int p, double r, double s, double *phi, double *dr,
+             double *ds);
+
+/* VTK Lagrange cell points of order n >= 1 in VTK's order: nvis points
+ * [nvis][ndims] into pts (which holds enough). */
+size_t fr__vtk_npts(int etype, int n);
+void fr__vtk_points(int etype, int n, double *pts);
+
+/* Dense linear algebra, row-major. inv = a^-1 (LAPACK dgesv); what names
+ * the matrix in the error message when a is singular. */
+int fr__inverse(size_t n, const double *a, double *inv, const char *what);
+/* c (m x n) = a (m x k) * b (k x n). */
+void fr__matmul(size_t m, size_t n, size_t k, const double *a,
+                const double *b, double *c);
+
+/* Shape functions of the Gmsh elements the geometry takes: the nodal
+ * basis of the shape points in their polynomial space. */
+struct fr__shape;
+const struct fr__shape *fr__shape_find(int etype, size_t nshape);
+int fr__shape_order(const struct fr__shape *s);
+size_t fr__shape_nnodes(const struct fr__shape *s);
+const double *fr__shape_node(const struct fr__shape *s, size_t k); /* [3] */
+/* Values n [npts][nnodes] and gradients dn [npts][ndims][nnodes]
+ * (either may be NULL) at reference points pts [npts][ndims]. */
+int fr__shape_basis(const struct fr__shape *s, size_t npts,
+                    const double *pts, double *n, double *dn);
+
+#endif

@@ -1,0 +1,321 @@
+/* The geometry of a block of elements from their shape points:
+ * physical points, |J|, the metric terms smats (PyFR's), quadrature
+ * weights and the normals at the flux points.
+ *
+ * Metric terms come from the "metric shape": the element's own shape
+ * where its order is at most max(p, 1), else its corners (PyFR's pseudo
+ * grid points of order max(p, 1), which for shapes of order <= 2 are the
+ * corners). Then in 2-D smats is the adjugate of the metric shape's
+ * Jacobian, a polynomial the solution space holds, so a constant flux
+ * has zero discrete divergence (free-stream preservation). In 3-D smats
+ * is Kopriva's invariant curl form (J. Sci. Comput. 26(3), 2006, eq. 37)
+ * at the metric nodes, interpolated to the points, as PyFR does. */
+#include "fr-internal.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Shape and metric-shape tables at the reference points. */
+struct tables {
+    const struct fr__shape *shape, *metric;
+    size_t nsh, nm;
+    double *ns_up, *ns_fp, *ns_vis; /* [npts][nsh] shape values */
+    double *dm_up, *dm_fp, *dm_node; /* [npts][ndims][nm] metric grads */
+    double *m_up, *m_fp;             /* [npts][nm] metric values (3-D) */
+    double *mnodes;                  /* [nm][ndims] metric node coords */
+};
+
+static void tables_free(struct tables *t)
+{
+    free(t->ns_up);
+    free(t->ns_fp);
+    free(t->ns_vis);
+    free(t->dm_up);
+    free(t->dm_fp);
+    free(t->dm_node);
+    free(t->m_up);
+    free(t->m_fp);
+    free(t->mnodes);
+}
+
+static int tables_make(const fr_element *e, struct tables *t)
+{
+    size_t nd = (size_t)e->ndims, nu = e->nupts, nf = e->nfpts;
+    size_t nsh = t->nsh = fr__shape_nnodes(t->shape);
+    size_t nm = t->nm = fr__shape_nnodes(t->metric);
+    t->ns_up = malloc(nu * nsh * sizeof(double));
+    t->ns_fp = malloc(nf * nsh * sizeof(double));
+    t->ns_vis = malloc(e->nvis * nsh * sizeof(double));
+    t->dm_up = malloc(nu * nd * nm * sizeof(double));
+    t->dm_fp = malloc(nf * nd * nm * sizeof(double));
+    t->dm_node = malloc(nm * nd * nm * sizeof(double));
+    t->m_up = malloc(nu * nm * sizeof(double));
+    t->m_fp = malloc(nf * nm * sizeof(double));
+    t->mnodes = malloc(nm * nd * sizeof(double));
+    if (!t->ns_up || !t->ns_fp || !t->ns_vis || !t->dm_up || !t->dm_fp || !t->dm_node
+        || !t->m_up || !t->m_fp || !t->mnodes)
+        return frx_error(FRX_ENOMEM, "fr_geometry_compute: no memory for shape tables");
+    for (size_t k = 0; k < nm; k++)
+        for (size_t d = 0; d < nd; d++)
+            t->mnodes[k * nd + d] = fr__shape_node(t->metric, k)[d];
+    int rc;
+    if ((rc = fr__shape_basis(t->shape, nu, e->upts, t->ns_up, NULL)) < 0
+        || (rc = fr__shape_basis(t->shape, nf, e->fpts, t->ns_fp, NULL)) < 0
+        || (rc = fr__shape_basis(t->shape, e->nvis, e->vis, t->ns_vis, NULL)) < 0
+        || (rc = fr__shape_basis(t->metric, nu, e->upts, t->m_up, t->dm_up)) < 0
+        || (rc = fr__shape_basis(t->metric, nf, e->fpts, t->m_fp, t->dm_fp)) < 0
+        || (rc = fr__shape_basis(t->metric, nm, t->mnodes, NULL, t->dm_node)) < 0)
+        return rc;
+    return FRX_OK;
+}
+
+/* out [npts][nd] = n [npts][nsh] x X [nsh][nd] */
+static void interp(size_t npts, size_t nsh, size_t nd, const double *n, const double *x,
+                   double *out)
+{
+    for (size_t a = 0; a < npts; a++)
+        for (size_t d = 0; d < nd; d++) {
+            double s = 0.0;
+            for (size_t k = 0; k < nsh; k++)
+                s += n[a * nsh + k] * x[k * nd + d];
+            out[a * nd + d] = s;
+        }
+}
+
+/* 2-D: smats (adjugate of J) and |J| from the metric gradients dm
+ * [2][nm] at one point; J[r][c] = dx_r / dxi_c. */
+static double metric_2d(size_t nm, const double *dm, const double *xm, double *sm)
+{
+    double j[2][2] = {{0, 0}, {0, 0}};
+    for (size_t k = 0; k < nm; k++)
+        for (size_t r = 0; r < 2; r++)
+            for (size_t c = 0; c < 2; c++)
+                j[r][c] += xm[k * 2 + r] * dm[c * nm + k];
+    sm[0] = j[1][1];
+    sm[1] = -j[0][1];
+    sm[2] = -j[1][0];
+    sm[3] = j[0][0];
+    return j[0][0] * j[1][1] - j[0][1] * j[1][0];
+}
+
+static void cross(const double *a, const double *b, double *c)
+{
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* 3-D: Kopriva's smats [nm][3][3] and |J| [nm] at the metric nodes.
+ * work holds 2 * nm * 9 doubles. */
+static void metric_3d_nodes(size_t nm, const double *dmn, const double *xm, double *sm,
+                            double *dj, double *work)
+{
+    double *xd = work, *tt = work + nm * 9; /* [nm][c][3] */
+    for (size_t a = 0; a < nm; a++)
+        for (size_t c = 0; c < 3; c++) {
+            double *v = xd + (a * 3 + c) * 3;
+            v[0] = v[1] = v[2] = 0.0;
+            for (size_t k = 0; k < nm; k++)
+                for (size_t r = 0; r < 3; r++)
+                    v[r] += dmn[(a * 3 + c) * nm + k] * xm[k * 3 + r];
+            cross(xm + a * 3, v, tt + (a * 3 + c) * 3); /* x cross x_c */
+        }
+    for (size_t a = 0; a < nm; a++) {
+        double dtt[3][3][3] = {{{0}}}; /* [c][d][r] = d/dxi_d (x cross x_c) */
+        for (size_t c = 0; c < 3; c++)
+            for (size_t d = 0; d < 3; d++)
+                for (size_t k = 0; k < nm; k++)
+                    for (size_t r = 0; r < 3; r++)
+                        dtt[c][d][r] += dmn[(a * 3 + d) * nm + k] * tt[(k * 3 + c) * 3 + r];
+        double *s = sm + a * 9;
+        for (size_t r = 0; r < 3; r++) {
+            s[0 * 3 + r] = 0.5 * (dtt[2][1][r] - dtt[1][2][r]);
+            s[1 * 3 + r] = 0.5 * (dtt[0][2][r] - dtt[2][0][r]);
+            s[2 * 3 + r] = 0.5 * (dtt[1][0][r] - dtt[0][1][r]);
+        }
+        const double *x0 = xd + a * 9; /* dx/dxi_0 */
+        dj[a] = x0[0] * s[0] + x0[1] * s[1] + x0[2] * s[2];
+    }
+}
+
+static int inverted(const fr_element *e, size_t el, const uint64_t *gid, const char *where,
+                    size_t pt, const double *ref, const double *x, double dj)
+{
+    char gbuf[48] = "", rbuf[96], xbuf[128];
+    if (gid)
+        snprintf(gbuf, sizeof gbuf, " (global %" PRIu64 ")", gid[el]);
+    if (e->ndims == 2) {
+        snprintf(rbuf, sizeof rbuf, "(%g, %g)", ref[0], ref[1]);
+        snprintf(xbuf, sizeof xbuf, "(%.17g, %.17g)", x[0], x[1]);
+    } else {
+        snprintf(rbuf, sizeof rbuf, "(%g, %g, %g)", ref[0], ref[1], ref[2]);
+        snprintf(xbuf, sizeof xbuf, "(%.17g, %.17g, %.17g)", x[0], x[1], x[2]);
+    }
+    return frx_error(FRX_EINVAL,
+                     "fr_geometry_compute: element %zu%s is inverted or degenerate: "
+                     "|J| = %.6g at %s point %zu, reference %s, physical %s; give its "
+                     "corners in Gmsh's order (counter-clockwise in 2-D) and keep "
+                     "curved edges from folding the element",
+                     el, gbuf, dj, where, pt, rbuf, xbuf);
+}
+
+static int alloc_geometry(fr_geometry *g)
+{
+    size_t ne = g->neles, nd = (size_t)g->ndims;
+    g->xupts = malloc((ne * g->nupts * nd + 1) * sizeof(double));
+    g->xfpts = malloc((ne * g->nfpts * nd + 1) * sizeof(double));
+    g->xvis = malloc((ne * g->nvis * nd + 1) * sizeof(double));
+    g->djac = malloc((ne * g->nupts + 1) * sizeof(double));
+    g->rcpdjac = malloc((ne * g->nupts + 1) * sizeof(double));
+    g->smats = malloc((ne * g->nupts * nd * nd + 1) * sizeof(double));
+    g->qwts = malloc((ne * g->nupts + 1) * sizeof(double));
+    g->pnorm = malloc((ne * g->nfpts * nd + 1) * sizeof(double));
+    g->mag = malloc((ne * g->nfpts + 1) * sizeof(double));
+    if (!g->xupts || !g->xfpts || !g->xvis || !g->djac || !g->rcpdjac || !g->smats
+        || !g->qwts || !g->pnorm || !g->mag)
+        return frx_error(FRX_ENOMEM,
+                         "fr_geometry_compute: no memory for the geometry of %zu elements",
+                         ne);
+    return FRX_OK;
+}
+
+/* One element: X its shape points, sm/dj scratch for the metric terms
+ * at the flux points (and the 3-D nodes). */
+static int one_element(const fr_element *e, const struct tables *t, size_t el,
+                       const double *x, const uint64_t *gid, fr_geometry *g, double *work)
+{
+    size_t nd = (size_t)e->ndims, nd2 = nd * nd, nu = e->nupts, nf = e->nfpts, nm = t->nm;
+    double *xu = g->xupts + el * nu * nd, *xf = g->xfpts + el * nf * nd;
+    interp(nu, t->nsh, nd, t->ns_up, x, xu);
+    interp(nf, t->nsh, nd, t->ns_fp, x, xf);
+    interp(e->nvis, t->nsh, nd, t->ns_vis, x, g->xvis + el * e->nvis * nd);
+
+    /* the metric nodes are the first nm shape points (corners first) */
+    double *smn = work, *djn = work + nm * 9, *scratch = djn + nm, smf[9];
+    if (nd == 3)
+        metric_3d_nodes(nm, t->dm_node, x, smn, djn, scratch);
+    for (size_t a = 0; a < nm; a++) {
+        double dj = nd == 2 ? metric_2d(nm, t->dm_node + a * 2 * nm, x, smf) : djn[a];
+        if (!(dj > 0))
+            return inverted(e, el, gid, "shape", a, t->mnodes + a * nd, x + a * nd, dj);
+    }
+    for (size_t i = 0; i < nu; i++) {
+        double *sm = g->smats + (el * nu + i) * nd2, dj;
+        if (nd == 2) {
+            dj = metric_2d(nm, t->dm_up + i * 2 * nm, x, sm);
+        } else {
+            dj = 0.0;
+            memset(sm, 0, 9 * sizeof *sm);
+            for (size_t a = 0; a < nm; a++) {
+                double c = t->m_up[i * nm + a];
+                dj += c * djn[a];
+                for (size_t k = 0; k < 9; k++)
+                    sm[k] += c * smn[a * 9 + k];
+            }
+        }
+        if (!(dj > 0))
+            return inverted(e, el, gid, "solution", i, e->upts + i * nd, xu + i * nd, dj);
+        g->djac[el * nu + i] = dj;
+        g->rcpdjac[el * nu + i] = 1.0 / dj;
+        g->qwts[el * nu + i] = e->uwts[i] * dj;
+    }
+    for (size_t f = 0; f < nf; f++) {
+        double dj;
+        if (nd == 2) {
+            dj = metric_2d(nm, t->dm_fp + f * 2 * nm, x, smf);
+        } else {
+            dj = 0.0;
+            memset(smf, 0, sizeof smf);
+            for (size_t a = 0; a < nm; a++) {
+                double c = t->m_fp[f * nm + a];
+                dj += c * djn[a];
+                for (size_t k = 0; k < 9; k++)
+                    smf[k] += c * smn[a * 9 + k];
+            }
+        }
+        /* physical normal: smats^T n_ref = |J| J^-T n_ref */
+        const double *nr = e->norm_fpts + f * nd;
+        double v[3] = {0, 0, 0}, mag = 0.0;
+        for (size_t j = 0; j < nd; j++) {
+            for (size_t i = 0; i < nd; i++)
+                v[j] += smf[i * nd + j] * nr[i];
+            mag += v[j] * v[j];
+        }
+        mag = sqrt(mag);
+        if (!(dj > 0) || !(mag > 0))
+            return inverted(e, el, gid, "flux", f, e->fpts + f * nd, xf + f * nd, dj);
+        g->mag[el * nf + f] = mag;
+        for (size_t j = 0; j < nd; j++)
+            g->pnorm[(el * nf + f) * nd + j] = v[j] / mag;
+    }
+    return FRX_OK;
+}
+
+int fr_geometry_compute(const fr_element *e, size_t neles, size_t nshape, const double *shape,
+                        const uint64_t *gid, fr_geometry *out)
+{
+    if (!out)
+        return frx_error(FRX_EINVAL, "fr_geometry_compute: no output geometry");
+    memset(out, 0, sizeof *out);
+    if (!e || (neles && !shape))
+        return frx_error(FRX_EINVAL, "fr_geometry_compute: no element or no shape points");
+    struct tables t = {0};
+    t.shape = fr__shape_find(e->etype, nshape);
+    if (!t.shape)
+        return frx_error(FRX_ESHAPE,
+                         "fr_geometry_compute: %zu shape points per element; a %s takes %s "
+                         "(Gmsh's linear and quadratic elements)",
+                         nshape, e->etype == FR_TRI ? "triangle" : e->etype == FR_QUAD ? "quadrilateral" : "hexahedron",
+                         e->etype == FR_TRI ? "3 or 6" : e->etype == FR_QUAD ? "4, 8 or 9" : "8");
+    int mord = e->order > 1 ? e->order : 1;
+    t.metric = fr__shape_order(t.shape) <= mord
+                   ? t.shape
+                   : fr__shape_find(e->etype, fr__reftype(e->etype)->ncorners);
+    out->neles = neles;
+    out->nupts = e->nupts;
+    out->nfpts = e->nfpts;
+    out->nvis = e->nvis;
+    out->ndims = e->ndims;
+    int rc = alloc_geometry(out);
+    if (rc == FRX_OK)
+        rc = tables_make(e, &t);
+    double *work = rc == FRX_OK ? malloc((t.nm * 9 + t.nm + 2 * t.nm * 9) * sizeof *work) : NULL;
+    if (rc == FRX_OK && !work)
+        rc = frx_error(FRX_ENOMEM, "fr_geometry_compute: no memory");
+    size_t nd = (size_t)e->ndims;
+    for (size_t el = 0; rc == FRX_OK && el < neles; el++)
+        rc = one_element(e, &t, el, shape + el * nshape * nd, gid, out, work);
+    free(work);
+    tables_free(&t);
+    if (rc < 0)
+        fr_geometry_free(out);
+    return rc;
+}
+
+void fr_geometry_free(fr_geometry *g)
+{
+    if (!g)
+        return;
+    free(g->xupts);
+    free(g->xfpts);
+    free(g->xvis);
+    free(g->djac);
+    free(g->rcpdjac);
+    free(g->smats);
+    free(g->qwts);
+    free(g->pnorm);
+    free(g->mag);
+    memset(g, 0, sizeof *g);
+}
+
+void fr_to_matrix_layout(const double *src, size_t neles, size_t nrow, size_t ncol,
+                         double *dst)
+{
+    for (size_t el = 0; el < neles; el++)
+        for (size_t r = 0; r < nrow; r++)
+            for (size_t c = 0; c < ncol; c++)
+                dst[(r * ncol + c) * neles + el] = src[(el * nrow + r) * ncol + c];
+}

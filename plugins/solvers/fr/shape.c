@@ -1,0 +1,112 @@
+/* Shape functions of the Gmsh elements: the nodal basis of the shape
+ * points (Gmsh's node order, in the reference elements of fr.h) in the
+ * element's polynomial space, built from monomials. */
+#include "fr-internal.h"
+
+#include <stdlib.h>
+
+struct fr__shape {
+    int etype, ndims, order;
+    size_t n;
+    const double (*nodes)[3];
+    const int (*mono)[3]; /* exponents of x, y, z */
+};
+
+static const double tri6_nodes[6][3] = {
+    {-1, -1, 0}, {1, -1, 0}, {-1, 1, 0}, {0, -1, 0}, {0, 0, 0}, {-1, 0, 0}};
+static const int tri6_mono[6][3] = {
+    {0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {2, 0, 0}, {1, 1, 0}, {0, 2, 0}};
+
+/* corners, then the middles of edges 0-1, 1-2, 2-3, 3-0, then the centre */
+static const double quad9_nodes[9][3] = {
+    {-1, -1, 0}, {1, -1, 0}, {1, 1, 0}, {-1, 1, 0}, {0, -1, 0},
+    {1, 0, 0},   {0, 1, 0},  {-1, 0, 0}, {0, 0, 0}};
+static const int quad4_mono[4][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}};
+static const int quad8_mono[8][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {2, 0, 0},
+                                     {1, 1, 0}, {0, 2, 0}, {2, 1, 0}, {1, 2, 0}};
+static const int quad9_mono[9][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0},
+                                     {2, 0, 0}, {1, 1, 0}, {0, 2, 0},
+                                     {2, 1, 0}, {1, 2, 0}, {2, 2, 0}};
+
+static const double hex8_nodes[8][3] = {
+    {-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
+    {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
+static const int hex8_mono[8][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1},
+                                    {1, 1, 0}, {0, 1, 1}, {1, 0, 1}, {1, 1, 1}};
+
+static const struct fr__shape shapes[] = {
+    {FR_TRI, 2, 1, 3, tri6_nodes, tri6_mono},
+    {FR_TRI, 2, 2, 6, tri6_nodes, tri6_mono},
+    {FR_QUAD, 2, 1, 4, quad9_nodes, quad4_mono},
+    {FR_QUAD, 2, 2, 8, quad9_nodes, quad8_mono},
+    {FR_QUAD, 2, 2, 9, quad9_nodes, quad9_mono},
+    {FR_HEX, 3, 1, 8, hex8_nodes, hex8_mono},
+};
+
+const struct fr__shape *fr__shape_find(int etype, size_t nshape)
+{
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)
+        if (shapes[i].etype == etype && shapes[i].n == nshape)
+            return &shapes[i];
+    return NULL;
+}
+
+int fr__shape_order(const struct fr__shape *s) { return s->order; }
+size_t fr__shape_nnodes(const struct fr__shape *s) { return s->n; }
+const double *fr__shape_node(const struct fr__shape *s, size_t k) { return s->nodes[k]; }
+
+static double ipow(double x, int e)
+{
+    double r = 1.0;
+    while (e-- > 0)
+        r *= x;
+    return r;
+}
+
+/* monomial m at x, or its derivative along axis d (d >= 0) */
+static double mono(const int *ex, const double *x, int nd, int d)
+{
+    double v = 1.0;
+    for (int k = 0; k < nd; k++) {
+        if (k == d)
+            v *= ex[k] ? ex[k] * ipow(x[k], ex[k] - 1) : 0.0;
+        else
+            v *= ipow(x[k], ex[k]);
+    }
+    return v;
+}
+
+int fr__shape_basis(const struct fr__shape *s, size_t npts, const double *pts,
+                    double *n, double *dn)
+{
+    size_t nn = s->n, nd = (size_t)s->ndims;
+    double *v = malloc(2 * nn * nn * sizeof *v);
+    if (!v)
+        return frx_error(FRX_ENOMEM, "fr: no memory for shape functions");
+    double *c = v + nn * nn;
+    for (size_t i = 0; i < nn; i++)
+        for (size_t m = 0; m < nn; m++)
+            v[i * nn + m] = mono(s->mono[m], s->nodes[i], s->ndims, -1);
+    int rc = fr__inverse(nn, v, c, "Vandermonde matrix of the shape points");
+    if (rc < 0) {
+        free(v);
+        return rc;
+    }
+    /* N_k(x) = sum_m mono_m(x) c[m][k] */
+    for (size_t a = 0; a < npts; a++)
+        for (int d = -1; d < (int)nd; d++) {
+            double *out = d < 0 ? (n ? n + a * nn : NULL)
+                                : (dn ? dn + (a * nd + (size_t)d) * nn : NULL);
+            if (!out)
+                continue;
+            for (size_t k = 0; k < nn; k++)
+                out[k] = 0.0;
+            for (size_t m = 0; m < nn; m++) {
+                double pm = mono(s->mono[m], pts + a * nd, s->ndims, d);
+                for (size_t k = 0; k < nn; k++)
+                    out[k] += pm * c[m * nn + k];
+            }
+        }
+    free(v);
+    return FRX_OK;
+}

@@ -1,0 +1,122 @@
+/* The points of VTK's Lagrange cells (VTK_LAGRANGE_TRIANGLE,
+ * _QUADRILATERAL, _HEXAHEDRON) in VTK's own order, as VTK >= 9 numbers
+ * them (vtkHigherOrderQuadrilateral/Hexahedron::PointIndexFromIJK,
+ * vtkHigherOrderTriangle::BarycentricIndex): corners, then edges, then
+ * faces, then the interior. Quadrilateral and hexahedron edges all run
+ * along +i, +j or +k; triangle edges run 0->1, 1->2, 2->0 and the
+ * interior repeats the pattern on a triangle of order n-3. */
+#include "fr-internal.h"
+
+size_t fr__vtk_npts(int etype, int n)
+{
+    size_t m = (size_t)n + 1;
+    switch (etype) {
+    case FR_TRI: return m * (m + 1) / 2;
+    case FR_QUAD: return m * m;
+    case FR_HEX: return m * m * m;
+    default: return 0;
+    }
+}
+
+/* corner number of (i, j) on the corners of the square of side n */
+static int corner(int i, int j) { return i ? (j ? 2 : 1) : (j ? 3 : 0); }
+
+static size_t quad_index(int i, int j, int n)
+{
+    int ib = i == 0 || i == n, jb = j == 0 || j == n;
+    if (ib && jb)
+        return (size_t)corner(i, j);
+    int off = 4;
+    if (!ib && jb) /* edges along i: j = 0 (edge 0), j = n (edge 2) */
+        return (size_t)(off + (i - 1) + (j ? 2 * (n - 1) : 0));
+    if (ib && !jb) /* edges along j: i = n (edge 1), i = 0 (edge 3) */
+        return (size_t)(off + (j - 1) + (i ? n - 1 : 3 * (n - 1)));
+    off += 4 * (n - 1);
+    return (size_t)(off + (i - 1) + (n - 1) * (j - 1));
+}
+
+static size_t hex_index(int i, int j, int k, int n)
+{
+    int ib = i == 0 || i == n, jb = j == 0 || j == n, kb = k == 0 || k == n;
+    int nb = ib + jb + kb, m = n - 1;
+    if (nb == 3)
+        return (size_t)(corner(i, j) + (k ? 4 : 0));
+    int off = 8;
+    if (nb == 2) { /* edges: the 4 of the bottom, the 4 of the top, the
+                      4 vertical ones from corners 0, 1, 2, 3 */
+        if (!ib)
+            return (size_t)(off + (i - 1) + (j ? 2 * m : 0) + (k ? 4 * m : 0));
+        if (!jb)
+            return (size_t)(off + (j - 1) + (i ? m : 3 * m) + (k ? 4 * m : 0));
+        return (size_t)(off + 8 * m + (k - 1) + m * corner(i, j));
+    }
+    off += 12 * m;
+    if (nb == 1) { /* faces: i = 0, i = n, j = 0, j = n, k = 0, k = n */
+        if (ib)
+            return (size_t)(off + (j - 1) + m * (k - 1) + (i ? m * m : 0));
+        off += 2 * m * m;
+        if (jb)
+            return (size_t)(off + (i - 1) + m * (k - 1) + (j ? m * m : 0));
+        off += 2 * m * m;
+        return (size_t)(off + (i - 1) + m * (j - 1) + (k ? m * m : 0));
+    }
+    off += 6 * m * m;
+    return (size_t)(off + (i - 1) + m * ((j - 1) + m * (k - 1)));
+}
+
+/* barycentric index (b0, b1, b2), b0 + b1 + b2 = n, of triangle point
+ * index; the point sits at (b0, b1)/n of VTK's unit triangle */
+static void tri_bindex(int index, int n, int b[3])
+{
+    int max = n, min = 0;
+    while (index != 0 && index >= 3 * n) { /* the inner triangle */
+        index -= 3 * n;
+        max -= 2;
+        min++;
+        n -= 3;
+    }
+    if (index < 3) {
+        b[index] = b[(index + 1) % 3] = min;
+        b[(index + 2) % 3] = max;
+    } else {
+        index -= 3;
+        int dim = index / (n - 1), off = index - dim * (n - 1);
+        b[(dim + 1) % 3] = min;
+        b[(dim + 2) % 3] = max - 1 - off;
+        b[dim] = min + 1 + off;
+    }
+}
+
+static double coord(int i, int n) { return -1.0 + 2.0 * i / n; }
+
+void fr__vtk_points(int etype, int n, double *pts)
+{
+    switch (etype) {
+    case FR_QUAD:
+        for (int j = 0; j <= n; j++)
+            for (int i = 0; i <= n; i++) {
+                double *p = pts + 2 * quad_index(i, j, n);
+                p[0] = coord(i, n);
+                p[1] = coord(j, n);
+            }
+        break;
+    case FR_HEX:
+        for (int k = 0; k <= n; k++)
+            for (int j = 0; j <= n; j++)
+                for (int i = 0; i <= n; i++) {
+                    double *p = pts + 3 * hex_index(i, j, k, n);
+                    p[0] = coord(i, n);
+                    p[1] = coord(j, n);
+                    p[2] = coord(k, n);
+                }
+        break;
+    case FR_TRI:
+        for (size_t idx = 0; idx < fr__vtk_npts(FR_TRI, n); idx++) {
+            int b[3];
+            tri_bindex((int)idx, n, b);
+            pts[2 * idx] = coord(b[0], n);
+            pts[2 * idx + 1] = coord(b[1], n);
+        }
+        break;
+    }
+}

@@ -1,0 +1,593 @@
+/* frx-fakegpu: a GPU made of host memory, for running gpu-common and the
+ * generated CUDA code (kernels and packs) through the conformance and
+ * MPI tests on a machine without a GPU. It is strict where a real GPU
+ * would forgive by luck:
+ *
+ *   - commands are queued and run only when the host waits (an event,
+ *     the stream), so a missing wait reads stale data, and a copy reads
+ *     or writes host memory when it runs, not when it was issued;
+ *   - new device memory is filled with garbage: only the zeroing frx
+ *     issues makes it zero;
+ *   - freeing memory or a module while commands are queued aborts.
+ *
+ * Kernels: the generated CUDA source with `extern "C" __global__`
+ * removed is C; a wrapper per kernel runs it for every thread of every
+ * block in turn (the kernels share nothing between threads), with
+ * blockIdx, blockDim and threadIdx as variables. The "compiler" is cc,
+ * the "code" a shared object. Test fixture only: never installed. */
+#include "gpu.h"
+
+#include <dlfcn.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define GARBAGE 0xA5
+#define MAX_PARAMS 64
+
+static void die(const char *what)
+{
+    fprintf(stderr, "fakegpu: %s\n", what);
+    abort(); /* a test fixture: a broken promise ends the test */
+}
+
+/* ------------------------------------------------------ the compiler */
+
+struct prog {
+    char *src, *code, *log, *name;
+    size_t size;
+};
+
+static int rtc_create(void **out, const char *src, const char *name,
+                      int nheaders, const char *const *headers,
+                      const char *const *names)
+{
+    (void)nheaders, (void)headers, (void)names;
+    struct prog *p = calloc(1, sizeof *p);
+    if (p) {
+        p->src = strdup(src);
+        p->name = strdup(name);
+    }
+    if (!p || !p->src || !p->name) {
+        if (p)
+            free(p->src), free(p->name);
+        free(p);
+        return 1;
+    }
+    *out = p;
+    return 0;
+}
+
+/* The parameters of function name in src: 'p'ointer, 'i'nt, 'f'loat;
+ * the number of them, or -1. */
+static int signature(const char *src, const char *name, char *kinds)
+{
+    char head[160];
+    snprintf(head, sizeof head, "void %s(", name);
+    const char *at = strstr(src, head);
+    if (!at)
+        return -1;
+    at += strlen(head);
+    int n = 0;
+    while (*at && *at != ')' && n < MAX_PARAMS) {
+        size_t len = strcspn(at, ",)");
+        char param[256];
+        snprintf(param, sizeof param, "%.*s", (int)len, at);
+        const char *type = param + strspn(param, " \n");
+        if (strncmp(type, "const ", 6) == 0)
+            type += 6;
+        kinds[n++] = strchr(param, '*') ? 'p'
+                   : strncmp(type, "int ", 4) == 0 ? 'i' : 'f';
+        at += len;
+        if (*at == ',')
+            at++;
+    }
+    return *at == ')' ? n : -1;
+}
+
+static const char global_prefix[] = "extern \"C\" __global__ ";
+
+/* The source as C, with a runner per kernel. */
+static char *as_c(const char *src, const char *name)
+{
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    if (!f)
+        return NULL;
+    fputs("#include <math.h>\n#include <stddef.h>\n"
+          "#define __restrict__ restrict\n"
+          "static struct { unsigned x, y, z; } blockIdx, blockDim, "
+          "threadIdx;\n", f);
+    fprintf(f, "#line 1 \"%s\"\n", name); /* messages name the source */
+    for (const char *s = src; *s;) {
+        const char *g = strstr(s, global_prefix);
+        size_t k = g ? (size_t)(g - s) : strlen(s);
+        fwrite(s, 1, k, f);
+        s += k;
+        if (g)
+            s += strlen(global_prefix);
+    }
+    int dbl = strstr(src, "typedef double fpdtype_t") != NULL;
+    for (const char *g = strstr(src, global_prefix); g;
+         g = strstr(g + 1, global_prefix)) {
+        char fn[128];
+        if (sscanf(g + strlen(global_prefix), "void %127[A-Za-z0-9_]",
+                   fn) != 1)
+            continue;
+        char kinds[MAX_PARAMS];
+        int n = signature(src, fn, kinds);
+        if (n < 0)
+            continue;
+        fprintf(f, "\nconst unsigned frx_fake_sizes_%s[] = {%d", fn, n);
+        for (int i = 0; i < n; i++)
+            fprintf(f, ", %d", kinds[i] == 'p' ? 8 : kinds[i] == 'i' ? 4
+                                                 : dbl ? 8 : 4);
+        fprintf(f, "};\nvoid frx_fake_run_%s(unsigned gx, unsigned gy, "
+                   "unsigned bx, void **p);\n"
+                   "void frx_fake_run_%s(unsigned gx, unsigned gy, "
+                   "unsigned bx, void **p)\n{\n"
+                   "    blockDim.x = bx, blockDim.y = blockDim.z = 1;\n"
+                   "    for (unsigned y = 0; y < gy; y++)\n"
+                   "    for (unsigned b = 0; b < gx; b++)\n"
+                   "    for (unsigned t = 0; t < bx; t++) {\n"
+                   "        blockIdx.x = b, blockIdx.y = y, threadIdx.x = t;\n"
+                   "        %s(", fn, fn, fn);
+        for (int i = 0; i < n; i++)
+            fprintf(f, "%s*(%s *)p[%d]", i ? ", " : "",
+                    kinds[i] == 'p' ? "void *" : kinds[i] == 'i'
+                                                     ? "int" : "fpdtype_t",
+                    i);
+        fputs(");\n    }\n}\n", f);
+    }
+    return fclose(f) == 0 ? out : (free(out), NULL);
+}
+
+static int slurp(const char *path, char **data, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    long n = -1;
+    if (f && fseek(f, 0, SEEK_END) == 0)
+        n = ftell(f);
+    *data = n > 0 && fseek(f, 0, SEEK_SET) == 0 ? malloc((size_t)n + 1) : NULL;
+    int ok = *data && fread(*data, 1, (size_t)n, f) == (size_t)n;
+    if (f)
+        fclose(f);
+    if (!ok) {
+        free(*data);
+        *data = NULL;
+        return -1;
+    }
+    (*data)[n] = '\0';
+    *size = (size_t)n;
+    return 0;
+}
+
+static int rtc_compile(void *prog, int nopts, const char *const *opts)
+{
+    (void)nopts, (void)opts;
+    struct prog *p = prog;
+    const char *tmp = getenv("TMPDIR");
+    char dir[512], c[600], so[600], log[600];
+    snprintf(dir, sizeof dir, "%s/fakegpu-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir))
+        return 3;
+    snprintf(c, sizeof c, "%s/k.c", dir);
+    snprintf(so, sizeof so, "%s/k.so", dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    char *text = as_c(p->src, p->name);
+    FILE *f = text ? fopen(c, "w") : NULL;
+    int bad = !f || fputs(text, f) < 0;
+    if (f && fclose(f) != 0)
+        bad = 1;
+    free(text);
+    int status = -1;
+    if (!bad) {
+        char *argv[] = {"cc", "-std=gnu11", "-O1", "-w", "-shared", "-fPIC",
+                        "-o", so, c, "-lm", NULL};
+        posix_spawn_file_actions_t fa;
+        posix_spawn_file_actions_init(&fa);
+        posix_spawn_file_actions_addopen(&fa, 1, log, 01101, 0600);
+        posix_spawn_file_actions_adddup2(&fa, 1, 2);
+        pid_t pid;
+        if (posix_spawnp(&pid, "cc", &fa, NULL, argv, environ) == 0)
+            waitpid(pid, &status, 0);
+        posix_spawn_file_actions_destroy(&fa);
+    }
+    size_t n;
+    if (slurp(log, &p->log, &n) != 0)
+        p->log = strdup("");
+    int ok = !bad && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+             slurp(so, &p->code, &p->size) == 0;
+    unlink(c), unlink(so), unlink(log), rmdir(dir);
+    return ok ? 0 : 6; /* 6: NVRTC_ERROR_COMPILATION */
+}
+
+static int rtc_log_size(void *prog, size_t *n)
+{
+    const struct prog *p = prog;
+    *n = p->log ? strlen(p->log) + 1 : 1;
+    return 0;
+}
+
+static int rtc_log(void *prog, char *out)
+{
+    const struct prog *p = prog;
+    strcpy(out, p->log ? p->log : "");
+    return 0;
+}
+
+static int rtc_code_size(void *prog, size_t *n)
+{
+    *n = ((struct prog *)prog)->size;
+    return 0;
+}
+
+static int rtc_code(void *prog, char *out)
+{
+    const struct prog *p = prog;
+    memcpy(out, p->code, p->size);
+    return 0;
+}
+
+static int rtc_destroy(void **prog)
+{
+    struct prog *p = *prog;
+    free(p->src), free(p->code), free(p->log), free(p->name), free(p);
+    *prog = NULL;
+    return 0;
+}
+
+static const char *rtc_errstr(int rc)
+{
+    return rc == 6 ? "cc failed" : rc ? "fakegpu compiler error" : "ok";
+}
+
+/* ------------------------------------------------------ the device */
+
+struct event {
+    int pending;
+};
+
+struct fn {
+    void (*run)(unsigned gx, unsigned gy, unsigned bx, void **p);
+    const unsigned *sizes; /* count, then each parameter's bytes */
+};
+
+struct module {
+    void *so;
+    struct fn fns[8];
+    int nfns;
+};
+
+enum { C_ZERO, C_COPY, C_LAUNCH, C_RECORD };
+
+struct cmd {
+    int kind;
+    uint64_t addr;
+    void *host;
+    size_t bytes;
+    int to_host;
+    const struct fn *fn;
+    unsigned grid[2], block;
+    unsigned char *args; /* launch parameters, copied at launch */
+    struct event *ev;
+};
+
+struct fake {
+    struct gpu g;
+    struct cmd *q;
+    size_t nq, cap;
+};
+
+static struct fake *fk(struct gpu *g) { return (struct fake *)g; }
+
+static int push(struct gpu *g, struct cmd c)
+{
+    struct fake *s = fk(g);
+    if (s->nq == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 64;
+        struct cmd *q = realloc(s->q, cap * sizeof *q);
+        if (!q)
+            return frx_error(FRX_ENOMEM, "fakegpu: out of memory");
+        s->q = q;
+        s->cap = cap;
+    }
+    s->q[s->nq++] = c;
+    return FRX_OK;
+}
+
+static void execute(struct cmd *c)
+{
+    void *dev = (void *)(uintptr_t)c->addr;
+    switch (c->kind) {
+    case C_ZERO:
+        memset(dev, 0, c->bytes);
+        break;
+    case C_COPY:
+        if (c->to_host)
+            memcpy(c->host, dev, c->bytes);
+        else
+            memcpy(dev, c->host, c->bytes);
+        break;
+    case C_LAUNCH: {
+        void *p[MAX_PARAMS];
+        size_t at = 0;
+        for (unsigned k = 0; k < c->fn->sizes[0]; k++) {
+            p[k] = c->args + at;
+            at += c->fn->sizes[k + 1];
+        }
+        c->fn->run(c->grid[0], c->grid[1], c->block, p);
+        free(c->args);
+        break;
+    }
+    default:
+        c->ev->pending = 0;
+    }
+}
+
+/* Run the first n queued commands. */
+static void run(struct fake *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        execute(&s->q[i]);
+    memmove(s->q, s->q + n, (s->nq - n) * sizeof *s->q);
+    s->nq -= n;
+}
+
+static void idle_or_die(struct gpu *g, const char *what)
+{
+    if (fk(g)->nq)
+        die(what);
+}
+
+static int f_alloc(struct gpu *g, size_t bytes, uint64_t *addr)
+{
+    (void)g;
+    if (bytes % FRX_GPU_ALIGNMENT)
+        die("an allocation is not whole 128-byte lines");
+    void *p = aligned_alloc(FRX_GPU_ALIGNMENT, bytes);
+    if (!p)
+        return frx_error(FRX_ENOMEM, "fakegpu: out of memory");
+    memset(p, GARBAGE, bytes);
+    *addr = (uint64_t)(uintptr_t)p;
+    return FRX_OK;
+}
+
+static void f_free(struct gpu *g, uint64_t addr)
+{
+    idle_or_die(g, "device memory freed with commands queued");
+    free((void *)(uintptr_t)addr);
+}
+
+static int f_host_alloc(struct gpu *g, size_t bytes, void **host)
+{
+    uint64_t addr = 0;
+    int rc = f_alloc(g, bytes, &addr);
+    *host = (void *)(uintptr_t)addr;
+    return rc;
+}
+
+static void f_host_free(struct gpu *g, void *host)
+{
+    idle_or_die(g, "pinned memory freed with commands queued");
+    free(host);
+}
+
+static int f_zero(struct gpu *g, uint64_t addr, size_t bytes)
+{
+    return push(g, (struct cmd){.kind = C_ZERO, .addr = addr, .bytes = bytes});
+}
+
+static int f_copy(struct gpu *g, uint64_t addr, void *host, size_t bytes,
+                  int to_host)
+{
+    return push(g, (struct cmd){.kind = C_COPY, .addr = addr, .host = host,
+                                .bytes = bytes, .to_host = to_host});
+}
+
+static int f_event_new(struct gpu *g, void **ev)
+{
+    (void)g;
+    *ev = calloc(1, sizeof(struct event));
+    return *ev ? FRX_OK : frx_error(FRX_ENOMEM, "fakegpu: out of memory");
+}
+
+static void f_event_free(struct gpu *g, void *ev)
+{
+    for (size_t i = 0; i < fk(g)->nq; i++)
+        if (fk(g)->q[i].ev == ev)
+            die("an event freed while queued");
+    free(ev);
+}
+
+static int f_record(struct gpu *g, void *ev)
+{
+    ((struct event *)ev)->pending = 1;
+    return push(g, (struct cmd){.kind = C_RECORD, .ev = ev});
+}
+
+static int f_event_wait(struct gpu *g, void *ev)
+{
+    struct fake *s = fk(g);
+    if (!((struct event *)ev)->pending)
+        return FRX_OK;
+    for (size_t i = 0; i < s->nq; i++)
+        if (s->q[i].ev == ev) {
+            run(s, i + 1);
+            return FRX_OK;
+        }
+    die("waiting for an event never recorded");
+    return FRX_EBACKEND;
+}
+
+static int f_stream_wait(struct gpu *g)
+{
+    run(fk(g), fk(g)->nq);
+    return FRX_OK;
+}
+
+static int f_module_load(struct gpu *g, const void *image, size_t size,
+                         void **mod)
+{
+    (void)g;
+    const char *tmp = getenv("TMPDIR");
+    char path[600];
+    snprintf(path, sizeof path, "%s/fakegpu-XXXXXX.so",
+             tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemps(path, 3);
+    int bad = fd < 0 || write(fd, image, size) != (ssize_t)size;
+    if (fd >= 0 && close(fd) != 0)
+        bad = 1;
+    struct module *m = bad ? NULL : calloc(1, sizeof *m);
+    if (m && !(m->so = dlopen(path, RTLD_NOW | RTLD_LOCAL))) {
+        frx_error(FRX_EBACKEND, "fakegpu: %s", dlerror());
+        free(m);
+        m = NULL;
+    }
+    if (fd >= 0)
+        unlink(path);
+    if (!m)
+        return bad ? frx_error(FRX_EIO, "fakegpu: cannot write %s", path)
+                   : FRX_EBACKEND;
+    *mod = m;
+    return FRX_OK;
+}
+
+static void f_module_free(struct gpu *g, void *mod)
+{
+    idle_or_die(g, "a module freed with commands queued");
+    struct module *m = mod;
+    dlclose(m->so);
+    free(m);
+}
+
+static int f_function(struct gpu *g, void *mod, const char *entry, void **fn)
+{
+    (void)g;
+    struct module *m = mod;
+    char run_name[160], sizes_name[160];
+    snprintf(run_name, sizeof run_name, "frx_fake_run_%s", entry);
+    snprintf(sizes_name, sizeof sizes_name, "frx_fake_sizes_%s", entry);
+    if (m->nfns == 8)
+        return frx_error(FRX_EBACKEND, "fakegpu: too many functions");
+    struct fn *f = &m->fns[m->nfns];
+    *(void **)&f->run = dlsym(m->so, run_name);
+    f->sizes = dlsym(m->so, sizes_name);
+    if (!f->run || !f->sizes)
+        return frx_error(FRX_EBACKEND, "fakegpu: no kernel '%s'", entry);
+    m->nfns++;
+    *fn = f;
+    return FRX_OK;
+}
+
+static int f_launch(struct gpu *g, void *fn, const unsigned grid[2],
+                    unsigned block, void **params)
+{
+    const struct fn *f = fn;
+    size_t total = 0;
+    for (unsigned k = 0; k < f->sizes[0]; k++)
+        total += f->sizes[k + 1];
+    unsigned char *args = malloc(total ? total : 1);
+    if (!args)
+        return frx_error(FRX_ENOMEM, "fakegpu: out of memory");
+    size_t at = 0;
+    for (unsigned k = 0; k < f->sizes[0]; k++) { /* as cuLaunchKernel does */
+        memcpy(args + at, params[k], f->sizes[k + 1]);
+        at += f->sizes[k + 1];
+    }
+    struct cmd c = {.kind = C_LAUNCH, .fn = f, .grid = {grid[0], grid[1]},
+                    .block = block, .args = args};
+    int rc = push(g, c);
+    if (rc)
+        free(args);
+    return rc;
+}
+
+static const struct gpu_vendor fake_vendor = {
+    .alloc = f_alloc, .free = f_free, .host_alloc = f_host_alloc,
+    .host_free = f_host_free, .zero = f_zero, .copy = f_copy,
+    .event_new = f_event_new, .event_free = f_event_free,
+    .record = f_record, .event_wait = f_event_wait,
+    .stream_wait = f_stream_wait, .module_load = f_module_load,
+    .module_free = f_module_free, .function = f_function,
+    .launch = f_launch};
+
+/* ------------------------------------------------------ the plugin */
+
+static int fake_probe(char *why, size_t n)
+{
+    snprintf(why, n, "a GPU made of host memory (tests only)");
+    return FRX_OK;
+}
+
+static void fake_destroy(void *state)
+{
+    struct fake *s = state;
+    frx_gpu_stop(&s->g);
+    free(s->q);
+    free(s);
+}
+
+static int fake_create(const frx_backend_init *init, frx_backend_info *info,
+                       void **state)
+{
+    struct fake *s = calloc(1, sizeof *s);
+    if (!s)
+        return frx_error(FRX_ENOMEM, "fakegpu: out of memory");
+    struct gpu *g = &s->g;
+    *g = (struct gpu){.vd = &fake_vendor, .vendor = "fakegpu",
+                      .target = FRX_TARGET_CUDA,
+                      .precision = init->precision,
+                      /* small blocks: every launch spans several */
+                      .lim = {.block = 16, .max_grid_x = 1u << 30,
+                              .max_grid_y = 65535},
+                      .suffix = ".so", .src_suffix = ".cu", .idle = 1};
+    snprintf(g->rtc.name, sizeof g->rtc.name, "cc");
+    g->rtc.create = rtc_create;
+    g->rtc.compile = rtc_compile;
+    g->rtc.log_size = rtc_log_size;
+    g->rtc.log = rtc_log;
+    g->rtc.code_size = rtc_code_size;
+    g->rtc.code = rtc_code;
+    g->rtc.destroy = rtc_destroy;
+    g->rtc.errstr = rtc_errstr;
+    snprintf(g->arch, sizeof g->arch, "host");
+    snprintf(g->driver, sizeof g->driver, "fakegpu 1");
+    snprintf(g->rtc_version, sizeof g->rtc_version, "cc");
+    snprintf(g->device, sizeof g->device, "fake GPU");
+    int rc = frx_gpu_start(g);
+    if (rc) {
+        fake_destroy(s);
+        return rc;
+    }
+    info->soasz = 32;
+    info->alignment = FRX_GPU_ALIGNMENT;
+    info->host_accessible = 0;
+    snprintf(info->device, sizeof info->device, "fake GPU (host memory)");
+    *state = s;
+    return FRX_OK;
+}
+
+static const frx_backend_ops fake_ops = {
+    .size = sizeof(frx_backend_ops),
+    .priority = 0,
+    .probe = fake_probe,
+    .create = fake_create,
+    .destroy = fake_destroy,
+    .target = FRX_TARGET_CUDA,
+    FRX_GPU_BACKEND_OPS,
+};
+
+static const frx_plugin_desc fake_desc = {
+    FRX_PLUGIN_DESC_INIT(FRX_PLUGIN_BACKEND, "fakegpu", FRX_VERSION,
+                         "gpu-common on host memory (tests only)"),
+    .backend = &fake_ops,
+};
+
+FRX_PLUGIN_DEFINE(fake_desc)

@@ -1,0 +1,445 @@
+/* frx-fr-common, reference elements: sizes and refusals, quadrature at
+ * the solution points (Williams-Shunn on triangles), flux points and
+ * normals, M0/M1/M2/M4/vis exact on polynomials, the FR divergence, and
+ * the correction M3 against a DG lifting built from a mass matrix. */
+#include "frtest.h"
+
+#include <frx/frx.h>
+
+#include <stdio.h>
+#include <string.h>
+
+extern void dgesv_(const int *n, const int *nrhs, double *a, const int *lda, int *ipiv,
+                   double *b, const int *ldb, int *info);
+
+struct etcase {
+    int etype, lo, hi;
+};
+/* hexahedra up to 4 keep the suite quick */
+static const struct etcase cases[] = {{FR_QUAD, 0, 8}, {FR_TRI, 1, 6}, {FR_HEX, 0, 4}};
+#define NCASES (sizeof cases / sizeof *cases)
+
+static int ndims_of(int etype) { return etype == FR_HEX ? 3 : 2; }
+
+/* Exponents of the monomials spanning the element's space of order p
+ * (Q_p on tensor elements, P_p on triangles); returns their number. */
+static int monomials(int etype, int p, int (*ex)[3])
+{
+    int n = 0, nz = etype == FR_HEX ? p : 0;
+    for (int c = 0; c <= nz; c++)
+        for (int b = 0; b <= p; b++)
+            for (int a = 0; a <= p; a++)
+                if (etype != FR_TRI || a + b <= p) {
+                    ex[n][0] = a;
+                    ex[n][1] = b;
+                    ex[n][2] = c;
+                    n++;
+                }
+    return n;
+}
+
+/* f at n points [n][nd] */
+static void sample(const int *ex, size_t n, const double *pts, int nd, int d, double *out)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = ft_mono(ex, pts + i * (size_t)nd, nd, d);
+}
+
+static void matvec(const double *m, size_t nr, size_t nc, const double *x, double *y)
+{
+    for (size_t i = 0; i < nr; i++) {
+        y[i] = 0.0;
+        for (size_t j = 0; j < nc; j++)
+            y[i] += m[i * nc + j] * x[j];
+    }
+}
+
+START_TEST(sizes_and_refusals)
+{
+    for (size_t c = 0; c < NCASES; c++)
+        for (int p = cases[c].lo; p <= cases[c].hi; p++) {
+            fr_element *e = ft_element(cases[c].etype, p);
+            size_t n1 = (size_t)p + 1, nd = (size_t)ndims_of(cases[c].etype);
+            size_t nupts = cases[c].etype == FR_TRI ? n1 * (n1 + 1) / 2 : nd == 2 ? n1 * n1 : n1 * n1 * n1;
+            size_t nfaces = cases[c].etype == FR_TRI ? 3 : cases[c].etype == FR_QUAD ? 4 : 6;
+            ck_assert_uint_eq(fr_element_nupts(e), nupts);
+            ck_assert_uint_eq(fr_element_nfaces(e), nfaces);
+            ck_assert_uint_eq(fr_element_nfacefpts(e), nd == 2 ? n1 : n1 * n1);
+            ck_assert_uint_eq(fr_element_nfpts(e), nfaces * fr_element_nfacefpts(e));
+            ck_assert_int_eq(fr_element_ndims(e), (int)nd);
+            size_t nr, nc;
+            ck_assert_ptr_nonnull(fr_element_op(e, FR_M132, &nr, &nc));
+            ck_assert(nr == nupts && nc == nd * nupts);
+            ck_assert_ptr_nonnull(fr_element_op(e, FR_M4, &nr, &nc));
+            ck_assert(nr == nd * nupts && nc == nupts);
+            ck_assert_ptr_nonnull(fr_element_op(e, FR_M3, &nr, &nc));
+            ck_assert(nr == nupts && nc == fr_element_nfpts(e));
+            fr_element_destroy(e);
+        }
+    fr_element *e = (fr_element *)1;
+    ck_assert_int_eq(fr_element_create(FR_TRI, 7, &e), FRX_ERANGE);
+    ck_assert_ptr_null(e);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "triangle of order 7"));
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "1..6"));
+    ck_assert_int_eq(fr_element_create(FR_TRI, 0, &e), FRX_ERANGE);
+    ck_assert_int_eq(fr_element_create(FR_QUAD, 9, &e), FRX_ERANGE);
+    ck_assert_int_eq(fr_element_create(FR_QUAD, -1, &e), FRX_ERANGE);
+    ck_assert_int_eq(fr_element_create(3, 2, &e), FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "element type 3"));
+    e = ft_element(FR_QUAD, 1);
+    ck_assert_ptr_null(fr_element_op(e, FR_NOPS, NULL, NULL));
+    fr_element_destroy(e);
+}
+END_TEST
+
+/* Quadrature at the solution points: weights sum to the area; tensor
+ * rules exact to degree 2p+1 in each variable; Williams-Shunn exact to
+ * the degree of its table. */
+START_TEST(solution_point_quadrature)
+{
+    static const int ws_degree[] = {0, 2, 4, 5, 7, 8, 10};
+    for (size_t c = 0; c < NCASES; c++)
+        for (int p = cases[c].lo; p <= cases[c].hi; p++) {
+            int et = cases[c].etype, nd = ndims_of(et);
+            fr_element *e = ft_element(et, p);
+            const double *x = fr_element_upts(e), *w = fr_element_upts_weights(e);
+            size_t n = fr_element_nupts(e);
+            double sum = 0.0;
+            for (size_t i = 0; i < n; i++)
+                sum += w[i];
+            ck_near(sum, et == FR_TRI ? 2.0 : et == FR_QUAD ? 4.0 : 8.0, 1e-14 * n);
+            int deg = et == FR_TRI ? ws_degree[p] : 2 * p + 1;
+            static int ex[4096][3];
+            int nm = monomials(et, deg, ex);
+            for (int m = 0; m < nm; m++) {
+                double s = 0.0;
+                for (size_t i = 0; i < n; i++)
+                    s += w[i] * ft_mono(ex[m], x + i * (size_t)nd, nd, -1);
+                ck_assert_msg(fabs(s - ft_int(et, ex[m])) <= 1e-13,
+                              "etype %d p %d: x^%d y^%d z^%d: %.17g vs %.17g", et, p, ex[m][0],
+                              ex[m][1], ex[m][2], s, ft_int(et, ex[m]));
+            }
+            if (et == FR_TRI) /* strictly inside */
+                for (size_t i = 0; i < n; i++)
+                    ck_assert(x[2 * i] > -1 && x[2 * i + 1] > -1 && x[2 * i] + x[2 * i + 1] < 0);
+            fr_element_destroy(e);
+        }
+}
+END_TEST
+
+/* Flux points lie on their face, in the order of the face's walk from
+ * its first corner, mirror-symmetric about the face's centre (so k meets
+ * nfp-1-k on a shared face); normals are unit, outward, and norm_fpts is
+ * the unit normal times the face Jacobian. */
+START_TEST(flux_points_and_normals)
+{
+    for (size_t c = 0; c < NCASES; c++)
+        for (int p = cases[c].lo; p <= cases[c].hi; p++) {
+            int et = cases[c].etype;
+            size_t nd = (size_t)ndims_of(et);
+            fr_element *e = ft_element(et, p);
+            size_t nfp = fr_element_nfacefpts(e);
+            const double *fp = fr_element_fpts(e), *un = fr_element_unorm_fpts(e);
+            const double *nr = fr_element_norm_fpts(e), *fj = fr_element_face_jac(e);
+            const double *fw = fr_element_fpts_weights(e);
+            double centroid[3] = {et == FR_TRI ? -1.0 / 3 : 0, et == FR_TRI ? -1.0 / 3 : 0, 0};
+            for (size_t f = 0; f < fr_element_nfaces(e); f++) {
+                ck_near(fj[f], et == FR_TRI && f == 1 ? sqrt(2.0) : 1.0, 1e-15);
+                double wsum = 0.0;
+                for (size_t k = 0; k < nfp; k++) {
+                    size_t i = f * nfp + k;
+                    double nn = 0.0, out = 0.0;
+                    for (size_t d = 0; d < nd; d++) {
+                        nn += un[i * nd + d] * un[i * nd + d];
+                        out += un[i * nd + d] * (fp[i * nd + d] - centroid[d]);
+                        ck_near(nr[i * nd + d], un[i * nd + d] * fj[f], 1e-15);
+                    }
+                    ck_near(nn, 1.0, 1e-15);
+                    ck_assert(out > 0);
+                    wsum += fw[i];
+                    /* on the face: the normal projection is constant */
+                    double h = 0.0, h0 = 0.0;
+                    for (size_t d = 0; d < nd; d++) {
+                        h += un[i * nd + d] * fp[i * nd + d];
+                        h0 += un[i * nd + d] * fp[f * nfp * nd + d];
+                    }
+                    ck_near(h, h0, 1e-15);
+                    if (nd == 2) {
+                        const double *c0 = fp + f * nfp * nd;
+                        if (k > 0) { /* farther from the first point */
+                            double d1 = hypot(fp[i * 2] - c0[0], fp[i * 2 + 1] - c0[1]);
+                            double d0 = hypot(fp[(i - 1) * 2] - c0[0], fp[(i - 1) * 2 + 1] - c0[1]);
+                            ck_assert(d1 > d0);
+                        }
+                    }
+                }
+                ck_near(wsum, nd == 2 ? 2.0 : 4.0, 1e-14);
+                if (nd == 2) { /* the walk starts near corner fc[0] */
+                    static const double tri_c[3][2] = {{-1, -1}, {1, -1}, {-1, 1}};
+                    static const double quad_c[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+                    const double *c0 = et == FR_TRI ? tri_c[f] : quad_c[f];
+                    const double *c1 = et == FR_TRI ? tri_c[(f + 1) % 3] : quad_c[(f + 1) % 4];
+                    const double *a = fp + f * nfp * 2, *b = fp + (f * nfp + nfp - 1) * 2;
+                    ck_assert(hypot(a[0] - c0[0], a[1] - c0[1]) <= hypot(a[0] - c1[0], a[1] - c1[1]));
+                    ck_assert(hypot(b[0] - c1[0], b[1] - c1[1]) <= hypot(b[0] - c0[0], b[1] - c0[1]));
+                    for (size_t k = 0; k < nfp; k++) {
+                        const double *x = fp + (f * nfp + k) * 2, *y = fp + (f * nfp + nfp - 1 - k) * 2;
+                        ck_near(x[0] + y[0], c0[0] + c1[0], 1e-15);
+                        ck_near(x[1] + y[1], c0[1] + c1[1], 1e-15);
+                    }
+                }
+            }
+            fr_element_destroy(e);
+        }
+}
+END_TEST
+
+/* M0, M4, M1, M2 and the vis operator on every monomial of the space. */
+START_TEST(operators_exact_on_polynomials)
+{
+    static int ex[1024][3];
+    for (size_t c = 0; c < NCASES; c++)
+        for (int p = cases[c].lo; p <= cases[c].hi; p++) {
+            int et = cases[c].etype, nd = ndims_of(et);
+            fr_element *e = ft_element(et, p);
+            size_t nu = fr_element_nupts(e), nf = fr_element_nfpts(e), nv = fr_element_nvis(e);
+            const double *up = fr_element_upts(e), *fp = fr_element_fpts(e);
+            const double *vp = fr_element_vis_pts(e), *nr = fr_element_norm_fpts(e);
+            const double *m0 = fr_element_op(e, FR_M0, NULL, NULL);
+            const double *m1 = fr_element_op(e, FR_M1, NULL, NULL);
+            const double *m2 = fr_element_op(e, FR_M2, NULL, NULL);
+            const double *m4 = fr_element_op(e, FR_M4, NULL, NULL);
+            const double *mv = fr_element_op(e, FR_MVIS, NULL, NULL);
+            double *u = malloc(nd * nu * sizeof *u), *y = malloc(nd * (nu + nf + nv) * sizeof *y);
+            double *ref = malloc(nd * (nu + nf + nv) * sizeof *ref);
+            int nm = monomials(et, p, ex);
+            for (int m = 0; m < nm; m++) {
+                const int *q = ex[m];
+                sample(q, nu, up, nd, -1, u);
+                matvec(m0, nf, nu, u, y); /* M0: to the flux points */
+                sample(q, nf, fp, nd, -1, ref);
+                for (size_t i = 0; i < nf; i++)
+                    ck_near(y[i], ref[i], 1e-12);
+                matvec(mv, nv, nu, u, y); /* vis */
+                sample(q, nv, vp, nd, -1, ref);
+                for (size_t i = 0; i < nv; i++)
+                    ck_near(y[i], ref[i], 1e-12);
+                matvec(m4, (size_t)nd * nu, nu, u, y); /* M4: the gradient */
+                for (int d = 0; d < nd; d++) {
+                    sample(q, nu, up, nd, d, ref);
+                    for (size_t i = 0; i < nu; i++)
+                        ck_near(y[(size_t)d * nu + i], ref[i], 1e-11 * (p + 1));
+                }
+                /* a flux whose component d is this monomial shifted */
+                const int *q2 = ex[(m + 1) % nm], *q3 = ex[(m + 2) % nm];
+                const int *qd[3] = {q, q2, q3};
+                for (int d = 0; d < nd; d++)
+                    sample(qd[d], nu, up, nd, -1, u + (size_t)d * nu);
+                matvec(m1, nu, (size_t)nd * nu, u, y); /* M1: the divergence */
+                for (size_t i = 0; i < nu; i++) {
+                    double div = 0.0;
+                    for (int d = 0; d < nd; d++)
+                        div += ft_mono(qd[d], up + i * (size_t)nd, nd, d);
+                    ck_near(y[i], div, 1e-11 * (p + 1));
+                }
+                matvec(m2, nf, (size_t)nd * nu, u, y); /* M2: F . n at fpts */
+                for (size_t i = 0; i < nf; i++) {
+                    double fn = 0.0;
+                    for (int d = 0; d < nd; d++)
+                        fn += nr[i * (size_t)nd + (size_t)d] * ft_mono(qd[d], fp + i * (size_t)nd, nd, -1);
+                    ck_near(y[i], fn, 1e-12);
+                }
+            }
+            free(u);
+            free(y);
+            free(ref);
+            fr_element_destroy(e);
+        }
+}
+END_TEST
+
+/* For a flux of degree <= p with the exact normal flux as the common
+ * flux, M132 F + M3 Fn* is the exact divergence. */
+START_TEST(fr_divergence_exact)
+{
+    static int ex[1024][3];
+    for (size_t c = 0; c < NCASES; c++)
+        for (int p = cases[c].lo; p <= cases[c].hi; p++) {
+            int et = cases[c].etype, nd = ndims_of(et);
+            fr_element *e = ft_element(et, p);
+            size_t nu = fr_element_nupts(e), nf = fr_element_nfpts(e);
+            const double *up = fr_element_upts(e), *fp = fr_element_fpts(e);
+            const double *nr = fr_element_norm_fpts(e);
+            const double *m132 = fr_element_op(e, FR_M132, NULL, NULL);
+            const double *m3 = fr_element_op(e, FR_M3, NULL, NULL);
+            double *f = malloc(nd * nu * sizeof *f), *fn = malloc(nf * sizeof *fn);
+            double *a = malloc(nu * sizeof *a), *b = malloc(nu * sizeof *b);
+            int nm = monomials(et, p, ex);
+            for (int m = 0; m < nm; m++) {
+                const int *qd[3] = {ex[m], ex[(m + 3) % nm], ex[(m + 5) % nm]};
+                for (int d = 0; d < nd; d++)
+                    sample(qd[d], nu, up, nd, -1, f + (size_t)d * nu);
+                for (size_t i = 0; i < nf; i++) {
+                    fn[i] = 0.0;
+                    for (int d = 0; d < nd; d++)
+                        fn[i] += nr[i * (size_t)nd + (size_t)d] * ft_mono(qd[d], fp + i * (size_t)nd, nd, -1);
+                }
+                matvec(m132, nu, (size_t)nd * nu, f, a);
+                matvec(m3, nu, nf, fn, b);
+                for (size_t i = 0; i < nu; i++) {
+                    double div = 0.0;
+                    for (int d = 0; d < nd; d++)
+                        div += ft_mono(qd[d], up + i * (size_t)nd, nd, d);
+                    ck_near(a[i] + b[i], div, 1e-11 * (p + 1));
+                }
+            }
+            free(f);
+            free(fn);
+            free(a);
+            free(b);
+            fr_element_destroy(e);
+        }
+}
+END_TEST
+
+/* The DG lifting from a mass matrix: L = M^-1 B with M_ij = int l_i l_j
+ * (a quadrature exact for degree 2p+2) and B_if = w_f l_i(x_f), the face
+ * rule's weight (norm_fpts carries the face Jacobian). M3 must equal it:
+ * Huynh's g_DG on tensor elements, the orthonormal-basis lifting on
+ * triangles. */
+static void check_lifting(int et, int p)
+{
+    fr_element *e = ft_element(et, p);
+    int nd = ndims_of(et);
+    size_t nu = fr_element_nupts(e), nf = fr_element_nfpts(e);
+    /* quadrature for the mass matrix */
+    size_t nq;
+    double *qx, *qw;
+    if (et == FR_TRI) {
+        int n = p + 3;
+        nq = (size_t)n * n;
+        qx = malloc(2 * nq * sizeof *qx);
+        qw = malloc(nq * sizeof *qw);
+        ft_tri_rule(n, qx, qw);
+    } else {
+        size_t n = (size_t)p + 2;
+        double g[64], gw[64];
+        ck_assert_int_eq(fr_gauss_legendre(n, g, gw), 0);
+        nq = nd == 2 ? n * n : n * n * n;
+        qx = malloc((size_t)nd * nq * sizeof *qx);
+        qw = malloc(nq * sizeof *qw);
+        for (size_t q = 0; q < nq; q++) {
+            size_t id[3] = {q % n, (q / n) % n, q / (n * n)};
+            qw[q] = 1.0;
+            for (int d = 0; d < nd; d++) {
+                qx[q * (size_t)nd + (size_t)d] = g[id[d]];
+                qw[q] *= gw[id[d]];
+            }
+        }
+    }
+    double *lq = malloc(nq * nu * sizeof *lq), *lf = malloc(nf * nu * sizeof *lf);
+    double *mass = malloc(nu * nu * sizeof *mass), *rhs = malloc(nu * nf * sizeof *rhs);
+    ck_assert_int_eq(fr_element_basis_at(e, nq, qx, lq, NULL), 0);
+    ck_assert_int_eq(fr_element_basis_at(e, nf, fr_element_fpts(e), lf, NULL), 0);
+    const double *fw = fr_element_fpts_weights(e);
+    /* column-major for LAPACK: mass is symmetric; rhs[f][i] */
+    for (size_t i = 0; i < nu; i++)
+        for (size_t j = 0; j < nu; j++) {
+            double s = 0.0;
+            for (size_t q = 0; q < nq; q++)
+                s += qw[q] * lq[q * nu + i] * lq[q * nu + j];
+            mass[j * nu + i] = s;
+        }
+    for (size_t f = 0; f < nf; f++)
+        for (size_t i = 0; i < nu; i++)
+            rhs[f * nu + i] = fw[f] * lf[f * nu + i];
+    int n = (int)nu, nrhs = (int)nf, info = 0, *piv = malloc(nu * sizeof *piv);
+    dgesv_(&n, &nrhs, mass, &n, piv, rhs, &n, &info);
+    ck_assert_int_eq(info, 0);
+    const double *m3 = fr_element_op(e, FR_M3, NULL, NULL);
+    double worst = 0.0;
+    for (size_t i = 0; i < nu; i++)
+        for (size_t f = 0; f < nf; f++)
+            worst = fmax(worst, fabs(m3[i * nf + f] - rhs[f * nu + i]) / fmax(1.0, fabs(rhs[f * nu + i])));
+    ck_assert_msg(worst <= 1e-11, "etype %d p %d: M3 differs from the DG lifting by %.3g", et, p,
+                  worst);
+    free(piv);
+    free(qx);
+    free(qw);
+    free(lq);
+    free(lf);
+    free(mass);
+    free(rhs);
+    fr_element_destroy(e);
+}
+
+START_TEST(correction_is_dg_lifting)
+{
+    for (int p = 0; p <= 8; p++)
+        check_lifting(FR_QUAD, p);
+    for (int p = 1; p <= 6; p++)
+        check_lifting(FR_TRI, p);
+    for (int p = 0; p <= 3; p++)
+        check_lifting(FR_HEX, p);
+}
+END_TEST
+
+/* The basis at arbitrary points reproduces the space and is a delta at
+ * the solution points. */
+START_TEST(basis_at_points)
+{
+    static int ex[1024][3];
+    for (size_t c = 0; c < NCASES; c++) {
+        int et = cases[c].etype, nd = ndims_of(et), p = cases[c].hi > 4 ? 4 : cases[c].hi;
+        fr_element *e = ft_element(et, p);
+        size_t nu = fr_element_nupts(e);
+        double pts[3 * 7], *v = malloc(7 * nu * sizeof *v), *g = malloc((size_t)nd * 7 * nu * sizeof *g);
+        for (int a = 0; a < 7; a++)
+            for (int d = 0; d < nd; d++)
+                pts[a * nd + d] = -0.9 + 0.11 * a + 0.05 * d - (et == FR_TRI ? 0.05 * a : 0);
+        ck_assert_int_eq(fr_element_basis_at(e, 7, pts, v, g), 0);
+        int nm = monomials(et, p, ex);
+        const double *up = fr_element_upts(e);
+        for (int m = 0; m < nm; m++)
+            for (int a = 0; a < 7; a++) {
+                double s = 0.0, gs[3] = {0, 0, 0};
+                for (size_t j = 0; j < nu; j++) {
+                    double fj = ft_mono(ex[m], up + j * (size_t)nd, nd, -1);
+                    s += v[(size_t)a * nu + j] * fj;
+                    for (int d = 0; d < nd; d++)
+                        gs[d] += g[((size_t)d * 7 + (size_t)a) * nu + j] * fj;
+                }
+                ck_near(s, ft_mono(ex[m], pts + a * nd, nd, -1), 1e-12);
+                for (int d = 0; d < nd; d++)
+                    ck_near(gs[d], ft_mono(ex[m], pts + a * nd, nd, d), 1e-11);
+            }
+        double *vu = malloc(nu * nu * sizeof *vu);
+        ck_assert_int_eq(fr_element_basis_at(e, nu, up, vu, NULL), 0);
+        for (size_t i = 0; i < nu; i++)
+            for (size_t j = 0; j < nu; j++)
+                ck_near(vu[i * nu + j], i == j ? 1.0 : 0.0, 1e-12);
+        free(vu);
+        free(v);
+        free(g);
+        fr_element_destroy(e);
+    }
+}
+END_TEST
+
+static Suite *element_suite(void)
+{
+    Suite *s = suite_create("fr-element");
+    TCase *tc = tcase_create("element");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, sizes_and_refusals);
+    tcase_add_test(tc, solution_point_quadrature);
+    tcase_add_test(tc, flux_points_and_normals);
+    tcase_add_test(tc, operators_exact_on_polynomials);
+    tcase_add_test(tc, fr_divergence_exact);
+    tcase_add_test(tc, correction_is_dg_lifting);
+    tcase_add_test(tc, basis_at_points);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return ft_run(element_suite()); }

@@ -1,0 +1,106 @@
+/* The cuda plugin's own declarations of the driver API (cudrv.h) against
+ * the toolkit's cuda.h where it is installed (values, sizes and the
+ * symbol each call's name stands for), its loader against the toolkit's
+ * stub libcuda (every symbol resolves), and the loader's messages. No
+ * GPU or driver needed. */
+#include "cudrv.h"
+
+#ifdef FRX_HAVE_CUDA_H
+#include <cuda.h>
+#endif
+
+#include <check.h>
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifdef FRX_HAVE_CUDA_H
+#define SAME(ours, theirs) \
+    _Static_assert((int)(ours) == (int)(theirs), #theirs)
+SAME(CU_OK, CUDA_SUCCESS);
+SAME(CU_ERR_OUT_OF_MEMORY, CUDA_ERROR_OUT_OF_MEMORY);
+SAME(CU_ERR_NO_DEVICE, CUDA_ERROR_NO_DEVICE);
+SAME(CU_ATTR_MAX_GRID_DIM_X, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X);
+SAME(CU_ATTR_MAX_GRID_DIM_Y, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y);
+SAME(CU_ATTR_WARP_SIZE, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+SAME(CU_ATTR_CC_MAJOR, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+SAME(CU_ATTR_CC_MINOR, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+SAME(CU_STREAM_NONBLOCKING, CU_STREAM_NON_BLOCKING);
+SAME(CU_EVENT_NO_TIMING, CU_EVENT_DISABLE_TIMING);
+SAME(CU_HOSTALLOC_PORTABLE, CU_MEMHOSTALLOC_PORTABLE);
+_Static_assert(sizeof(cu_ptr) == sizeof(CUdeviceptr), "CUdeviceptr");
+_Static_assert(sizeof(cu_uuid) == sizeof(CUuuid), "CUuuid");
+_Static_assert(sizeof(cu_device) == sizeof(CUdevice), "CUdevice");
+_Static_assert(__builtin_types_compatible_p(cu_context, CUcontext), "ctx");
+_Static_assert(__builtin_types_compatible_p(cu_stream, CUstream), "stream");
+_Static_assert(__builtin_types_compatible_p(cu_event, CUevent), "event");
+_Static_assert(__builtin_types_compatible_p(cu_module, CUmodule), "module");
+_Static_assert(__builtin_types_compatible_p(cu_function, CUfunction), "fn");
+
+#define STR(a) #a
+#define XSTR(a) STR(a)
+
+/* cuda.h maps each call to the symbol of its current version
+ * (cuMemAlloc to cuMemAlloc_v2...): ours must be that one. */
+START_TEST(symbols_are_those_cuda_h_names)
+{
+#define CHECK_NAME(field, symbol, params) \
+    ck_assert_str_eq(symbol, XSTR(cu##field));
+    CU_FUNCTIONS(CHECK_NAME)
+#undef CHECK_NAME
+}
+END_TEST
+#endif
+
+START_TEST(stub_library_has_every_symbol)
+{
+    const char *stub = FRX_CUDA_HOME "/lib64/stubs/libcuda.so";
+    if (access(stub, R_OK) != 0) {
+        printf("no stub libcuda at %s: not checked\n", stub);
+        return;
+    }
+    struct cu_driver d;
+    char why[512] = "";
+    ck_assert_msg(frx_cuda_driver_open(&d, stub, why, sizeof why) == 0, "%s",
+                  why);
+    /* the stub refuses to start (CUDA_ERROR_STUB_LIBRARY) */
+    cu_result rc = d.Init(0);
+    ck_assert_int_ne(rc, CU_OK);
+    ck_assert_ptr_nonnull(frx_cuda_errname(&d, rc));
+}
+END_TEST
+
+START_TEST(missing_driver_named)
+{
+    struct cu_driver d;
+    char why[512];
+    ck_assert_int_eq(frx_cuda_driver_open(&d, "libfrx-no-such-cuda.so.1", why,
+                                          sizeof why), -1);
+    ck_assert_str_eq(why, "libfrx-no-such-cuda.so.1 not found: the NVIDIA "
+                          "driver is not installed here");
+    ck_assert_int_eq(frx_cuda_driver_open(&d, "libm.so.6", why, sizeof why),
+                     -1);
+    ck_assert_str_eq(why, "libm.so.6 has no cuInit(): the NVIDIA driver is "
+                          "too old for frx (update it)");
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("cuda-driver");
+    TCase *tc = tcase_create("core");
+#ifdef FRX_HAVE_CUDA_H
+    tcase_add_test(tc, symbols_are_those_cuda_h_names);
+#else
+    printf("no cuda.h under " FRX_CUDA_HOME ": declarations not compared\n");
+#endif
+    tcase_add_test(tc, stub_library_has_every_symbol);
+    tcase_add_test(tc, missing_driver_named);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,319 @@
+/* gpu-common's parts that need no GPU (device choice, launch geometry and
+ * parameters, the compilers' loader) and the core's pack kernel
+ * generator, unit-tested. */
+#include "gpu.h"
+
+#include <check.h>
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct gpu_device devs[] = {
+    {"NVIDIA H200", "GPU-5f8a1c2e-0b3d-4e6f-8a9b-0c1d2e3f4a5b", "sm_90"},
+    {"NVIDIA H200", "GPU-5f8a9999-0000-1111-2222-333344445555", "sm_90"},
+    {"NVIDIA A100", "GPU-a100beef-0000-1111-2222-333344445555", "sm_80"},
+};
+
+static int choose(const char *spec, int local_rank, char *why, size_t n)
+{
+    return frx_gpu_choose(spec, local_rank, devs, 3, "", why, n);
+}
+
+START_TEST(choose_local_rank_wraps)
+{
+    char why[1024];
+    ck_assert_int_eq(choose("local-rank", 0, why, sizeof why), 0);
+    ck_assert_int_eq(choose("local-rank", 2, why, sizeof why), 2);
+    ck_assert_int_eq(choose("local-rank", 7, why, sizeof why), 1);
+    ck_assert_int_eq(choose("local-rank", -1, why, sizeof why), 0);
+}
+END_TEST
+
+START_TEST(choose_index)
+{
+    char why[1024] = "";
+    ck_assert_int_eq(choose("1", 0, why, sizeof why), 1);
+    ck_assert_int_eq(choose("3", 0, why, sizeof why), -1);
+    ck_assert_ptr_nonnull(strstr(why, "no device 3 (there are 3: 0 = NVIDIA "
+                                      "H200 (sm_90, GPU-5f8a1c2e"));
+    ck_assert_ptr_nonnull(strstr(why, "2 = NVIDIA A100 (sm_80"));
+    ck_assert_int_eq(frx_gpu_choose("1", 0, devs, 1, "CUDA_VISIBLE_DEVICES=4",
+                                    why, sizeof why), -1);
+    ck_assert_ptr_nonnull(strstr(why, "there is 1 with "
+                                      "CUDA_VISIBLE_DEVICES=4"));
+    ck_assert_int_eq(choose("99999999999", 0, why, sizeof why), -1);
+}
+END_TEST
+
+START_TEST(choose_by_id)
+{
+    char why[1024] = "";
+    ck_assert_int_eq(choose("GPU-a100beef-0000-1111-2222-333344445555", 0,
+                            why, sizeof why), 2);
+    ck_assert_int_eq(choose("gpu-A100BEEF", 0, why, sizeof why), 2);
+    ck_assert_int_eq(choose("5f8a1c", 0, why, sizeof why), 0);
+    ck_assert_int_eq(choose("5f8a", 0, why, sizeof why), -1);
+    ck_assert_ptr_nonnull(strstr(why, "more than one device has an id "
+                                      "starting with '5f8a'"));
+    ck_assert_int_eq(choose("GPU-ffff", 0, why, sizeof why), -1);
+    ck_assert_ptr_nonnull(strstr(why, "no device has the id or index "
+                                      "'GPU-ffff'"));
+    ck_assert_ptr_nonnull(strstr(why, "use local-rank"));
+    ck_assert_int_eq(choose("GPU-", 0, why, sizeof why), -1);
+}
+END_TEST
+
+START_TEST(choose_without_devices)
+{
+    char why[256];
+    ck_assert_int_eq(frx_gpu_choose("local-rank", 0, devs, 0,
+                                    "HIP_VISIBLE_DEVICES=", why, sizeof why),
+                     -1);
+    ck_assert_str_eq(why, "no device is visible with HIP_VISIBLE_DEVICES=");
+}
+END_TEST
+
+/* backend.<name>.device, its place in the file, and a rule that wins. */
+START_TEST(device_spec_from_option_or_rule)
+{
+    const char text[] = "backend:\n  precision: double\n  cuda:\n"
+                        "    device: GPU-a100\n";
+    frx_config *cfg;
+    ck_assert_int_eq(frx_config_parse(text, strlen(text), "case.yaml", &cfg),
+                     FRX_OK);
+    frx_backend_init init = {
+        .size = sizeof init,
+        .options = frx_cfg_get(frx_config_root(cfg), "backend.cuda")};
+    const char *spec;
+    char where[256];
+    ck_assert_int_eq(frx_gpu_device_spec(&init, "cuda", &spec, where,
+                                         sizeof where), FRX_OK);
+    ck_assert_str_eq(spec, "GPU-a100");
+    ck_assert_str_eq(where, "case.yaml:4:13: backend.cuda.device");
+    init.device = "1";
+    ck_assert_int_eq(frx_gpu_device_spec(&init, "cuda", &spec, where,
+                                         sizeof where), FRX_OK);
+    ck_assert_str_eq(spec, "1");
+    ck_assert_str_eq(where, "backend.rules device");
+    /* an older core's init, which ends before device */
+    init.size = offsetof(frx_backend_init, device);
+    init.options = NULL;
+    ck_assert_int_eq(frx_gpu_device_spec(&init, "hip", &spec, where,
+                                         sizeof where), FRX_OK);
+    ck_assert_str_eq(spec, "local-rank");
+    ck_assert_str_eq(where, "backend.hip.device");
+    frx_config_free(cfg);
+}
+END_TEST
+
+START_TEST(visible_and_uuid_text)
+{
+    static const char *const vars[] = {"FRX_TEST_NOT_SET_1",
+                                       "FRX_TEST_VISIBLE"};
+    char out[64];
+    unsetenv("FRX_TEST_NOT_SET_1");
+    unsetenv("FRX_TEST_VISIBLE");
+    frx_gpu_visible(vars, 2, out, sizeof out);
+    ck_assert_str_eq(out, "");
+    setenv("FRX_TEST_VISIBLE", "1,3", 1);
+    frx_gpu_visible(vars, 2, out, sizeof out);
+    ck_assert_str_eq(out, "FRX_TEST_VISIBLE=1,3");
+    const unsigned char u[16] = {0x5f, 0x8a, 0x1c, 0x2e, 0x0b, 0x3d,
+                                 0x4e, 0x6f, 0x8a, 0x9b, 0x0c, 0x1d,
+                                 0x2e, 0x3f, 0x4a, 0x5b};
+    char id[80];
+    frx_gpu_uuid_text(u, id, sizeof id);
+    ck_assert_str_eq(id, devs[0].id);
+}
+END_TEST
+
+START_TEST(arch_known)
+{
+    const char *const amd[] = {"gfx908", "gfx90a", "gfx1030"};
+    ck_assert(frx_gpu_arch_known("gfx90a:sramecc+:xnack-", amd, 3));
+    ck_assert(frx_gpu_arch_known("GFX1030", amd, 3));
+    ck_assert(!frx_gpu_arch_known("gfx90", amd, 3));
+    ck_assert(!frx_gpu_arch_known("gfx942", amd, 3));
+    const char *const nv[] = {"sm_80", "sm_90"};
+    ck_assert(frx_gpu_arch_known("sm_90", nv, 2));
+    ck_assert(!frx_gpu_arch_known("sm_9", nv, 2));
+}
+END_TEST
+
+/* ------------------------------------------------------------ launches */
+
+START_TEST(geometry)
+{
+    struct gpu_limits lim = {128, 1000, 65535};
+    unsigned grid[2];
+    ck_assert_int_eq(frx_gpu_geometry(&lim, 1000, 1, "k", grid), FRX_OK);
+    ck_assert_uint_eq(grid[0], 8);
+    ck_assert_uint_eq(grid[1], 1);
+    ck_assert_int_eq(frx_gpu_geometry(&lim, 128, 7, "k", grid), FRX_OK);
+    ck_assert_uint_eq(grid[0], 1);
+    ck_assert_uint_eq(grid[1], 7);
+    ck_assert_int_eq(frx_gpu_geometry(&lim, 128000, 1, "k", grid), FRX_OK);
+    ck_assert_uint_eq(grid[0], 1000);
+    ck_assert_int_eq(frx_gpu_geometry(&lim, 128001, 1, "kernel 'big'", grid),
+                     FRX_ERANGE);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "kernel 'big': 128001 points "
+                                               "need 1001 blocks"));
+    ck_assert_int_eq(frx_gpu_geometry(&lim, 10, 65536, "kernel 'rows'",
+                                      grid), FRX_ERANGE);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "kernel 'rows': 65536 rows"));
+    ck_assert_int_eq(frx_gpu_geometry(&lim, 0, 1, "k", grid), FRX_ERANGE);
+    ck_assert_int_eq(frx_gpu_geometry(&lim, 10, 0, "k", grid), FRX_ERANGE);
+    lim.max_grid_x = UINT_MAX;
+    ck_assert_int_eq(frx_gpu_geometry(&lim, (size_t)INT_MAX + 1, 1, "k",
+                                      grid), FRX_ERANGE);
+    lim.block = 0;
+    ck_assert_int_eq(frx_gpu_geometry(&lim, 10, 1, "k", grid), FRX_EINVAL);
+}
+END_TEST
+
+START_TEST(params_as_kernels_take_them)
+{
+    double d;
+    frx_param p[] = {{.type = FRX_PARAM_MEM, .mem = &d},
+                     {.type = FRX_PARAM_INT, .i = -7},
+                     {.type = FRX_PARAM_FP, .d = 0.1}};
+    union gpu_value v[3];
+    void *ptr[3];
+    ck_assert_int_eq(frx_gpu_params(p, 3, FRX_DOUBLE, "k", v, ptr), FRX_OK);
+    ck_assert(*(void **)ptr[0] == (void *)&d);
+    ck_assert_int_eq(*(int32_t *)ptr[1], -7);
+    ck_assert(*(double *)ptr[2] == 0.1);
+    ck_assert_int_eq(frx_gpu_params(p, 3, FRX_SINGLE, "k", v, ptr), FRX_OK);
+    ck_assert(*(float *)ptr[2] == 0.1f);
+    for (int k = 0; k < 3; k++)
+        ck_assert_ptr_eq(ptr[k], &v[k]);
+    p[1].i = (int64_t)INT32_MAX + 1;
+    ck_assert_int_eq(frx_gpu_params(p, 3, FRX_DOUBLE, "kernel 'x'", v, ptr),
+                     FRX_ERANGE);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "kernel 'x': parameter 1"));
+    p[1].type = 99;
+    ck_assert_int_eq(frx_gpu_params(p, 3, FRX_DOUBLE, "k", v, ptr),
+                     FRX_EINVAL);
+}
+END_TEST
+
+START_TEST(rtc_open_says_what_it_tried)
+{
+    struct gpu_rtc r;
+    char why[1024];
+    const char *const none[] = {"libfrx-no-such-rtc.so",
+                                "/nonexistent/libnvrtc.so", NULL};
+    ck_assert_int_eq(frx_gpu_rtc_open(&r, "NVRTC", "nvrtc", "CUBIN", none, why,
+                                      sizeof why), -1);
+    ck_assert_ptr_nonnull(strstr(why, "libfrx-no-such-rtc.so"));
+    ck_assert_ptr_nonnull(strstr(why, "; /nonexistent/libnvrtc.so"));
+    const char *const libm[] = {"libm.so.6", NULL};
+    ck_assert_int_eq(frx_gpu_rtc_open(&r, "NVRTC", "nvrtc", "CUBIN", libm, why,
+                                      sizeof why), -1);
+    ck_assert_ptr_nonnull(strstr(why, "libm.so.6 lacks NVRTC's functions"));
+}
+END_TEST
+
+START_TEST(log_names_the_kept_source)
+{
+    char *s = frx_gpu_log_with_path(
+        "k.cu(21): error: expected an expression\n1 error detected in k.cu.\n"
+        "k.cu:7:3: error: x\nk.cu(x) k.c", "k.cu", "/tmp/d/k.cu");
+    ck_assert_str_eq(s, "/tmp/d/k.cu:21: error: expected an expression\n"
+                        "1 error detected in k.cu.\n/tmp/d/k.cu:7:3: error: "
+                        "x\nk.cu(x) k.c");
+    free(s);
+    s = frx_gpu_log_with_path("k.cu", "k.cu", "/p");
+    ck_assert_str_eq(s, "k.cu");
+    free(s);
+}
+END_TEST
+
+/* ------------------------------------------------- pack kernel sources */
+
+static char *pack_src(int target, int precision, size_t nvrow, size_t nvcol)
+{
+    frx_codegen cg = {.target = target, .precision = precision};
+    char *src = NULL;
+    ck_assert_int_eq(frx_pack_generate(&cg, nvrow, nvcol, &src), FRX_OK);
+    return src;
+}
+
+START_TEST(pack_sources)
+{
+    const int targets[] = {FRX_TARGET_OPENCL, FRX_TARGET_CUDA,
+                           FRX_TARGET_HIP};
+    for (int t = 0; t < 3; t++) {
+        char *s = pack_src(targets[t], FRX_DOUBLE, 0, 0);
+        ck_assert_ptr_nonnull(strstr(s, "void " FRX_PACK_ENTRY "("));
+        ck_assert_ptr_nonnull(strstr(s, "void " FRX_UNPACK_ENTRY "("));
+        ck_assert_ptr_nonnull(strstr(s, "void " FRX_COPY_ENTRY "("));
+        ck_assert_ptr_nonnull(strstr(s, "typedef double fpdtype_t;"));
+        ck_assert_ptr_nonnull(strstr(s, "s = nvrow > 1 ? rs[i] : 0"));
+        ck_assert_ptr_nonnull(strstr(s, "c < nvcol"));
+        ck_assert_ptr_nonnull(strstr(s, "x[(size_t)(r*nvcol + c)*n + i] = "
+                                        "base[o + r*s + c*cs];"));
+        ck_assert_ptr_nonnull(strstr(s, "base[o + r*s + c*cs] = "
+                                        "x[(size_t)(r*nvcol + c)*n + i];"));
+        ck_assert((strstr(s, "cl_khr_fp64") != NULL) ==
+                  (targets[t] == FRX_TARGET_OPENCL));
+        free(s);
+    }
+    /* one shape: known loop lengths; one row: no row stride */
+    char *s = pack_src(FRX_TARGET_CUDA, FRX_SINGLE, 2, 4);
+    ck_assert_ptr_nonnull(strstr(s, "typedef float fpdtype_t;"));
+    ck_assert_ptr_nonnull(strstr(s, "s = rs[i];"));
+    ck_assert_ptr_nonnull(strstr(s, "r < 2"));
+    ck_assert_ptr_nonnull(strstr(s, "x[(size_t)(r*4 + c)*n + i]"));
+    free(s);
+    s = pack_src(FRX_TARGET_HIP, FRX_DOUBLE, 1, 3);
+    ck_assert_ptr_null(strstr(s, "rs[i]"));
+    ck_assert_ptr_nonnull(strstr(s, "x[(size_t)c*n + i] = base[o + c*cs];"));
+    free(s);
+}
+END_TEST
+
+START_TEST(pack_generate_refuses)
+{
+    frx_codegen cg = {.target = FRX_TARGET_C_OPENMP, .precision = FRX_DOUBLE};
+    char *src;
+    ck_assert_int_eq(frx_pack_generate(&cg, 0, 0, &src), FRX_EINVAL);
+    cg.target = FRX_TARGET_CUDA;
+    ck_assert_int_eq(frx_pack_generate(&cg, 2, 0, &src), FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "give both"));
+    cg.precision = 0;
+    ck_assert_int_eq(frx_pack_generate(&cg, 1, 1, &src), FRX_EINVAL);
+    ck_assert_int_eq(frx_pack_generate(NULL, 1, 1, &src), FRX_EINVAL);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("gpu-common");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, choose_local_rank_wraps);
+    tcase_add_test(tc, choose_index);
+    tcase_add_test(tc, choose_by_id);
+    tcase_add_test(tc, choose_without_devices);
+    tcase_add_test(tc, device_spec_from_option_or_rule);
+    tcase_add_test(tc, visible_and_uuid_text);
+    tcase_add_test(tc, arch_known);
+    tcase_add_test(tc, geometry);
+    tcase_add_test(tc, params_as_kernels_take_them);
+    tcase_add_test(tc, rtc_open_says_what_it_tried);
+    tcase_add_test(tc, log_names_the_kept_source);
+    tcase_add_test(tc, pack_sources);
+    tcase_add_test(tc, pack_generate_refuses);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
