@@ -7,7 +7,8 @@
  * frx chooses; on openmp, libxsmm's fsspmdm called directly and OpenBLAS
  * dgemm on the same values in the same layout; on opencl, CLBlast (a
  * provider); and the bandwidth bound: the bytes of B and C at the rate
- * of a STREAM triad measured in this run. The product counts as bound by
+ * of a STREAM triad measured in this run (on the host, or by frx on the
+ * device where that is faster, as on a GPU). The product counts as bound by
  * memory where frx's choice runs faster per column in cache than that
  * bound allows.
  *
@@ -71,6 +72,18 @@ static void run_frx(void *ctx)
 {
     struct frx_side *f = ctx;
     if (frx_product_run(f->p) || frx_backend_sync(f->be))
+        die("run");
+}
+
+struct kernel_side {
+    frx_backend *be;
+    frx_kernel *k;
+};
+
+static void run_kernel(void *ctx)
+{
+    struct kernel_side *f = ctx;
+    if (frx_kernel_run(f->k) || frx_backend_sync(f->be))
         die("run");
 }
 
@@ -161,6 +174,34 @@ static double stream_rate(size_t bytes)
     time_sides(&t, 1);
     free(s.a), free(s.b), free(s.c);
     return 24.0 * (double)s.n / t.t / 1e9;
+}
+
+/* GB/s of a triad kernel of frx on the backend, over bytes in all: the
+ * STREAM of a device that is not the host (a GPU). */
+static const frx_kernel_decl triad_kernel = {
+    .name = "bench_matmul_triad", .ndim = 1,
+    .args = "in fpdtype_t b, in fpdtype_t c, out fpdtype_t a",
+    .body = "a = b + 3*c;"};
+
+static double device_triad_rate(frx_backend *be, size_t bytes)
+{
+    size_t n = bytes / 3 / sizeof(double);
+    frx_matrix *m[3];
+    for (int i = 0; i < 3; i++)
+        if (frx_matrix_create(be, 1, 1, n, &m[i]))
+            die("matrix");
+    frx_arg args[] = {frx_arg_matrix(m[1]), frx_arg_matrix(m[2]),
+                      frx_arg_matrix(m[0])};
+    frx_kernel *k;
+    if (frx_kernel_register(be, &triad_kernel) ||
+        frx_kernel_create(be, triad_kernel.name, 1, n, args, 3, &k))
+        die("triad");
+    struct side t = {.run = run_kernel, .ctx = &(struct kernel_side){be, k}};
+    time_sides(&t, 1);
+    frx_kernel_destroy(k);
+    for (int i = 0; i < 3; i++)
+        frx_matrix_destroy(m[i]);
+    return 24.0 * (double)n / t.t / 1e9;
 }
 
 /* ------------------------------------------------------ one operator */
@@ -346,11 +387,17 @@ int main(int argc, char **argv)
     frx_backend *be = bench_backend("bench/matmul", backend, &cfg);
     if (!be)
         return 1;
-    double stream = stream_rate(mbytes * 1024 * 1024);
+    /* the bound: the host's STREAM, or the device's where it is faster
+     * (a GPU) */
+    double host = stream_rate(mbytes * 1024 * 1024);
+    double dev = device_triad_rate(be, mbytes * 1024 * 1024);
+    double stream = dev > host ? dev : host;
     printf("bench/matmul: backend %s, %d threads, B and C %zu MB a product, "
            "%d variables, double precision, %d alternating rounds of %d "
-           "runs; STREAM triad %.1f GB/s\n", backend, omp_get_max_threads(),
-           mbytes, NVAR, ROUNDS, REPEATS, stream);
+           "runs; STREAM triad %.1f GB/s on the host, %.1f GB/s by frx on "
+           "the backend: the bound uses %.1f GB/s\n", backend,
+           omp_get_max_threads(), mbytes, NVAR, ROUNDS, REPEATS, host, dev,
+           stream);
     fr_operator ops[20];
     size_t nops = 0;
     for (size_t p = 1; p <= 6; p++)

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static frx_backend *be;
@@ -465,9 +466,10 @@ END_TEST
  * not have is refused at start-up with its place in the case. */
 START_TEST(case_forces_a_provider)
 {
-    const char *names[16];
+    const char *names[17];
     size_t n = frx_backend_products(be, names, 16);
-    for (size_t i = 0; i < n && i < 16; i++) {
+    names[n++] = "generated/r1"; /* one variant */
+    for (size_t i = 0; i < n && i < 17; i++) {
         char text[512];
         snprintf(text, sizeof text, "backend:\n  name: %s\n  precision: %s\n"
                  "  %s:\n    products: %s\n", backend_name, precision,
@@ -486,9 +488,10 @@ START_TEST(case_forces_a_provider)
         ck_assert_int_eq(frx_matrix_create(b2, op.m, 1, 64, &c), FRX_OK);
         frx_product *p;
         ck_assert_int_eq(frx_product_create(a, b, c, 1, 0, &p), FRX_OK);
-        ck_assert_str_eq(frx_product_provider(p), names[i]);
-        /* a library is used as it is; the generated code's variants
-         * are still timed against each other */
+        ck_assert_str_eq(frx_product_provider(p), i + 1 == n ? "generated"
+                                                              : names[i]);
+        /* a library or a variant is used as it is; the generated code's
+         * variants are timed against each other */
         frx_backend_stats st;
         frx_backend_get_stats(b2, &st);
         ck_assert_uint_eq(st.product_timings + st.product_cached, i == 0);
@@ -512,6 +515,7 @@ START_TEST(case_forces_a_provider)
     ck_assert_ptr_nonnull(strstr(frx_errmsg(), "case.yaml:5:15: backend."));
     ck_assert_ptr_nonnull(strstr(frx_errmsg(), "'cublas' is not a product "
                                                "provider"));
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "it has: auto, generated"));
     frx_config_free(cfg);
 }
 END_TEST
@@ -567,10 +571,16 @@ static void run_child(const char *tag, char *provider, size_t *timings,
     ck_assert_int_eq(pclose(f), 0);
 }
 
+/* The children use a cache directory of their own, which tests running
+ * beside this one (one damages every entry it finds) cannot touch. */
 START_TEST(second_process_times_nothing)
 {
-    char tag[64], first[64], second[64];
+    char tag[64], first[64], second[64], dir[4200];
     snprintf(tag, sizeof tag, "%d%s", (int)getpid() % 100000, precision);
+    char *shared = strdup(getenv("FRX_CACHE_DIR"));
+    snprintf(dir, sizeof dir, "%s/products-%s", shared, tag);
+    ck_assert_int_eq(mkdir(dir, 0700), 0);
+    setenv("FRX_CACHE_DIR", dir, 1);
     size_t t1, c1, t2, c2;
     run_child(tag, first, &t1, &c1);
     ck_assert_uint_eq(t1, 1);
@@ -579,6 +589,8 @@ START_TEST(second_process_times_nothing)
     ck_assert_uint_eq(t2, 0);
     ck_assert_uint_eq(c2, 1);
     ck_assert_str_eq(first, second);
+    setenv("FRX_CACHE_DIR", shared, 1);
+    free(shared);
 }
 END_TEST
 

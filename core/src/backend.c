@@ -1,6 +1,7 @@
 /* Backend selection and dispatch: one backend per rank, from the case. */
 #include "frx-impl.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,10 @@ static int read_products(frx_backend *be, const frx_cfgnode *options)
         return rc;
     if (strcmp(v, "auto") != 0) {
         const char *names[16];
-        size_t n = frx_backend_products(be, names, 16), ok = 0;
+        size_t n = frx_backend_products(be, names, 16);
+        /* one variant of the generated code: checked by each product */
+        int ok = strncmp(v, "generated/r", 11) == 0 &&
+                 isdigit((unsigned char)v[11]);
         char list[256] = "auto";
         for (size_t i = 0; i < n && i < 16; i++) {
             ok |= strcmp(v, names[i]) == 0;
@@ -47,7 +51,7 @@ static int read_products(frx_backend *be, const frx_cfgnode *options)
             char where[256];
             return frx_error(FRX_ECONFIG, "%s: backend.%s.products: '%s' is "
                              "not a product provider of this backend (it "
-                             "has: %s)",
+                             "has: %s, or a variant such as generated/r8)",
                              frx__cfg_where(frx_cfg_get(options, "products"),
                                             where, sizeof where),
                              be->name, v, list);
