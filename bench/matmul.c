@@ -230,11 +230,13 @@ static frx_product *make_product(frx_matrix *a, frx_matrix *b, frx_matrix *c,
     return p;
 }
 
-/* Seconds per column of the product in cache (a few thousand columns). */
+/* Seconds per column of the product in cache: B and C of 8 MB, within
+ * the last level of the machines frx runs on, big enough that a parallel
+ * loop's start costs little. */
 static double in_cache(frx_backend *be, frx_matrix *a, const fr_operator *op,
                        const char *provider)
 {
-    size_t neles = 256 * 1024 / ((op->m + op->k) * NVAR * 8) + 8;
+    size_t neles = (8u << 20) / ((op->m + op->k) * NVAR * 8) + 8;
     frx_matrix *b, *c;
     if (frx_matrix_create(be, op->k, NVAR, neles, &b) ||
         frx_matrix_create(be, op->m, NVAR, neles, &c))
@@ -347,14 +349,14 @@ static void print_header(const struct row *r)
 {
     printf("%-14s %7s %5s", "operator", "m x k", "nnz");
     for (size_t s = 0; s < r->nsides; s++)
-        printf(" | %-13.13s", r->sides[s].name);
+        printf(" | %-14.14s", r->sides[s].name);
     printf(" | %-12s", "frx chose");
     for (size_t s = 0; s < r->nsides; s++)
         if (is_library(&r->sides[s]))
             printf(" %-8.8s", r->sides[s].name);
     printf(" %6s\n%-14s %7s %5s", "bw", "", "", "");
     for (size_t s = 0; s < r->nsides; s++)
-        printf(" | %6s %6s", "GF/s", "GB/s");
+        printf(" | %6s %7s", "GF/s", "GB/s");
     printf(" | %-12s", "");
     for (size_t s = 0; s < r->nsides; s++)
         if (is_library(&r->sides[s]))
@@ -368,7 +370,7 @@ static void print_row(const struct row *r)
     double bytes = (double)(r->m + r->k) * (double)r->n * 8;
     printf("%-14s %3zux%-3zu %5zu", r->name, r->m, r->k, r->nnz);
     for (size_t i = 0; i < r->nsides; i++)
-        printf(" | %6.1f %6.1f", flops / r->sides[i].t / 1e9,
+        printf(" | %6.1f %7.1f", flops / r->sides[i].t / 1e9,
                bytes / r->sides[i].t / 1e9);
     const struct side *f = frx_choice(r);
     printf(" | %-12s", r->chosen);

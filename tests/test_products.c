@@ -217,9 +217,9 @@ START_TEST(beta_zero_never_reads_c)
 }
 END_TEST
 
-/* C past 32 MiB and beta = 0: where the backend has the variant of the
- * generated code with streaming stores (openmp), it is right too, NaN in
- * C never read; auto still picks something that is right. */
+/* C past 32 MiB and beta = 0: where the backend has variants of the
+ * generated code with streaming stores (openmp), they are right too, NaN
+ * in C never read; auto still picks something that is right. */
 START_TEST(streaming_stores_large_c)
 {
     fr_operator op = fr_make(2, 1, FR_INTERP); /* 8 x 4 */

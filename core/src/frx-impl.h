@@ -111,6 +111,8 @@ typedef struct frx__pgen {
     size_t rows;      /* rows of C accumulated together, 1 to 256 */
     size_t ldb, ldc;  /* C with OpenMP: B's and C's leading dimensions,
                          written into the code */
+    size_t width;     /* C with OpenMP: chunks a thread takes at a time,
+                         each block of rows going over all of them */
     int stream;       /* C with OpenMP, beta = 0: streaming stores (chunks
                          aligned to 64 bytes) */
     int loops;        /* loop over runs of nonzero columns, reading A from

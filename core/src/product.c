@@ -21,6 +21,10 @@
  * as PyFR decides for libxsmm: past any last-level cache. */
 #define STREAM_BYTES (32u << 20)
 
+/* The columns of B a thread works on at a time, in bytes: within a share
+ * of a core's L2, as each block of rows of C reads them again. */
+#define WIDTH_BYTES (128u << 10)
+
 /* One way to compute the product. */
 struct cand {
     char id[48];     /* "generated/r4", "libxsmm": the cache and logs */
@@ -131,6 +135,16 @@ int frx_product_generate(const frx_codegen *cg, size_t m, size_t k,
     return frx__pgen_source(&g, src, entry);
 }
 
+/* Chunks of columns a thread takes at a time on the host: as many as
+ * keep the block's columns of B within WIDTH_BYTES (a share of a core's
+ * L2), at most 64. */
+static size_t width_for(const frx_product *p)
+{
+    size_t chunk = p->be->info.soasz * p->be->fpsize;
+    size_t w = WIDTH_BYTES / (p->k * chunk);
+    return w < 1 ? 1 : w > 64 ? 64 : w;
+}
+
 static void add_generated(frx_product *p, const double *a, size_t rows,
                           int stream)
 {
@@ -142,6 +156,7 @@ static void add_generated(frx_product *p, const double *a, size_t rows,
     c->gen = variant(&cg, p->m, p->k, a, p->beta == 0, rows);
     c->gen.ldb = p->b->leaddim;
     c->gen.ldc = p->c->leaddim;
+    c->gen.width = width_for(p);
     c->gen.stream = stream;
     snprintf(c->id, sizeof c->id, "generated/r%zu%s", c->gen.rows,
              stream ? "s" : "");
@@ -153,20 +168,19 @@ static void add_generated(frx_product *p, const double *a, size_t rows,
 }
 
 /* The variants of the generated code worth timing on this target: the
- * rows of C a block accumulates, and on the host, where C is large (past
- * any cache) and not read, streaming stores, which write it without
+ * rows of C a block accumulates; on the host, where C is large (past any
+ * cache) and not read, with streaming stores, which write it without
  * reading it into the cache first (chunks must be whole 64-byte lines). */
 static void generated_candidates(frx_product *p, const double *a)
 {
     static const size_t rows[] = {1, 4, 8, 16};
-    for (size_t i = 0; i < 4; i++)
-        add_generated(p, a, rows[i], 0);
     const frx_backend *be = p->be;
     size_t chunk = be->info.soasz * be->fpsize;
-    if (be->ops->target == FRX_TARGET_C_OPENMP && p->beta == 0 &&
-        p->m * p->c->leaddim * be->fpsize >= STREAM_BYTES &&
-        chunk % 64 == 0 && be->info.alignment % 64 == 0)
-        add_generated(p, a, 8, 1);
+    int stream = be->ops->target == FRX_TARGET_C_OPENMP && p->beta == 0 &&
+                 p->m * p->c->leaddim * be->fpsize >= STREAM_BYTES &&
+                 chunk % 64 == 0 && be->info.alignment % 64 == 0;
+    for (size_t i = 0; i < 4; i++)
+        add_generated(p, a, rows[i], stream);
 }
 
 static const char *const *libs_of(const frx_backend *be)

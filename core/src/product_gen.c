@@ -170,21 +170,42 @@ static void block_loops(struct gen *s, size_t r0, size_t r1, const char *ind)
         store(s, r, r - r0, any_run, ind);
 }
 
-/* Every block of rows: the computation of one column (one chunk). */
+static void accumulators(struct gen *s, const char *ind)
+{
+    fprintf(s->f, "%sfrx_acc x", ind);
+    for (size_t i = 0; i < s->g->rows; i++)
+        fprintf(s->f, ", s%zu", i);
+    fprintf(s->f, ";\n%s(void)x;\n", ind);
+}
+
+/* Every block of rows: the computation of one column (GPU targets). On
+ * the host, of nq chunks from b0 and c0, a block of rows over all of them
+ * before the next block: each block streams its few rows of C (and of B,
+ * read from DRAM once and from cache after) over nq contiguous chunks,
+ * instead of every row of B and C a chunk at a time, which is more
+ * streams than the hardware prefetchers follow. */
 static void column(struct gen *s, const char *ind)
 {
     const frx__pgen *g = s->g;
-    fprintf(s->f, "%sfrx_acc x", ind);
-    for (size_t i = 0; i < g->rows; i++)
-        fprintf(s->f, ", s%zu", i);
-    fprintf(s->f, ";\n%s(void)x;\n", ind);
+    if (!s->host)
+        accumulators(s, ind);
     for (size_t r0 = 0; r0 < g->m; r0 += g->rows) {
         size_t r1 = r0 + g->rows < g->m ? r0 + g->rows : g->m;
         fprintf(s->f, "%s/* rows %zu to %zu */\n", ind, r0, r1 - 1);
+        if (s->host) {
+            fprintf(s->f, "%sfor (int q = 0; q < nq; q++) {\n"
+                          "%s    const fpdtype_t *restrict b = b0 + "
+                          "q*%zu;\n"
+                          "%s    fpdtype_t *restrict c = c0 + q*%zu;\n",
+                    ind, ind, g->soasz, ind, g->soasz);
+            accumulators(s, "        ");
+        }
         if (g->loops)
-            block_loops(s, r0, r1, ind);
+            block_loops(s, r0, r1, s->host ? "        " : ind);
         else
-            block_unrolled(s, r0, r1, ind);
+            block_unrolled(s, r0, r1, s->host ? "        " : ind);
+        if (s->host)
+            fprintf(s->f, "%s}\n", ind);
     }
 }
 
@@ -205,8 +226,9 @@ static void prelude(struct gen *s)
     FILE *f = s->f;
     fprintf(f, "/* frx product: a %zu x %zu operator with %zu nonzeros, "
                "%s, %s precision, chunk width %zu, rows in blocks of %zu, "
-               "%s%s%s */\n", g->m, g->k, nonzeros(g), names[g->target],
-            s->dbl ? "double" : "single", g->soasz, g->rows,
+               "%zu chunks a block, %s%s%s */\n", g->m, g->k, nonzeros(g),
+            names[g->target], s->dbl ? "double" : "single", g->soasz,
+            g->rows, g->width,
             g->loops ? "loops over runs of nonzero columns"
                      : "every nonzero unrolled",
             g->beta0 ? ", beta = 0" : "",
@@ -282,15 +304,15 @@ static void openmp_body(struct gen *s)
 {
     const frx__pgen *g = s->g;
     FILE *f = s->f;
-    size_t S = g->soasz;
+    size_t S = g->soasz, W = g->width * S;
     s->host = 1;
     host_vectors(s);
     fprintf(f, "\n#if defined(__GNUC__) && !defined(__clang__)\n"
                "__attribute__((noinline, noclone))\n#endif\n"
                "static void frx_cols(const fpdtype_t *restrict a, "
-               "frx_ix lda, const fpdtype_t *restrict b, "
-               "fpdtype_t *restrict c, fpdtype_t alpha, fpdtype_t beta)"
-               "\n{\n"
+               "frx_ix lda, const fpdtype_t *restrict b0, "
+               "fpdtype_t *restrict c0, int nq, fpdtype_t alpha, "
+               "fpdtype_t beta)\n{\n"
                "    (void)a, (void)lda, (void)alpha, (void)beta;\n");
     column(s, "    ");
     fprintf(f, "}\n");
@@ -303,15 +325,17 @@ static void openmp_body(struct gen *s)
                "    const fpdtype_t *a = a_b + a_o, *b = b_b + b_o;\n"
                "    fpdtype_t *c = c_b + c_o;\n"
                "    const frx_ix lda = a_ld;\n"
-               "    const int nb = _nfull / %zu;\n"
+               "    const int nb = (_nfull + %zu - 1) / %zu;\n"
                "#pragma omp parallel\n"
                "    {\n"
                "#pragma omp for schedule(static) nowait\n"
-               "    for (int ib = 0; ib < nb; ib++)\n"
-               "        frx_cols(a, lda, b + (frx_ix)ib*%zu, "
-               "c + (frx_ix)ib*%zu, alpha, beta);\n"
+               "    for (int ib = 0; ib < nb; ib++) {\n"
+               "        const int j0 = ib*%zu, nq = (_nfull - j0) / %zu;\n"
+               "        frx_cols(a, lda, b + j0, c + j0, nq < %zu ? nq : "
+               "%zu, alpha, beta);\n"
+               "    }\n"
                "    FRX_FENCE(); /* this thread's streaming stores */\n"
-               "    }\n", S, S, S);
+               "    }\n", W, W, W, S, g->width, g->width);
     fprintf(f, "    if (_rem <= 0)\n"
                "        return;\n"
                "    fpdtype_t keep[%zu];\n"
@@ -319,7 +343,7 @@ static void openmp_body(struct gen *s)
                "        for (int r = 0; r < %zu; r++)\n"
                "            for (int l = _rem; l < %zu; l++)\n"
                "                keep[r*%zu + l] = c[j0 + (frx_ix)r*%zu + l];\n"
-               "        frx_cols(a, lda, b + j0, c + j0, alpha, beta);\n",
+               "        frx_cols(a, lda, b + j0, c + j0, 1, alpha, beta);\n",
             g->m * S, S, g->m, S, S, g->ldc);
     fprintf(f, "        FRX_FENCE();\n"
                "        for (int r = 0; r < %zu; r++)\n"
@@ -381,7 +405,8 @@ int frx__pgen_source(const frx__pgen *g, char **src, char **entry)
     size_t bytes = g->soasz * (g->precision == FRX_DOUBLE ? 8 : 4);
     if (g->target < FRX_TARGET_C_OPENMP || g->target > FRX_TARGET_HIP ||
         !g->soasz || !g->rows || g->rows > 256 || !g->m || !g->k ||
-        (host && (!g->ldb || !g->ldc || (bytes & (bytes - 1)))))
+        (host && (!g->ldb || !g->ldc || !g->width ||
+                  (bytes & (bytes - 1)))))
         return frx_error(FRX_EINVAL, "product generator: no such target or "
                          "layout (target %d, chunk %zu, rows %zu)",
                          g->target, g->soasz, g->rows);
