@@ -1,0 +1,109 @@
+#!/bin/sh
+# bench/euler-vortex: frx's Euler solver on PyFR's 2-D isentropic vortex,
+# in nanoseconds per DOF per RHS evaluation (DOFs = solution points x 4
+# variables), for p = 1..4 on PyFR's 20 x 20 mesh and on a generated
+# periodic box of about 4 M DOFs (well past the last-level cache), on
+# 1 rank x 2 threads and 2 ranks x 1 thread; then PyFR 1.15 on the
+# same 20 x 20 case in the same minute (../shared/pyfr/run.sh, where it
+# is there) and frx's time as a ratio of PyFR's (below 1: frx faster).
+# With perf installed, a profile of one run says where frx's time goes.
+#
+#   sh bench/euler-vortex.sh [BUILD]          (default: build)
+#   env: PS="1 2 3 4"  STEPS=<RK4 steps per run, default 200 (20 x 20)
+#        and 10 (box)>  PYFR_WORK=<PyFR's scratch folder, as run.sh's
+#        argument>  MESH=<PyFR's .msh>  NOPYFR=1  NOPERF=1
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/.." && pwd)
+build=$(cd "${1:-$src/build}" && pwd)
+frx="$build/bin/frx"
+[ -x "$frx" ] || { echo "euler-vortex: no $frx: build frx first" >&2; exit 1; }
+shared="$src/../shared"
+mesh=${MESH:-$shared/peer-cases/pyfr-2d-euler-vortex/euler-vortex.msh}
+[ -f "$mesh" ] || { echo "euler-vortex: no mesh $mesh (set MESH)" >&2; exit 1; }
+mesh=$(cd "$(dirname "$mesh")" && pwd)/$(basename "$mesh")
+work=$(mktemp -d "${TMPDIR:-/tmp}/frx-euler-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+export FRX_CACHE_DIR=${FRX_CACHE_DIR:-$work/cache}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+# case P MESHKIND THREADS STEPS > file
+write_case() {
+    p=$1 kind=$2 threads=$3 steps=$4
+    echo "backend: {name: openmp, precision: double, openmp: {threads: $threads}}"
+    if [ "$kind" = vortex ]; then
+        echo "mesh: {type: gmsh, file: $mesh}"
+    else
+        n=$((1024 / (p + 1)))
+        echo "mesh: {type: box, n: [$n, $n], lower: [-10, -10], upper: [10, 10], periodic: [true, true]}"
+    fi
+    cat <<EOF
+solver:
+  name: euler
+  order: $p
+  constants: {gamma: 1.4, S: 13.5, M: 0.4, R: 1.5,
+              A: S*S*M*M*(gamma - 1)/(8*pi*pi), B: S/(2*pi*R), k: 1/(2*R*R)}
+  ics:
+    rho: (1 - A*exp(2*k*(1 - x*x - y*y)))^(1/(gamma - 1))
+    u: B*y*exp(k*(1 - x*x - y*y))
+    v: 1 - B*x*exp(k*(1 - x*x - y*y))
+    p: (1 - A*exp(2*k*(1 - x*x - y*y)))^(gamma/(gamma - 1))/(gamma*M*M)
+time: {scheme: rk4, dt: 0.001, steps: $steps}
+check: {interval: 0}
+progress: {mode: off}
+EOF
+}
+
+# run P KIND LAYOUT: prints ns/DOF/RHS (LAYOUT 1x2: 1 rank x 2 threads)
+run_frx() {
+    p=$1 kind=$2 layout=$3
+    np=${layout%x*} th=${layout#*x}
+    steps=${STEPS:-}
+    [ -n "$steps" ] || { [ "$kind" = vortex ] && steps=200 || steps=10; }
+    c="$work/$kind-p$p-$layout.yaml"
+    write_case "$p" "$kind" "$th" "$steps" > "$c"
+    # a first run compiles the kernels into the cache, the second is timed
+    mpirun -np "$np" --oversubscribe --bind-to none "$frx" run "$c" \
+        > "$work/out" 2>&1 || { cat "$work/out" >&2; exit 1; }
+    mpirun -np "$np" --oversubscribe --bind-to none "$frx" run "$c" \
+        > "$work/out" 2>&1 || { cat "$work/out" >&2; exit 1; }
+    sed -n 's/.* \([0-9.e+]*\) DOF-updates\/s.*/\1/p' "$work/out" |
+        awk '{ printf "%.2f", 1e9 / $1 }'
+}
+
+ps=${PS:-1 2 3 4}
+echo "frx euler-vortex: ns per DOF per RHS (openmp, double; $(nproc) cores, shared: noisy)"
+printf '%-8s %-3s %10s %10s\n' mesh p 1x2 2x1
+for kind in vortex box; do
+    for p in $ps; do
+        a=$(run_frx "$p" "$kind" 1x2)
+        b=$(run_frx "$p" "$kind" 2x1)
+        printf '%-8s %-3s %10s %10s\n' "$kind" "$p" "$a" "$b"
+        echo "$kind $p $a $b" >> "$work/frx.txt"
+    done
+done
+
+if [ -z "${NOPYFR:-}" ] && [ -f "$shared/pyfr/run.sh" ]; then
+    echo "PyFR 1.15 on the same 20 x 20 case (1 rank x 2 threads):"
+    PS="$ps" MESH="$mesh" sh "$shared/pyfr/run.sh" ${PYFR_WORK:+"$PYFR_WORK"} |
+        tee "$work/pyfr.txt"
+    echo "frx / PyFR (20 x 20, 1 rank x 2 threads; below 1: frx faster):"
+    for p in $ps; do
+        f=$(awk -v p="$p" '$1 == "vortex" && $2 == p { print $3 }' "$work/frx.txt")
+        y=$(sed -n "s/.* p=$p .*ns\/DOF\/RHS=\([0-9.]*\).*/\1/p" "$work/pyfr.txt")
+        [ -n "$y" ] && awk -v p="$p" -v f="$f" -v y="$y" \
+            'BEGIN { printf "p=%d frx %.2f PyFR %.2f ratio %.2f\n", p, f, y, f / y }'
+    done
+fi
+
+if [ -z "${NOPERF:-}" ] && command -v perf > /dev/null 2>&1; then
+    p=3
+    c="$work/vortex-p$p-1x2.yaml"
+    echo "where frx's time goes (p = $p, 20 x 20, 1 rank x 2 threads; perf, self time):"
+    if perf record -q -o "$work/perf.data" "$frx" run "$c" > /dev/null 2>&1; then
+        perf report -q -i "$work/perf.data" --stdio --sort dso,sym 2>/dev/null |
+            awk '$1 ~ /%$/ && $1 + 0 >= 1.0' | head -20
+    else
+        echo "(perf record failed: perf_event_paranoid?)"
+    fi
+fi

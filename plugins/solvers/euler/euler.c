@@ -1,0 +1,167 @@
+/* frx-euler: the compressible Euler equations by flux reconstruction.
+ *
+ * The FR system (plugins/solvers/fr/system.h) does the elements,
+ * interfaces and graphs; this plugin gives it the physics (physics.h:
+ * the flux, the Riemann solvers, the wave speed and the boundary ghost
+ * states as kernel macros) and the fields of the case (fields.h). Only
+ * the public SDK. docs/euler.md describes the options. */
+#include "fields.h"
+#include "physics.h"
+#include "system.h"
+
+#include <frx/plugin.h>
+
+#include <stdlib.h>
+
+static const frx_option options[] = {
+    FR_SYSTEM_OPTIONS,
+    {.key = "riemann-solver", .type = FRX_OPT_ENUM, .choices = "rusanov|hllc",
+     .def = "rusanov",
+     .help = "the common interface flux: rusanov (PyFR's) or hllc"},
+    {.key = "constants", .type = FRX_OPT_MAP, .required = 1,
+     .help = "named constants of the expressions: gamma (the ratio of "
+             "specific heats) and any others, {gamma: 1.4, M: 0.4}"},
+    {.key = "ics", .type = FRX_OPT_MAP, .required = 1,
+     .help = "the initial condition: rho, u, v, p as expressions in x, y "
+             "and the constants"},
+    {.key = "exact", .type = FRX_OPT_MAP,
+     .help = "the exact solution (L2 errors at the end): rho, u, v, p in "
+             "x, y, t and the constants"},
+    {0},
+};
+
+static const char *const var_names[] = {"rho", "rhou", "rhov", "E"};
+
+/* PyFR's boundary kinds; the free stream of sup-in-fa and char-riem-inv
+ * reaches the macros as the scalars bc_rho, bc_u, bc_v, bc_p. */
+static const fr_bc_kind bc_kinds[] = {
+    {"sup-in-fa", "rho|u|v|p", "euler_bc_sup_in(ul, n, ur);",
+     "supersonic inflow: the free stream rho, u, v, p"},
+    {"sup-out-fn", NULL, "euler_bc_sup_out(ul, n, ur);",
+     "supersonic outflow: the inside state"},
+    {"slp-adia-wall", NULL, "euler_bc_slip_wall(ul, n, ur);",
+     "slip (inviscid) wall"},
+    {"char-riem-inv", "rho|u|v|p", "euler_bc_char_riem(ul, n, ur);",
+     "characteristic far field about the free stream rho, u, v, p"},
+};
+
+struct euler {
+    euler_fields *fields;
+    frx_kernel_macro *macros;
+    size_t nmacros;
+    fr_const consts[1];
+    fr_physics phys;
+    fr_system *sys;
+};
+
+static int initial_cb(void *ctx, double t0, size_t n, const double *xyz,
+                      double *vals)
+{
+    return euler_fields_initial(ctx, t0, n, xyz, vals);
+}
+
+static int exact_cb(void *ctx, double t, size_t n, const double *xyz,
+                    double *vals)
+{
+    return euler_fields_exact(ctx, t, n, xyz, vals);
+}
+
+static int euler_create(const frx_solver_init *init, frx_solver_info *info,
+                        void **state)
+{
+    struct euler *s = calloc(1, sizeof *s);
+    if (!s)
+        return frx_error(FRX_ENOMEM, "euler: out of memory");
+    *state = s;
+    int rs = 0;
+    int rc = frx_cfg_enum(init->options, "riemann-solver", "rusanov|hllc", 0,
+                          &rs);
+    if (rc == FRX_OK)
+        rc = euler_fields_create(init->options, 2, &s->fields);
+    if (rc == FRX_OK)
+        rc = euler_macros(2, &s->macros, &s->nmacros);
+    if (rc)
+        return rc;
+    s->consts[0] = (fr_const){"gamma", euler_fields_gamma(s->fields)};
+    s->phys = (fr_physics){
+        .name = "euler",
+        .nvars = 4,
+        .vars = var_names,
+        .consts = s->consts,
+        .nconsts = 1,
+        .macros = s->macros,
+        .nmacros = s->nmacros,
+        .flux = "fpdtype_t p, v[NDIMS];\neuler_flux(u, f, p, v);",
+        .rsolve = rs ? "euler_hllc(ul, ur, n, fn);"
+                     : "euler_rusanov(ul, ur, n, fn);",
+        .wavespeed = "euler_wavespeed(u, s);",
+        .bcs = bc_kinds,
+        .nbcs = sizeof bc_kinds / sizeof bc_kinds[0],
+        .ctx = s->fields,
+        .initial = initial_cb,
+        .exact = euler_fields_has_exact(s->fields) ? exact_cb : NULL,
+    };
+    return fr_system_create(init, &s->phys, info, &s->sys);
+}
+
+static void euler_destroy(void *state)
+{
+    struct euler *s = state;
+    if (!s)
+        return;
+    fr_system_destroy(s->sys);
+    euler_macros_free(s->macros, s->nmacros);
+    euler_fields_destroy(s->fields);
+    free(s);
+}
+
+static int euler_initial(void *state, frx_matrix *const *u)
+{
+    return fr_system_initial(((struct euler *)state)->sys, u);
+}
+
+static int euler_build_rhs(void *state, frx_matrix *const *u,
+                           frx_matrix *const *f, frx_graph *g)
+{
+    return fr_system_build_rhs(((struct euler *)state)->sys, u, f, g);
+}
+
+static int euler_set_time(void *state, double t)
+{
+    return fr_system_set_time(((struct euler *)state)->sys, t);
+}
+
+static int euler_exact(void *state, double t, size_t n, const double *xyz,
+                       double *vals)
+{
+    return fr_system_exact(((struct euler *)state)->sys, t, n, xyz, vals);
+}
+
+static int euler_max_dt(void *state, frx_matrix *const *u, double cfl,
+                        double *dt)
+{
+    return fr_system_max_dt(((struct euler *)state)->sys, u, cfl, dt);
+}
+
+static const frx_solver_ops ops = {
+    .size = sizeof(frx_solver_ops),
+    .options = options,
+    .api_major = FRX_SOLVER_API_MAJOR,
+    .api_minor = FRX_SOLVER_API_MINOR,
+    .create = euler_create,
+    .destroy = euler_destroy,
+    .initial = euler_initial,
+    .build_rhs = euler_build_rhs,
+    .set_time = euler_set_time,
+    .exact = euler_exact,
+    .max_dt = euler_max_dt,
+};
+
+static const frx_plugin_desc desc = {
+    FRX_PLUGIN_DESC_INIT(FRX_PLUGIN_SOLVER, "euler", "1.0.0",
+                         "compressible Euler equations, flux reconstruction "
+                         "on quadrilaterals and triangles"),
+    .solver = &ops,
+};
+
+FRX_PLUGIN_DEFINE(desc)

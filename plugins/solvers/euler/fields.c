@@ -1,0 +1,174 @@
+/* The Euler solver's fields from the case (fields.h): expressions of
+ * the primitive variables, turned into the conserved ones. */
+#include "fields.h"
+
+#include "expr.h"
+
+#include <frx/plugin.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXV 5 /* rho, u, v, w, p */
+
+struct euler_fields {
+    int ndims;
+    double gamma;
+    fr_expr_consts *consts;
+    fr_expr *ics[MAXV], *exact[MAXV]; /* rho, u, v(, w), p */
+};
+
+static const char *const prim_2d[] = {"rho", "u", "v", "p"};
+static const char *const prim_3d[] = {"rho", "u", "v", "w", "p"};
+
+static const char *const *prim_names(int ndims)
+{
+    return ndims == 3 ? prim_3d : prim_2d;
+}
+
+/* "file:line:col" of a node. */
+static void where(const frx_cfgnode *n, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s:%d:%d", frx_config_file(frx_cfg_owner(n)),
+             frx_cfg_line(n), frx_cfg_col(n));
+}
+
+/* Compile the map solver.<key> of expressions, one per primitive
+ * variable, each in vars; every variable required, no other key. */
+static int compile_map(const euler_fields *f, const frx_cfgnode *opts,
+                       const char *key, unsigned vars, fr_expr **out)
+{
+    const frx_cfgnode *map = frx_cfg_get(opts, key);
+    const char *const *names = prim_names(f->ndims);
+    int nv = f->ndims + 2;
+    char at[512], full[64];
+    where(map ? map : opts, at, sizeof at);
+    if (!map || frx_cfg_type(map) != FRX_CFG_MAP)
+        return frx_error(FRX_ECONFIG, "%s: 'solver.%s' must be a mapping of "
+                         "rho, u, v%s, p to expressions", at, key,
+                         f->ndims == 3 ? ", w" : "");
+    for (size_t i = 0; i < frx_cfg_len(map); i++) {
+        const char *k = frx_cfg_key_at(map, i);
+        int known = 0;
+        for (int v = 0; v < nv; v++)
+            known |= strcmp(k, names[v]) == 0;
+        if (!known) {
+            where(frx_cfg_key_node_at(map, i), at, sizeof at);
+            return frx_error(FRX_ECONFIG, "%s: unknown key '%s' in "
+                             "'solver.%s': give the primitive variables "
+                             "rho, u, v%s and p", at, k, key,
+                             f->ndims == 3 ? ", w" : "");
+        }
+    }
+    for (int v = 0; v < nv; v++) {
+        const frx_cfgnode *e = frx_cfg_get(map, names[v]);
+        snprintf(full, sizeof full, "solver.%s.%s", key, names[v]);
+        if (!e)
+            return frx_error(FRX_ECONFIG, "%s: missing key '%s' in "
+                             "'solver.%s' (an expression for %s)", at,
+                             names[v], key, names[v]);
+        int rc = fr_expr_compile(e, full, vars, f->consts, &out[v]);
+        if (rc)
+            return rc;
+    }
+    return FRX_OK;
+}
+
+int euler_fields_create(const frx_cfgnode *opts, int ndims,
+                        euler_fields **out)
+{
+    euler_fields *f = calloc(1, sizeof *f);
+    if (!f)
+        return frx_error(FRX_ENOMEM, "euler: out of memory");
+    *out = f;
+    f->ndims = ndims;
+    const frx_cfgnode *cmap = frx_cfg_get(opts, "constants");
+    int rc = fr_expr_consts_create(cmap, "solver.constants", &f->consts);
+    if (rc)
+        return rc;
+    if (fr_expr_consts_get(f->consts, "gamma", &f->gamma) != FRX_OK) {
+        char at[512];
+        where(cmap ? cmap : opts, at, sizeof at);
+        return frx_error(FRX_ECONFIG, "%s: 'solver.constants' needs gamma, "
+                         "the ratio of specific heats (1.4 for air)", at);
+    }
+    if (!(f->gamma > 1)) {
+        char at[512];
+        where(frx_cfg_get(cmap, "gamma"), at, sizeof at);
+        return frx_error(FRX_ECONFIG, "%s: 'solver.constants.gamma' must be "
+                         "greater than 1, got %g", at, f->gamma);
+    }
+    unsigned xy = FR_EXPR_X | FR_EXPR_Y | (ndims == 3 ? FR_EXPR_Z : 0);
+    rc = compile_map(f, opts, "ics", xy, f->ics);
+    if (rc == FRX_OK && frx_cfg_get(opts, "exact"))
+        rc = compile_map(f, opts, "exact", xy | FR_EXPR_T, f->exact);
+    return rc;
+}
+
+void euler_fields_destroy(euler_fields *f)
+{
+    if (!f)
+        return;
+    for (int v = 0; v < MAXV; v++) {
+        fr_expr_destroy(f->ics[v]);
+        fr_expr_destroy(f->exact[v]);
+    }
+    fr_expr_consts_destroy(f->consts);
+    free(f);
+}
+
+double euler_fields_gamma(const euler_fields *f) { return f->gamma; }
+
+int euler_fields_has_exact(const euler_fields *f)
+{
+    return f->exact[0] != NULL;
+}
+
+/* Evaluate the primitive expressions e at the points, then convert. */
+static int conserved(const euler_fields *f, fr_expr *const *e,
+                     const char *what, double t, size_t n, const double *xyz,
+                     double *vals)
+{
+    int d = f->ndims, nv = d + 2;
+    double *prim = malloc((n ? n : 1) * sizeof *prim);
+    if (!prim)
+        return frx_error(FRX_ENOMEM, "euler: out of memory");
+    int rc = FRX_OK;
+    for (int v = 0; v < nv && rc == FRX_OK; v++) {
+        rc = fr_expr_eval_points(e[v], n, (size_t)d, xyz, t, prim);
+        for (size_t i = 0; i < n && rc == FRX_OK; i++)
+            vals[i * nv + v] = prim[i];
+    }
+    free(prim);
+    for (size_t i = 0; i < n && rc == FRX_OK; i++) {
+        double *q = vals + i * nv, rho = q[0], p = q[nv - 1], ke = 0;
+        if (!(rho > 0 && p > 0 && isfinite(rho) && isfinite(p)))
+            return frx_error(FRX_ERANGE, "euler: %s at (%g, %g%s): rho = %g "
+                             "and p = %g; both must be positive (check "
+                             "solver.%s)", what, xyz[i * d], xyz[i * d + 1],
+                             d == 3 ? ", ..." : "", rho, p, what);
+        for (int k = 1; k <= d; k++) {
+            ke += 0.5 * rho * q[k] * q[k];
+            q[k] *= rho;
+        }
+        q[nv - 1] = p / (f->gamma - 1) + ke;
+    }
+    return rc;
+}
+
+int euler_fields_initial(const euler_fields *f, double t, size_t n,
+                         const double *xyz, double *vals)
+{
+    return conserved(f, f->ics, "ics", t, n, xyz, vals);
+}
+
+int euler_fields_exact(const euler_fields *f, double t, size_t n,
+                       const double *xyz, double *vals)
+{
+    if (!f->exact[0])
+        return frx_error(FRX_ENOTSUP, "euler: the case has no "
+                         "solver.exact");
+    return conserved(f, f->exact, "exact", t, n, xyz, vals);
+}
