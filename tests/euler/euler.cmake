@@ -29,3 +29,31 @@ target_include_directories(test_euler_fields PRIVATE
 target_link_libraries(test_euler_fields PRIVATE frx-fr-common)
 add_test(NAME euler-fields COMMAND test_euler_fields)
 set_tests_properties(euler-fields PROPERTIES ENVIRONMENT "${FRX_TEST_ENV}")
+
+# Order of accuracy >= p + 0.5 under refinement (20 x 20 to 40 x 40 box
+# meshes, t = 0.5), quadrilaterals and triangles, HLLC for every p and
+# Rusanov (PyFR's case's flux) for p = 3.
+foreach(run "1 quad hllc" "2 quad hllc" "3 quad hllc" "1 tri hllc"
+            "2 tri hllc" "3 tri hllc" "3 quad rusanov")
+  string(REPLACE " " ";" run "${run}")
+  list(GET run 0 p)
+  list(GET run 1 etype)
+  list(GET run 2 rs)
+  set(name euler-order-p${p}-${etype}-${rs})
+  add_test(NAME ${name} COMMAND sh ${FRX_VORTEX_SH} order
+    ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:frx-cli> ${p} ${etype} ${rs} 20 40)
+  set_tests_properties(${name} PROPERTIES TIMEOUT 300
+    ENVIRONMENT "${FRX_TEST_ENV};OMP_NUM_THREADS=1")
+endforeach()
+
+# 1 rank, 2 ranks and 2 ranks with rank 1 on opencl agree to 1e-12.
+foreach(run "3 quad" "2 tri")
+  string(REPLACE " " ";" run "${run}")
+  list(GET run 0 p)
+  list(GET run 1 etype)
+  set(name euler-ranks-p${p}-${etype})
+  add_test(NAME ${name} COMMAND sh ${FRX_VORTEX_SH} ranks
+    ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:frx-cli> ${p} ${etype})
+  set_tests_properties(${name} PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77
+    ENVIRONMENT "${FRX_TEST_ENV};OMP_NUM_THREADS=1")
+endforeach()
