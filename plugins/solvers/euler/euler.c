@@ -11,7 +11,9 @@
 
 #include <frx/plugin.h>
 
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const frx_option options[] = {
     FR_SYSTEM_OPTIONS,
@@ -52,6 +54,7 @@ struct euler {
     fr_const consts[1];
     fr_physics phys;
     fr_system *sys;
+    frx_solver_block *blocks; /* the system's, without norms (no exact) */
 };
 
 static int initial_cb(void *ctx, double t0, size_t n, const double *xyz,
@@ -64,6 +67,24 @@ static int exact_cb(void *ctx, double t, size_t n, const double *xyz,
                     double *vals)
 {
     return euler_fields_exact(ctx, t, n, xyz, vals);
+}
+
+/* Without solver.exact there are no error norms: the core skips them for
+ * blocks without quadrature weights, so hand it copies of the system's
+ * blocks with none (the system keeps its weights in them). */
+static int without_norms(struct euler *s, frx_solver_info *info)
+{
+    size_t n = info->nblocks, sz = info->block_size;
+    if (sz < offsetof(frx_solver_block, qweights) + sizeof(const double *))
+        return FRX_OK;
+    s->blocks = calloc(n ? n : 1, sz);
+    if (!s->blocks)
+        return frx_error(FRX_ENOMEM, "euler: out of memory");
+    memcpy(s->blocks, info->blocks, n * sz);
+    for (size_t b = 0; b < n; b++)
+        ((frx_solver_block *)((char *)s->blocks + b * sz))->qweights = NULL;
+    info->blocks = s->blocks;
+    return FRX_OK;
 }
 
 static int euler_create(const frx_solver_init *init, frx_solver_info *info,
@@ -101,7 +122,10 @@ static int euler_create(const frx_solver_init *init, frx_solver_info *info,
         .initial = initial_cb,
         .exact = euler_fields_has_exact(s->fields) ? exact_cb : NULL,
     };
-    return fr_system_create(init, &s->phys, info, &s->sys);
+    rc = fr_system_create(init, &s->phys, info, &s->sys);
+    if (rc == FRX_OK && !s->phys.exact)
+        rc = without_norms(s, info);
+    return rc;
 }
 
 static void euler_destroy(void *state)
@@ -110,6 +134,7 @@ static void euler_destroy(void *state)
     if (!s)
         return;
     fr_system_destroy(s->sys);
+    free(s->blocks);
     euler_macros_free(s->macros, s->nmacros);
     euler_fields_destroy(s->fields);
     free(s);

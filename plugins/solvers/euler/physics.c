@@ -43,25 +43,33 @@ static void flux_body(FILE *f, int d)
     fprintf(f, "}");
 }
 
-/* The left and right physical fluxes, velocities and pressures of a
- * Riemann solver (locals rf_*). */
+/* euler_nflux(S, N, FN, P, VN): the normal flux FN[nvars] = f(S).N,
+ * the pressure P and the normal velocity VN: what a Riemann solver needs
+ * of each side, without the full flux tensor. */
+static void nflux_body(FILE *f, int d)
+{
+    int e = d + 1;
+    fprintf(f, "{\n    fpdtype_t nf_ir = 1/(S)[0];\n    fpdtype_t nf_mn = ");
+    dot(f, d, "N", 0, "S", 1);
+    fprintf(f, ";\n    (VN) = nf_ir*nf_mn;\n"
+               "    (P) = (gamma - 1)*((S)[%d] - ((fpdtype_t)0.5)*nf_ir*", e);
+    dot(f, d, "S", 1, "S", 1);
+    fprintf(f, ");\n    (FN)[0] = nf_mn;\n");
+    for (int i = 0; i < d; i++)
+        fprintf(f, "    (FN)[%d] = (S)[%d]*(VN) + (P)*(N)[%d];\n", i + 1,
+                i + 1, i);
+    fprintf(f, "    (FN)[%d] = ((S)[%d] + (P))*(VN);\n}", e, e);
+}
+
+/* Both sides' normal fluxes, pressures and normal velocities (locals
+ * rf_*) of a Riemann solver. */
 static void lr_fluxes(FILE *f, int d)
 {
     int nv = d + 2;
-    fprintf(f, "    fpdtype_t rf_fl[%d][%d], rf_fr[%d][%d];\n"
-               "    fpdtype_t rf_vl[%d], rf_vr[%d], rf_pl, rf_pr;\n"
-               "    euler_flux(UL, rf_fl, rf_pl, rf_vl);\n"
-               "    euler_flux(UR, rf_fr, rf_pr, rf_vr);\n",
-            d, nv, d, nv, d, d);
-}
-
-/* n . F[.][i] for the flux array F of lr_fluxes. */
-static void nflux(FILE *f, int ndims, const char *F, int i)
-{
-    fputc('(', f);
-    for (int j = 0; j < ndims; j++)
-        fprintf(f, "%s(N)[%d]*%s[%d][%d]", j ? " + " : "", j, F, j, i);
-    fputc(')', f);
+    fprintf(f, "    fpdtype_t rf_fl[%d], rf_fr[%d], rf_pl, rf_pr, rf_vl, "
+               "rf_vr;\n"
+               "    euler_nflux(UL, N, rf_fl, rf_pl, rf_vl);\n"
+               "    euler_nflux(UR, N, rf_fr, rf_pr, rf_vr);\n", nv, nv);
 }
 
 /* Rusanov (local Lax-Friedrichs), with PyFR's estimate of half the
@@ -72,20 +80,12 @@ static void rusanov_body(FILE *f, int d)
     int nv = d + 2;
     fprintf(f, "{\n");
     lr_fluxes(f, d);
-    fprintf(f, "    fpdtype_t rs_nv = ");
-    for (int i = 0; i < d; i++)
-        fprintf(f, "%s(N)[%d]*(rf_vl[%d] + rf_vr[%d])", i ? " + " : "", i,
-                i, i);
-    fprintf(f, ";\n    fpdtype_t rs_a = sqrt(((fpdtype_t)0.25)*gamma*"
+    fprintf(f, "    fpdtype_t rs_a = sqrt(((fpdtype_t)0.25)*gamma*"
                "(rf_pl + rf_pr)/((UL)[0] + (UR)[0])) "
-               "+ ((fpdtype_t)0.25)*fabs(rs_nv);\n");
-    for (int i = 0; i < nv; i++) {
-        fprintf(f, "    (NF)[%d] = ((fpdtype_t)0.5)*(", i);
-        nflux(f, d, "rf_fl", i);
-        fprintf(f, " + ");
-        nflux(f, d, "rf_fr", i);
-        fprintf(f, ") + rs_a*((UL)[%d] - (UR)[%d]);\n", i, i);
-    }
+               "+ ((fpdtype_t)0.25)*fabs(rf_vl + rf_vr);\n");
+    for (int i = 0; i < nv; i++)
+        fprintf(f, "    (NF)[%d] = ((fpdtype_t)0.5)*(rf_fl[%d] + rf_fr[%d]) "
+                   "+ rs_a*((UL)[%d] - (UR)[%d]);\n", i, i, i, i, i);
     fprintf(f, "}");
 }
 
@@ -98,43 +98,33 @@ static void hllc_body(FILE *f, int d)
     int nv = d + 2, e = d + 1;
     fprintf(f, "{\n");
     lr_fluxes(f, d);
-    fprintf(f, "    fpdtype_t hc_nvl = ");
-    dot(f, d, "N", 0, "rf_vl", 0);
-    fprintf(f, ", hc_nvr = ");
-    dot(f, d, "N", 0, "rf_vr", 0);
-    fprintf(f, ";\n"
-               "    fpdtype_t hc_ql = sqrt((UL)[0]), hc_qr = sqrt((UR)[0]);\n"
+    fprintf(f, "    fpdtype_t hc_ql = sqrt((UL)[0]), hc_qr = sqrt((UR)[0]);\n"
                "    fpdtype_t hc_w = 1/(hc_ql + hc_qr);\n"
-               "    fpdtype_t hc_v2 = 0, hc_vn = 0;\n"
+               "    fpdtype_t hc_v2 = 0;\n"
                "    for (int hc_i = 0; hc_i < %d; hc_i++) {\n"
-               "        fpdtype_t hc_vi = hc_w*(hc_ql*rf_vl[hc_i] + "
-               "hc_qr*rf_vr[hc_i]);\n"
+               "        fpdtype_t hc_vi = hc_w*((UL)[hc_i + 1]/hc_ql + "
+               "(UR)[hc_i + 1]/hc_qr);\n"
                "        hc_v2 += hc_vi*hc_vi;\n"
-               "        hc_vn += (N)[hc_i]*hc_vi;\n"
                "    }\n"
+               "    fpdtype_t hc_vn = hc_w*(hc_ql*rf_vl + hc_qr*rf_vr);\n"
                "    fpdtype_t hc_H = hc_w*(((UL)[%d] + rf_pl)/hc_ql + "
                "((UR)[%d] + rf_pr)/hc_qr);\n"
                "    fpdtype_t hc_c = sqrt((gamma - 1)*(hc_H - "
                "((fpdtype_t)0.5)*hc_v2));\n"
                "    fpdtype_t hc_cl = sqrt(gamma*rf_pl/(UL)[0]);\n"
                "    fpdtype_t hc_cr = sqrt(gamma*rf_pr/(UR)[0]);\n"
-               "    fpdtype_t hc_sl = fmin(hc_nvl - hc_cl, hc_vn - hc_c);\n"
-               "    fpdtype_t hc_sr = fmax(hc_nvr + hc_cr, hc_vn + hc_c);\n"
-               "    fpdtype_t hc_ml = (UL)[0]*(hc_sl - hc_nvl);\n"
-               "    fpdtype_t hc_mr = (UR)[0]*(hc_sr - hc_nvr);\n"
-               "    fpdtype_t hc_ss = (rf_pr - rf_pl + hc_ml*hc_nvl - "
-               "hc_mr*hc_nvr)/(hc_ml - hc_mr);\n"
+               "    fpdtype_t hc_sl = fmin(rf_vl - hc_cl, hc_vn - hc_c);\n"
+               "    fpdtype_t hc_sr = fmax(rf_vr + hc_cr, hc_vn + hc_c);\n"
+               "    fpdtype_t hc_ml = (UL)[0]*(hc_sl - rf_vl);\n"
+               "    fpdtype_t hc_mr = (UR)[0]*(hc_sr - rf_vr);\n"
+               "    fpdtype_t hc_ss = (rf_pr - rf_pl + hc_ml*rf_vl - "
+               "hc_mr*rf_vr)/(hc_ml - hc_mr);\n"
                "    fpdtype_t hc_rl = 1/(hc_sl - hc_ss), "
                "hc_rr = 1/(hc_sr - hc_ss);\n"
-               "    fpdtype_t hc_pl = rf_pl + hc_ml*(hc_ss - hc_nvl);\n"
-               "    fpdtype_t hc_pr = rf_pr + hc_mr*(hc_ss - hc_nvr);\n",
+               "    fpdtype_t hc_pl = rf_pl + hc_ml*(hc_ss - rf_vl);\n"
+               "    fpdtype_t hc_pr = rf_pr + hc_mr*(hc_ss - rf_vr);\n",
             d, e, e);
     for (int i = 0; i < nv; i++) {
-        fprintf(f, "    {\n        fpdtype_t hc_fl = ");
-        nflux(f, d, "rf_fl", i);
-        fprintf(f, ", hc_fr = ");
-        nflux(f, d, "rf_fr", i);
-        fprintf(f, ";\n");
         /* the star states' fluxes: D = (0, n, s*) */
         char dstar[32];
         if (i == 0)
@@ -143,13 +133,14 @@ static void hllc_body(FILE *f, int d)
             snprintf(dstar, sizeof dstar, "hc_ss");
         else
             snprintf(dstar, sizeof dstar, "(N)[%d]", i - 1);
-        fprintf(f, "        fpdtype_t hc_fls = (hc_ss*(hc_sl*(UL)[%d] - "
-                   "hc_fl) + hc_sl*hc_pl*%s)*hc_rl;\n"
+        fprintf(f, "    {\n"
+                   "        fpdtype_t hc_fls = (hc_ss*(hc_sl*(UL)[%d] - "
+                   "rf_fl[%d]) + hc_sl*hc_pl*%s)*hc_rl;\n"
                    "        fpdtype_t hc_frs = (hc_ss*(hc_sr*(UR)[%d] - "
-                   "hc_fr) + hc_sr*hc_pr*%s)*hc_rr;\n"
-                   "        (NF)[%d] = hc_sl >= 0 ? hc_fl : hc_ss >= 0 ? "
-                   "hc_fls : hc_sr >= 0 ? hc_frs : hc_fr;\n    }\n",
-                i, dstar, i, dstar, i);
+                   "rf_fr[%d]) + hc_sr*hc_pr*%s)*hc_rr;\n"
+                   "        (NF)[%d] = hc_sl >= 0 ? rf_fl[%d] : hc_ss >= 0 ? "
+                   "hc_fls : hc_sr >= 0 ? hc_frs : rf_fr[%d];\n    }\n",
+                i, i, dstar, i, i, dstar, i, i, i);
     }
     fprintf(f, "}");
 }
@@ -279,6 +270,7 @@ static const struct {
     void (*write)(FILE *, int);
 } macro_list[] = {
     {"euler_flux", "S, F, P, V", flux_body},
+    {"euler_nflux", "S, N, FN, P, VN", nflux_body},
     {"euler_rusanov", "UL, UR, N, NF", rusanov_body},
     {"euler_hllc", "UL, UR, N, NF", hllc_body},
     {"euler_wavespeed", "S, A", wavespeed_body},

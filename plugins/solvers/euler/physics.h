@@ -9,6 +9,8 @@
  *
  *   euler_flux(S, F, P, V)          F[ndims][nvars], pressure P and
  *                                   velocity V[ndims] of the state S
+ *   euler_nflux(S, N, FN, P, VN)    FN[nvars] = F.N, pressure P and
+ *                                   normal velocity VN (for N unit)
  *   euler_rusanov(UL, UR, N, NF)    common normal flux NF[nvars] for the
  *   euler_hllc(UL, UR, N, NF)       unit normal N (from l to r)
  *   euler_wavespeed(S, A)           A = |v| + c, the fastest wave of S
