@@ -57,3 +57,11 @@ foreach(run "3 quad" "2 tri")
   set_tests_properties(${name} PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77
     ENVIRONMENT "${FRX_TEST_ENV};OMP_NUM_THREADS=1")
 endforeach()
+
+# A uniform flow through every boundary kind stays uniform (2 ranks).
+foreach(etype quad tri)
+  add_test(NAME euler-boundaries-uniform-${etype} COMMAND sh ${FRX_VORTEX_SH}
+    uniform ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:frx-cli> ${etype})
+  set_tests_properties(euler-boundaries-uniform-${etype} PROPERTIES
+    TIMEOUT 120 ENVIRONMENT "${FRX_TEST_ENV};OMP_NUM_THREADS=1")
+endforeach()

@@ -10,6 +10,9 @@
 #       or tri), Riemann solver RS, RK4 with dt in proportion to h, to
 #       t = 0.5: the density error must fall at order >= P + 0.5
 #       between each two meshes
+#   uniform MPIEXEC FRX ETYPE        a uniform flow through boundaries
+#       (supersonic along the slip walls: sup-in-fa, sup-out-fn; subsonic:
+#       char-riem-inv all round) stays uniform to 1e-12
 #   ranks MPIEXEC FRX P ETYPE        1 rank, 2 ranks, and 2 ranks with
 #       rank 1 on opencl (skipped, 77, where opencl cannot start): the
 #       solutions at the end agree to 1e-12 (h5diff, absolute, on
@@ -100,6 +103,38 @@ order)
             echo "vortex.sh: p = $p $etype $rs: ${n}x$n density error $e"
         fi
         prev=$e n0=$n
+    done
+    ;;
+uniform)
+    etype=$1
+    sup="bottom: {type: sup-in-fa, rho: 1.2, u: 0, v: 3, p: 1},
+         top: {type: sup-out-fn}, left: {type: slp-adia-wall},
+         right: {type: slp-adia-wall}"
+    fs="{type: char-riem-inv, rho: 1.2, u: 0.2, v: 0.3, p: 1}"
+    sub="bottom: $fs, top: $fs, left: $fs, right: $fs"
+    for flow in sup sub; do
+        eval "bcs=\$$flow"
+        if [ $flow = sup ]; then v="u: 0, v: 3"; else v="u: 0.2, v: 0.3"; fi
+        cat > $flow.yaml <<END
+backend: {name: openmp, precision: double}
+mesh: {type: box, n: [6, 5], etype: $etype, lower: [0, 0], upper: [1.2, 1]}
+solver:
+  name: euler
+  order: 3
+  riemann-solver: rusanov
+  constants: {gamma: 1.4}
+  ics: {rho: 1.2, $v, p: 1}
+  exact: {rho: 1.2, $v, p: 1}
+  boundaries: {$bcs}
+time: {scheme: ssp-rk3, dt: 0.002, steps: 50}
+progress: {mode: off}
+END
+        "$mpiexec" -n 2 "$frx" run $flow.yaml > $flow.txt
+        sed -n 's/^frx: L2 error at t = [^:]*: //p' $flow.txt | awk -v f=$flow '{
+            bad = NF != 8
+            for (i = 2; i <= NF; i += 2) bad += !($i < 1e-12)
+            printf "vortex.sh: uniform %s flow: L2 errors %s\n", f, $0
+            exit bad }'
     done
     ;;
 ranks)
