@@ -12,6 +12,8 @@
 #   env: PS="1 2 3 4"  STEPS=<RK4 steps per run, default 200 (20 x 20)
 #        and 10 (box)>  PYFR_WORK=<PyFR's scratch folder, as run.sh's
 #        argument>  MESH=<PyFR's .msh>  NOPYFR=1  NOPERF=1
+#        CFLAGS=<backend.openmp.cflags for frx's kernels, e.g.
+#        "-O3 -march=native -fopenmp -fno-math-errno">
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
@@ -30,7 +32,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # case P MESHKIND THREADS STEPS > file
 write_case() {
     p=$1 kind=$2 threads=$3 steps=$4
-    echo "backend: {name: openmp, precision: double, openmp: {threads: $threads}}"
+    echo "backend: {name: openmp, precision: double, openmp: {threads: $threads${CFLAGS:+, cflags: \"$CFLAGS\"}}}"
     if [ "$kind" = vortex ]; then
         echo "mesh: {type: gmsh, file: $mesh}"
     else
@@ -97,13 +99,29 @@ if [ -z "${NOPYFR:-}" ] && [ -f "$shared/pyfr/run.sh" ]; then
 fi
 
 if [ -z "${NOPERF:-}" ] && command -v perf > /dev/null 2>&1; then
-    p=3
-    c="$work/vortex-p$p-1x2.yaml"
-    echo "where frx's time goes (p = $p, 20 x 20, 1 rank x 2 threads; perf, self time):"
-    if perf record -q -o "$work/perf.data" "$frx" run "$c" > /dev/null 2>&1; then
-        perf report -q -i "$work/perf.data" --stdio --sort dso,sym 2>/dev/null |
-            awk '$1 ~ /%$/ && $1 + 0 >= 1.0' | head -20
-    else
-        echo "(perf record failed: perf_event_paranoid?)"
-    fi
+    # one thread, so that the split is the kernels' own (with several,
+    # OpenMP's waits at each kernel's end land in libgomp)
+    for p in $ps; do
+        c="$work/prof-p$p.yaml"
+        write_case "$p" vortex 1 2000 > "$c"
+        "$frx" run "$c" > /dev/null 2>&1 || continue
+        perf record -q -o "$work/perf.data" "$frx" run "$c" > /dev/null 2>&1 ||
+            { echo "(perf record failed: perf_event_paranoid?)"; break; }
+        echo "where frx's time goes (p = $p, 20 x 20, 1 rank x 1 thread, 2000 steps; perf self time):"
+        perf report -q -i "$work/perf.data" --stdio --sort sym 2>/dev/null |
+            awk '$1 ~ /%$/ {
+                v = $1 + 0; s = $3
+                if (s ~ /^frx_k_/) { sub(/^frx_k_/, "", s); sub(/_[0-9a-f]+\._omp_fn.*/, "", s)
+                    sub(/\._omp_fn.*/, "", s); gsub(/_2e/, ".", s); k = "kernel " s }
+                else if (s ~ /^frx_cols|^frx_product|libxsmm|^frx_rows/) k = "operator products"
+                else if ($2 == "[k]") k = "the operating system"
+                else k = "other (start-up: loading, set-up)"
+                t[k] += v }
+            END { for (k in t) if (k ~ /^kernel |^operator/) w += t[k]
+                  for (k in t) if (t[k] >= 0.3)
+                      printf "  %5.1f%% of all  %5.1f%% of the solver%s %s\n", t[k],
+                             k ~ /^kernel |^operator/ ? 100 * t[k] / w : 0,
+                             k ~ /^kernel |^operator/ ? "" : " (not the solver)", k }' |
+            sort -rn
+    done
 fi
