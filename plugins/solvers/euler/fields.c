@@ -18,6 +18,7 @@ struct euler_fields {
     double gamma;
     fr_expr_consts *consts;
     fr_expr *ics[MAXV], *exact[MAXV]; /* rho, u, v(, w), p */
+    char ics_at[512], exact_at[512];  /* "file:line:col" of each map */
 };
 
 static const char *const prim_2d[] = {"rho", "u", "v", "p"};
@@ -38,13 +39,15 @@ static void where(const frx_cfgnode *n, char *buf, size_t len)
 /* Compile the map solver.<key> of expressions, one per primitive
  * variable, each in vars; every variable required, no other key. */
 static int compile_map(const euler_fields *f, const frx_cfgnode *opts,
-                       const char *key, unsigned vars, fr_expr **out)
+                       const char *key, unsigned vars, fr_expr **out,
+                       char *map_at, size_t map_at_len)
 {
     const frx_cfgnode *map = frx_cfg_get(opts, key);
     const char *const *names = prim_names(f->ndims);
     int nv = f->ndims + 2;
     char at[512], full[64];
     where(map ? map : opts, at, sizeof at);
+    snprintf(map_at, map_at_len, "%s", at);
     if (!map || frx_cfg_type(map) != FRX_CFG_MAP)
         return frx_error(FRX_ECONFIG, "%s: 'solver.%s' must be a mapping of "
                          "rho, u, v%s, p to expressions", at, key,
@@ -101,9 +104,11 @@ int euler_fields_create(const frx_cfgnode *opts, int ndims,
                          "greater than 1, got %g", at, f->gamma);
     }
     unsigned xy = FR_EXPR_X | FR_EXPR_Y | (ndims == 3 ? FR_EXPR_Z : 0);
-    rc = compile_map(f, opts, "ics", xy, f->ics);
+    rc = compile_map(f, opts, "ics", xy, f->ics, f->ics_at,
+                     sizeof f->ics_at);
     if (rc == FRX_OK && frx_cfg_get(opts, "exact"))
-        rc = compile_map(f, opts, "exact", xy | FR_EXPR_T, f->exact);
+        rc = compile_map(f, opts, "exact", xy | FR_EXPR_T, f->exact,
+                         f->exact_at, sizeof f->exact_at);
     return rc;
 }
 
@@ -128,8 +133,8 @@ int euler_fields_has_exact(const euler_fields *f)
 
 /* Evaluate the primitive expressions e at the points, then convert. */
 static int conserved(const euler_fields *f, fr_expr *const *e,
-                     const char *what, double t, size_t n, const double *xyz,
-                     double *vals)
+                     const char *what, const char *at, double t, size_t n,
+                     const double *xyz, double *vals)
 {
     int d = f->ndims, nv = d + 2;
     double *prim = malloc((n ? n : 1) * sizeof *prim);
@@ -145,10 +150,10 @@ static int conserved(const euler_fields *f, fr_expr *const *e,
     for (size_t i = 0; i < n && rc == FRX_OK; i++) {
         double *q = vals + i * nv, rho = q[0], p = q[nv - 1], ke = 0;
         if (!(rho > 0 && p > 0 && isfinite(rho) && isfinite(p)))
-            return frx_error(FRX_ERANGE, "euler: %s at (%g, %g%s): rho = %g "
-                             "and p = %g; both must be positive (check "
-                             "solver.%s)", what, xyz[i * d], xyz[i * d + 1],
-                             d == 3 ? ", ..." : "", rho, p, what);
+            return frx_error(FRX_ERANGE, "%s: solver.%s at (%g, %g%s) "
+                             "gives rho = %g and p = %g: both must be "
+                             "positive", at, what, xyz[i * d],
+                             xyz[i * d + 1], d == 3 ? ", ..." : "", rho, p);
         for (int k = 1; k <= d; k++) {
             ke += 0.5 * rho * q[k] * q[k];
             q[k] *= rho;
@@ -161,7 +166,7 @@ static int conserved(const euler_fields *f, fr_expr *const *e,
 int euler_fields_initial(const euler_fields *f, double t, size_t n,
                          const double *xyz, double *vals)
 {
-    return conserved(f, f->ics, "ics", t, n, xyz, vals);
+    return conserved(f, f->ics, "ics", f->ics_at, t, n, xyz, vals);
 }
 
 int euler_fields_exact(const euler_fields *f, double t, size_t n,
@@ -170,5 +175,5 @@ int euler_fields_exact(const euler_fields *f, double t, size_t n,
     if (!f->exact[0])
         return frx_error(FRX_ENOTSUP, "euler: the case has no "
                          "solver.exact");
-    return conserved(f, f->exact, "exact", t, n, xyz, vals);
+    return conserved(f, f->exact, "exact", f->exact_at, t, n, xyz, vals);
 }
