@@ -11,9 +11,9 @@ endforeach()
 
 # The vortex through `frx run` (tests/euler/vortex.sh): PyFR's case from
 # its own mesh (skipped where the peer cases are absent) within 2% of
-# PyFR's density error, on 1 and 2 ranks.
+# PyFR's density error, on 1 and 2 ranks, and with dt from time.cfl.
 set(FRX_VORTEX_SH ${CMAKE_CURRENT_SOURCE_DIR}/euler/vortex.sh)
-foreach(np 1 2)
+foreach(np 1 2 1-cfl)
   add_test(NAME euler-vortex-pyfr-np${np} COMMAND sh ${FRX_VORTEX_SH} pyfr
     ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:frx-cli>
     ${PROJECT_SOURCE_DIR}/config/euler-vortex.yaml ${FRX_PYFR_VORTEX_MSH} ${np})
