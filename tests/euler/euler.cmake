@@ -18,7 +18,7 @@ foreach(np 1 2 1-cfl)
     ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:frx-cli>
     ${PROJECT_SOURCE_DIR}/config/euler-vortex.yaml ${FRX_PYFR_VORTEX_MSH} ${np})
   set_tests_properties(euler-vortex-pyfr-np${np} PROPERTIES TIMEOUT 300
-    SKIP_RETURN_CODE 77 ENVIRONMENT "${FRX_TEST_ENV}")
+    SKIP_RETURN_CODE 77 ENVIRONMENT "${FRX_MPI_TEST_ENV}")
 endforeach()
 
 # The fields of a case: the vortex as expressions, bad cases refused.
@@ -43,7 +43,7 @@ foreach(run "1 quad hllc" "2 quad hllc" "3 quad hllc" "1 tri hllc"
   add_test(NAME ${name} COMMAND sh ${FRX_VORTEX_SH} order
     ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:frx-cli> ${p} ${etype} ${rs} 20 40)
   set_tests_properties(${name} PROPERTIES TIMEOUT 300
-    ENVIRONMENT "${FRX_TEST_ENV};OMP_NUM_THREADS=1")
+    ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
 endforeach()
 
 # 1 rank, 2 ranks and 2 ranks with rank 1 on opencl agree to 1e-12.
@@ -55,7 +55,7 @@ foreach(run "3 quad" "2 tri")
   add_test(NAME ${name} COMMAND sh ${FRX_VORTEX_SH} ranks
     ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:frx-cli> ${p} ${etype})
   set_tests_properties(${name} PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77
-    ENVIRONMENT "${FRX_TEST_ENV};OMP_NUM_THREADS=1")
+    ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
 endforeach()
 
 # A uniform flow through every boundary kind stays uniform (2 ranks).
@@ -63,7 +63,7 @@ foreach(etype quad tri)
   add_test(NAME euler-boundaries-uniform-${etype} COMMAND sh ${FRX_VORTEX_SH}
     uniform ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:frx-cli> ${etype})
   set_tests_properties(euler-boundaries-uniform-${etype} PROPERTIES
-    TIMEOUT 120 ENVIRONMENT "${FRX_TEST_ENV};OMP_NUM_THREADS=1")
+    TIMEOUT 120 ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
 endforeach()
 
 # Bad cases: each stops at start-up with its place and what to do.
@@ -81,5 +81,5 @@ foreach(run
   add_test(NAME euler-refuses-${name} COMMAND sh ${FRX_EXPECT} 1 "${regex}"
     ${FRX_EXE} run ${FRX_EULER_DATA}/${name}.yaml)
   set_tests_properties(euler-refuses-${name} PROPERTIES
-    ENVIRONMENT "${FRX_TEST_ENV}")
+    ENVIRONMENT "${FRX_MPI_TEST_ENV}")
 endforeach()
