@@ -9,7 +9,8 @@
 # With perf installed, a profile of one run says where frx's time goes.
 #
 #   sh bench/euler-vortex.sh [BUILD]          (default: build)
-#   env: PS="1 2 3 4"  STEPS=<RK4 steps per run, default 200 (20 x 20)
+#   env: PS="1 2 3 4"  REPS=3 (rounds on 20 x 20; the least is shown)
+#        STEPS=<RK4 steps per run, default 2000 (20 x 20)
 #        and 10 (box)>  PYFR_WORK=<PyFR's scratch folder, as run.sh's
 #        argument>  MESH=<PyFR's .msh>  NOPYFR=1  NOPERF=1
 #        CFLAGS=<backend.openmp.cflags for frx's kernels, e.g.
@@ -61,7 +62,7 @@ run_frx() {
     p=$1 kind=$2 layout=$3
     np=${layout%x*} th=${layout#*x}
     steps=${STEPS:-}
-    [ -n "$steps" ] || { [ "$kind" = vortex ] && steps=200 || steps=10; }
+    [ -n "$steps" ] || { [ "$kind" = vortex ] && steps=2000 || steps=10; }
     c="$work/$kind-p$p-$layout.yaml"
     write_case "$p" "$kind" "$th" "$steps" > "$c"
     # a first run compiles the kernels into the cache, the second is timed
@@ -73,30 +74,44 @@ run_frx() {
         awk '{ printf "%.2f", 1e9 / $1 }'
 }
 
-ps=${PS:-1 2 3 4}
-echo "frx euler-vortex: ns per DOF per RHS (openmp, double; $(nproc) cores, shared: noisy)"
-printf '%-8s %-3s %10s %10s\n' mesh p 1x2 2x1
-for kind in vortex box; do
-    for p in $ps; do
-        a=$(run_frx "$p" "$kind" 1x2)
-        b=$(run_frx "$p" "$kind" 2x1)
-        printf '%-8s %-3s %10s %10s\n' "$kind" "$p" "$a" "$b"
-        echo "$kind $p $a $b" >> "$work/frx.txt"
-    done
-done
+# PyFR's ns/DOF/RHS at order P, or nothing where PyFR is not there.
+run_pyfr() {
+    [ -z "${NOPYFR:-}" ] && [ -f "$shared/pyfr/run.sh" ] || return 0
+    PS="$1" MESH="$mesh" OMP_NUM_THREADS=2 \
+        sh "$shared/pyfr/run.sh" ${PYFR_WORK:+"$PYFR_WORK"} 2> /dev/null |
+        sed -n 's/.*ns\/DOF\/RHS=\([0-9.]*\).*/\1/p'
+}
 
-if [ -z "${NOPYFR:-}" ] && [ -f "$shared/pyfr/run.sh" ]; then
-    echo "PyFR 1.15 on the same 20 x 20 case (1 rank x 2 threads):"
-    PS="$ps" MESH="$mesh" sh "$shared/pyfr/run.sh" ${PYFR_WORK:+"$PYFR_WORK"} |
-        tee "$work/pyfr.txt"
-    echo "frx / PyFR (20 x 20, 1 rank x 2 threads; below 1: frx faster):"
-    for p in $ps; do
-        f=$(awk -v p="$p" '$1 == "vortex" && $2 == p { print $3 }' "$work/frx.txt")
-        y=$(sed -n "s/.* p=$p .*ns\/DOF\/RHS=\([0-9.]*\).*/\1/p" "$work/pyfr.txt")
-        [ -n "$y" ] && awk -v p="$p" -v f="$f" -v y="$y" \
-            'BEGIN { printf "p=%d frx %.2f PyFR %.2f ratio %.2f\n", p, f, y, f / y }'
+min() { printf '%s\n' "$@" | awk 'NF { if (m == "" || $1 < m) m = $1 } END { print m }'; }
+
+ps=${PS:-1 2 3 4}
+reps=${REPS:-3}
+echo "frx euler-vortex: ns per DOF per RHS (openmp, double; $(nproc) cores;"
+echo "on the 20 x 20 mesh the least of $reps rounds, each frx 1x2, frx 2x1 and"
+echo "PyFR 1.15 1x2 one after the other; a shared machine is noisy)"
+printf '%-7s %-2s %9s %9s %9s %9s %9s\n' mesh p "frx 1x2" "frx 2x1" "PyFR 1x2" \
+    "1x2/PyFR" "2x1/PyFR"
+for p in $ps; do
+    a="" b="" y=""
+    r=0
+    while [ $r -lt "$reps" ]; do
+        a="$a $(run_frx "$p" vortex 1x2)"
+        b="$b $(run_frx "$p" vortex 2x1)"
+        y="$y $(run_pyfr "$p")"
+        r=$((r + 1))
     done
-fi
+    a=$(min $a) b=$(min $b) y=$(min $y)
+    awk -v p="$p" -v a="$a" -v b="$b" -v y="$y" 'BEGIN {
+        if (y == "") printf "%-7s %-2d %9.2f %9.2f %9s\n", "20x20", p, a, b, "-"
+        else printf "%-7s %-2d %9.2f %9.2f %9.2f %9.2f %9.2f\n", "20x20", p, a, b, y,
+                    a / y, b / y }'
+done
+for p in $ps; do
+    n=$((1024 / (p + 1)))
+    awk -v m="${n}x$n" -v p="$p" -v a="$(run_frx "$p" box 1x2)" \
+        -v b="$(run_frx "$p" box 2x1)" \
+        'BEGIN { printf "%-7s %-2d %9.2f %9.2f\n", m, p, a, b }'
+done
 
 if [ -z "${NOPERF:-}" ] && command -v perf > /dev/null 2>&1; then
     # one thread, so that the split is the kernels' own (with several,
