@@ -79,7 +79,8 @@ int adv_view(struct advect *a, frx_matrix *m, const struct advect_sides *s,
     return rc ? rc : adv_keep(a, ADV_VIEW, *out);
 }
 
-void *adv_host_array(const struct advect *a, const double *src, size_t n)
+/* A malloc'd copy of src[0..n) in the backend's precision. */
+static void *host_array(const struct advect *a, const double *src, size_t n)
 {
     size_t fps = frx_backend_fpsize(a->be);
     void *h = malloc((n ? n : 1) * fps);
@@ -99,15 +100,16 @@ static int matrix(struct advect *a, size_t nrow, size_t nvar, size_t n,
     int rc = frx_matrix_create(a->be, nrow, nvar, n, out);
     if (rc || (rc = adv_keep(a, ADV_MATRIX, *out)) || !host)
         return rc;
-    void *h = adv_host_array(a, host, nrow * nvar * n);
+    void *h = host_array(a, host, nrow * nvar * n);
     rc = h ? frx_matrix_write(*out, h)
            : frx_error(FRX_ENOMEM, "advect: out of memory");
     free(h);
     return rc;
 }
 
-int adv_normals(struct advect *a, const struct advect_sides *s,
-                frx_matrix **out)
+/* A 1 x 2 x n matrix of the sides' scaled normals; kept. */
+static int normals(struct advect *a, const struct advect_sides *s,
+                   frx_matrix **out)
 {
     return matrix(a, 1, 2, s->n, s->sn, out);
 }
@@ -158,14 +160,14 @@ static int device_data(struct advect *a)
     if (!rc)
         rc = matrix(a, a->nf, 1, n, NULL, &a->fflux);
     if (!rc && a->il.n &&
-        !(rc = adv_normals(a, &a->il, &a->isn)) &&
+        !(rc = normals(a, &a->il, &a->isn)) &&
         !(rc = adv_view(a, a->base, &a->il, 0, 2, &a->ibase_l)) &&
         !(rc = adv_view(a, a->base, &a->ir, 0, 2, &a->ibase_r)) &&
         !(rc = adv_view(a, a->fflux, &a->il, 1, 1, &a->iflux_l)))
         rc = adv_view(a, a->fflux, &a->ir, 1, 1, &a->iflux_r);
     for (size_t p = 0; p < a->npeers && !rc; p++) {
         struct advect_peer *pe = &a->peers[p];
-        if (!(rc = adv_normals(a, &pe->local, &pe->sn)))
+        if (!(rc = normals(a, &pe->local, &pe->sn)))
             rc = adv_view(a, a->fflux, &pe->local, 1, 1, &pe->flux_v);
     }
     return rc;
@@ -231,7 +233,7 @@ static int adv_initial(void *state, frx_matrix *const *u)
         return frx_error(FRX_ENOMEM, "advect: out of memory");
     for (size_t e = 0; e < a->neles; e++)
         u0[e] = wave(a, a->centre[2 * e], a->centre[2 * e + 1]);
-    void *h = adv_host_array(a, u0, a->neles);
+    void *h = host_array(a, u0, a->neles);
     int rc = h ? frx_matrix_write(u[0], h)
                : frx_error(FRX_ENOMEM, "advect: out of memory");
     free(h);

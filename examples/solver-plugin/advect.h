@@ -98,12 +98,6 @@ void adv_free_owned(struct advect *a);
  * nvcol columns; kept. */
 int adv_view(struct advect *a, frx_matrix *m, const struct advect_sides *s,
              int row_is_face, size_t nvcol, frx_view **out);
-/* A 1 x 2 x n matrix of the sides' scaled normals; kept. */
-int adv_normals(struct advect *a, const struct advect_sides *s,
-                frx_matrix **out);
-/* Host values in the backend's precision: dst[i] = src[i]. */
-void *adv_host_array(const struct advect *a, const double *src, size_t n);
-
 /* geometry.c: elements, face lists and the periods from the mesh. */
 int adv_geometry(struct advect *a, const frx_mesh *m);
 void adv_geometry_free(struct advect *a);
