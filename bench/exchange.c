@@ -127,6 +127,14 @@ static void one_size(frx_backend *be, size_t bytes)
     frx_matrix *m[2];
     if (frx_matrix_create_group(be, 2, shapes, m))
         die("matrices");
+    /* written, as a solver's are: untouched memory reads one zero page */
+    double *host = malloc(2 * n * sizeof *host);
+    for (size_t i = 0; host && i < 2 * n; i++)
+        host[i] = (double)i;
+    if (!host || frx_matrix_write(m[0], host) ||
+        frx_matrix_write(m[1], host))
+        die("matrices");
+    free(host);
     /* every other element, as a face of a mesh picks them */
     frx_matrix **ms = malloc(n * sizeof *ms), **md = malloc(n * sizeof *md);
     size_t *rows = calloc(n, sizeof *rows), *eles = malloc(n * sizeof *eles);

@@ -66,6 +66,18 @@ static int case_make(frx_backend *be, size_t n, size_t nvar, size_t nvc,
     pc->be = be;
     if (frx_matrix_create(be, 1, nvar, n, &pc->m))
         return fail("matrix");
+    /* written, as a solver's are: untouched memory reads one zero page */
+    size_t fs = frx_backend_fpsize(be);
+    unsigned char *h = malloc(nvar * n * fs);
+    for (size_t i = 0; h && i < nvar * n; i++) {
+        double x = (double)(i % 1000);
+        float y = (float)x;
+        memcpy(h + i * fs, fs == 4 ? (void *)&y : (void *)&x, fs);
+    }
+    int wrc = h ? frx_matrix_write(pc->m, h) : FRX_ENOMEM;
+    free(h);
+    if (wrc)
+        return fail("matrix");
     frx_matrix **mats = malloc(n * sizeof *mats);
     size_t *rows = calloc(n, sizeof *rows);
     pc->eles = malloc(n * sizeof *pc->eles);

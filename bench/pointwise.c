@@ -140,7 +140,10 @@ int main(int argc, char **argv)
     size_t n = (size_t)((argc > 2 ? atof(argv[2]) : 8.0) * 1e6);
 
     /* Compile times in a cache of our own, so the cold one is cold. */
-    char dir[] = "/tmp/frx-bench-cache-XXXXXX";
+    const char *tmp = getenv("TMPDIR");
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/frx-bench-cache-XXXXXX",
+             tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir))
         return die("mkdtemp");
     setenv("FRX_CACHE_DIR", dir, 1);
@@ -188,7 +191,7 @@ int main(int argc, char **argv)
     frx_config_free(cfg);
     frx_config_free(ocfg);
     free(r.a), free(r.b), free(r.c);
-    char cmd[256];
+    char cmd[sizeof dir + 16];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     return system(cmd) == 0 ? 0 : 1;
 }

@@ -61,9 +61,62 @@ static const frx_kernel_decl tk_macro = {
     .args = "in xchg fpdtype_t[2] a, out xchg fpdtype_t[2] r",
     .body = "tk_square(a[0], r[0]);\ntk_square(a[1] + 1, r[1]);"};
 
+/* Reductions: max of a (2, 3) array, min of one row, a plain sum. */
+static const frx_kernel_decl tk_reduce3 = {
+    .name = "tk_reduce3", .ndim = 1,
+    .args = "in fpdtype_t[2][3] u, out reduce(max) fpdtype_t[2][3] mx, "
+            "out reduce(min) fpdtype_t[3] mn, reduce(sum) fpdtype_t sm",
+    .body = "for (int r = 0; r < 2; r++)\n"
+            "    for (int v = 0; v < 3; v++) {\n"
+            "        mx[r][v] = u[r][v];\n"
+            "        sm += u[r][v];\n"
+            "    }\n"
+            "for (int v = 0; v < 3; v++)\n"
+            "    mn[v] = u[1][v];"};
+
+/* Over rows x points: the squares of each variable, summed. */
+static const frx_kernel_decl tk_normsq = {
+    .name = "tk_normsq", .ndim = 2,
+    .args = "in fpdtype_t[4] u, out reduce(sum) fpdtype_t[4] s",
+    .body = "for (int v = 0; v < 4; v++)\n    s[v] = u[v]*u[v];"};
+
+/* The base-flow check as one number: the largest |live - saved|. */
+static const frx_kernel_decl tk_baseflow_max = {
+    .name = "tk_baseflow_max", .ndim = 1,
+    .args = "in view fpdtype_t[4] ul, in xchg fpdtype_t[4] ublin, "
+            "out reduce(max) fpdtype_t dmax",
+    .body = "for (int k = 0; k < 4; k++) {\n"
+            "    fpdtype_t d = fabs(ul[k] - ublin[k]);\n"
+            "    dmax = d > dmax ? d : dmax;\n"
+            "}"};
+
+/* NaN/Inf per variable, and a max that must ignore them. */
+static const frx_kernel_decl tk_nonfinite = {
+    .name = "tk_nonfinite", .ndim = 2,
+    .args = "in fpdtype_t[4] u, out reduce(max) fpdtype_t[4] bad, "
+            "out reduce(max) fpdtype_t[4] mx",
+    .body = "for (int v = 0; v < 4; v++) {\n"
+            "    bad[v] = isfinite(u[v]) ? 0 : 1;\n"
+            "    mx[v] = u[v];\n"
+            "}"};
+
+/* Three small steps for the host-node graph. */
+static const frx_kernel_decl tk_scale1 = {
+    .name = "tk_scale1", .ndim = 1,
+    .args = "in fpdtype_t x, out fpdtype_t y, scalar fpdtype_t a",
+    .body = "y = a*x;"};
+static const frx_kernel_decl tk_sum1 = {
+    .name = "tk_sum1", .ndim = 1,
+    .args = "in fpdtype_t y, out reduce(sum) fpdtype_t s", .body = "s = y;"};
+static const frx_kernel_decl tk_axpy1 = {
+    .name = "tk_axpy1", .ndim = 1,
+    .args = "in fpdtype_t x, inout fpdtype_t z, scalar fpdtype_t a",
+    .body = "z += a*x;"};
+
 static const frx_kernel_decl *const tk_all[] = {
     &tk_axpy, &tk_grad, &tk_baseflow, &tk_views, &tk_broadcast, &tk_scalars,
-    &tk_macro};
+    &tk_macro, &tk_reduce3, &tk_normsq, &tk_baseflow_max, &tk_nonfinite,
+    &tk_scale1, &tk_sum1, &tk_axpy1};
 #define TK_COUNT (sizeof tk_all / sizeof *tk_all)
 
 #endif

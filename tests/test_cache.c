@@ -5,6 +5,7 @@
 #include <frx/plugin.h>
 
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -659,6 +660,141 @@ END_TEST
 
 /* ---------------------------------------------------------------- main */
 
+/* ------------------------------------------------------ operators' cases */
+
+/* The first *.lock file under dir holding a pid, into path; its pid. */
+static long find_lock(const char *dir, char *path, size_t n)
+{
+    DIR *d = opendir(dir);
+    long pid = 0;
+    for (struct dirent *e; d && !pid && (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, n, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+            char sub[PATH_MAX];
+            snprintf(sub, sizeof sub, "%s", path);
+            pid = find_lock(sub, path, n);
+        } else if (strstr(e->d_name, ".lock")) {
+            char *text = slurp(path, NULL);
+            pid = text ? atol(text) : 0;
+            free(text);
+        }
+    }
+    if (d)
+        closedir(d);
+    return pid;
+}
+
+/* A process that waits for another's lock says so after 2 s, naming the
+ * lock and its holder, and gives up after cache.lock-timeout with what
+ * to do. */
+START_TEST(lock_wait_said_and_bounded)
+{
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) { /* holds the lock while it builds, 3.5 s */
+        struct build b = {.content = CONTENT, .delay_ms = 3500};
+        frx_cache_entry e;
+        _exit(fetch_key(&b, &e) == FRX_OK ? 0 : 1);
+    }
+    char lock[PATH_MAX];
+    long holder = 0;
+    for (int i = 0; i < 500 && holder != pid; i++) {
+        nanosleep(&(struct timespec){0, 10000000}, NULL);
+        holder = find_lock(cache_dir, lock, sizeof lock);
+    }
+    ck_assert_int_eq(holder, pid);
+
+    char log[PATH_MAX];
+    snprintf(log, sizeof log, "%s/stderr", root);
+    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600), saved = dup(2);
+    ck_assert(fd >= 0 && saved >= 0 && dup2(fd, 2) == 2);
+    frx_cache_set_lock_timeout(2.5);
+    struct build b = {.content = CONTENT};
+    frx_cache_entry e;
+    int rc = fetch_key(&b, &e);
+    dup2(saved, 2);
+    close(fd);
+    char *said = slurp(log, NULL), want[2 * PATH_MAX];
+    ck_assert_int_eq(rc, FRX_EIO);
+    ck_assert_int_eq(b.calls, 0);
+    snprintf(want, sizeof want, "waiting for %s held by pid %ld", lock,
+             (long)pid);
+    ck_assert_msg(strstr(said, want), "log lacks \"%s\": %s", want, said);
+    snprintf(want, sizeof want, "the cache lock %s, held by pid %ld", lock,
+             (long)pid);
+    ck_assert_msg(strstr(frx_errmsg(), want), "%s", frx_errmsg());
+    ck_assert(strstr(frx_errmsg(), "FRX_CACHE_DIR"));
+    ck_assert(strstr(frx_errmsg(), "FRX_CACHE=off"));
+    free(said);
+    int status;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+END_TEST
+
+static int set_readonly(const char *path, const struct stat *st, int flag,
+                        struct FTW *ftw)
+{
+    (void)flag, (void)ftw;
+    if (geteuid() == 0 && lchown(path, 65534, 65534) != 0)
+        return -1;
+    return chmod(path, S_ISDIR(st->st_mode) ? 0500 : 0400);
+}
+
+/* A cache that cannot be written is used read-only: what it holds loads,
+ * what it lacks is an error that says what to do. */
+START_TEST(readonly_cache_used)
+{
+    struct build b = {.content = CONTENT};
+    frx_cache_entry e;
+    ck_assert_int_eq(fetch_key(&b, &e), FRX_OK);
+    ck_assert_int_eq(nftw(cache_dir, set_readonly, 16, FTW_PHYS), 0);
+    if (geteuid() == 0) { /* root writes anywhere: become nobody */
+        ck_assert_int_eq(chmod(root, 0711), 0);
+        ck_assert_int_eq(chmod(base_tmp, 0711), 0);
+        ck_assert_int_eq(setgid(65534), 0);
+        ck_assert_int_eq(setuid(65534), 0);
+    }
+    ck_assert_int_eq(fetch_key(&b, &e), FRX_OK);
+    ck_assert_int_eq(e.built, 0);
+    ck_assert_int_eq(b.calls, 1);
+    ck_assert(content_is(e.path, CONTENT));
+    frx_cache_done(&e);
+
+    const char *other[] = {"another kernel"};
+    ck_assert_int_eq(frx_cache_fetch(other, 1, ".so", build_fn, &b, &e),
+                     FRX_EIO);
+    ck_assert_int_eq(b.calls, 1);
+    ck_assert_msg(strstr(frx_errmsg(), "cannot be written here and holds "
+                         "no valid entry"), "%s", frx_errmsg());
+    ck_assert(strstr(frx_errmsg(), "FRX_CACHE_DIR"));
+    ck_assert(strstr(frx_errmsg(), "FRX_CACHE=off"));
+}
+END_TEST
+
+/* Run as test case no-flock, with fault.c preloaded and FRX_FAULT=flock:
+ * flock() fails as it does where the file system lacks it. */
+START_TEST(no_flock_named)
+{
+    const char *f = getenv("FRX_FAULT");
+    if (!f || !strstr(f, "flock")) {
+        printf("no_flock_named: runs as ctest's cache-no-flock\n");
+        return;
+    }
+    struct build b = {.content = CONTENT};
+    frx_cache_entry e;
+    ck_assert_int_eq(fetch_key(&b, &e), FRX_EIO);
+    ck_assert_int_eq(b.calls, 0);
+    ck_assert_msg(strstr(frx_errmsg(), "does not support flock()"), "%s",
+                  frx_errmsg());
+    ck_assert(strstr(frx_errmsg(), "FRX_CACHE_DIR"));
+    ck_assert(strstr(frx_errmsg(), "FRX_CACHE=off"));
+}
+END_TEST
+
 static Suite *cache_suite(void)
 {
     Suite *s = suite_create("cache");
@@ -689,6 +825,18 @@ static Suite *cache_suite(void)
     tcase_add_test(tc, open_dir_refused);
     tcase_add_test(tc, not_a_directory_refused);
     tcase_add_test(tc, foreign_dir_refused);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("operators");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, lock_wait_said_and_bounded);
+    tcase_add_test(tc, readonly_cache_used);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("no-flock");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, no_flock_named);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -177,16 +177,18 @@ START_TEST(params_as_kernels_take_them)
     double d;
     frx_param p[] = {{.type = FRX_PARAM_MEM, .mem = &d},
                      {.type = FRX_PARAM_INT, .i = -7},
-                     {.type = FRX_PARAM_FP, .d = 0.1}};
-    union gpu_value v[3];
-    void *ptr[3];
-    ck_assert_int_eq(frx_gpu_params(p, 3, FRX_DOUBLE, "k", v, ptr), FRX_OK);
+                     {.type = FRX_PARAM_FP, .d = 0.1},
+                     {.type = FRX_PARAM_INT64, .i = (int64_t)5 << 32}};
+    union gpu_value v[4];
+    void *ptr[4];
+    ck_assert_int_eq(frx_gpu_params(p, 4, FRX_DOUBLE, "k", v, ptr), FRX_OK);
     ck_assert(*(void **)ptr[0] == (void *)&d);
     ck_assert_int_eq(*(int32_t *)ptr[1], -7);
     ck_assert(*(double *)ptr[2] == 0.1);
+    ck_assert(*(int64_t *)ptr[3] == (int64_t)5 << 32); /* a matrix offset */
     ck_assert_int_eq(frx_gpu_params(p, 3, FRX_SINGLE, "k", v, ptr), FRX_OK);
     ck_assert(*(float *)ptr[2] == 0.1f);
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 4; k++)
         ck_assert_ptr_eq(ptr[k], &v[k]);
     p[1].i = (int64_t)INT32_MAX + 1;
     ck_assert_int_eq(frx_gpu_params(p, 3, FRX_DOUBLE, "kernel 'x'", v, ptr),

@@ -401,6 +401,397 @@ START_TEST(bad_declarations_refused)
 }
 END_TEST
 
+/* A written argument that shares memory with another is refused at
+ * bind, naming both; storage that only looks close (slices of one
+ * matrix, views into rows the other does not touch) is accepted. */
+static const frx_kernel_decl tk_to_view = {
+    .name = "tk_to_view", .ndim = 1,
+    .args = "in fpdtype_t[3] m, out view fpdtype_t[3] o",
+    .body = "for (int v = 0; v < 3; v++)\n    o[v] = 2*m[v];"};
+
+static int bind_views(frx_matrix *src, frx_matrix *const *mo,
+                      const size_t *rows, const size_t *eles, size_t n)
+{
+    frx_view *o;
+    ck_assert_int_eq(frx_view_create(be, n, mo, rows, eles, NULL, 1, 3, &o),
+                     FRX_OK);
+    frx_arg args[] = {frx_arg_matrix(src), frx_arg_view(o)};
+    frx_kernel *k = NULL;
+    int rc = frx_kernel_create(be, "tk_to_view", 1, n, args, 2, &k);
+    if (rc == FRX_OK)
+        ck_assert_int_eq(frx_kernel_run(k), FRX_OK);
+    frx_kernel_destroy(k);
+    frx_view_destroy(o);
+    return rc;
+}
+
+START_TEST(overlapping_arguments_refused)
+{
+    register_all();
+    ck_assert_int_eq(frx_kernel_register(be, &tk_to_view), FRX_OK);
+    uint64_t rng = 110;
+    size_t S = frx_backend_soasz(be), nrows = 3, n = 2 * S;
+    void *hx;
+    frx_matrix *x = rand_matrix(nrows, 3, 4 * S, &rng, &hx);
+    frx_kernel *k;
+
+    /* the same matrix as in x and inout y */
+    frx_matrix *y;
+    ck_assert_int_eq(frx_matrix_slice(x, 0, n, &y), FRX_OK);
+    frx_arg same[] = {frx_arg_matrix(y), frx_arg_matrix(y),
+                      frx_arg_scalar(1)};
+    ck_assert_int_eq(frx_kernel_create(be, "tk_axpy", nrows, n, same, 3, &k),
+                     FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "arguments 'x'"));
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "and 'y'"));
+
+    /* overlapping slices [0, 2S) and [S, 3S) of one matrix */
+    frx_matrix *z;
+    ck_assert_int_eq(frx_matrix_slice(x, S, S + n, &z), FRX_OK);
+    frx_arg over[] = {frx_arg_matrix(y), frx_arg_matrix(z),
+                      frx_arg_scalar(1)};
+    ck_assert_int_eq(frx_kernel_create(be, "tk_axpy", nrows, n, over, 3, &k),
+                     FRX_EINVAL);
+    frx_matrix_destroy(z);
+
+    /* disjoint slices [0, 2S) and [2S, 4S): their rows interleave */
+    ck_assert_int_eq(frx_matrix_slice(x, n, 2 * n, &z), FRX_OK);
+    frx_arg apart[] = {frx_arg_matrix(y), frx_arg_matrix(z),
+                       frx_arg_scalar(0.5)};
+    ck_assert_int_eq(frx_kernel_create(be, "tk_axpy", nrows, n, apart, 3,
+                                       &k), FRX_OK);
+    ck_assert_int_eq(frx_kernel_run(k), FRX_OK);
+    void *got = read_matrix(x);
+    size_t ne = 4 * S;
+    for (size_t r = 0; r < nrows * 3; r++)
+        for (size_t e = 0; e < ne; e++) {
+            double want = tu_get(be, hx, r * ne + e);
+            if (e >= n)
+                want += 0.5 * tu_get(be, hx, r * ne + e - n);
+            assert_close(tu_get(be, got, r * ne + e), want, "x", e);
+        }
+    free(got);
+    frx_kernel_destroy(k);
+    frx_matrix_destroy(z);
+    frx_matrix_destroy(y);
+
+    /* the same xchg matrix in and out */
+    frx_xchg_matrix *a;
+    ck_assert_int_eq(frx_xchg_matrix_create(be, 5, 1, 2, &a), FRX_OK);
+    frx_arg xa[] = {frx_arg_xchg(a), frx_arg_xchg(a)};
+    ck_assert_int_eq(frx_kernel_create(be, "tk_macro", 1, 5, xa, 2, &k),
+                     FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "same xchg matrix"));
+    frx_xchg_matrix_destroy(a);
+
+    /* a view written into a matrix that is read */
+    size_t m_ = 7;
+    frx_matrix_shape shapes[2] = {{2, 3, m_}, {2, 3, m_}};
+    frx_matrix *grp[2];
+    ck_assert_int_eq(frx_matrix_create_group(be, 2, shapes, grp), FRX_OK);
+    frx_matrix *mo[7];
+    size_t rows[7], eles[7];
+    for (size_t i = 0; i < m_; i++)
+        eles[i] = (i * 3) % m_;
+    /* the view's points in the matrix that is read */
+    shapes[0].nrow = 1;
+    frx_matrix *g2[2];
+    ck_assert_int_eq(frx_matrix_create_group(be, 2, shapes, g2), FRX_OK);
+    for (size_t i = 0; i < m_; i++)
+        mo[i] = g2[0], rows[i] = 0;
+    ck_assert_int_eq(bind_views(g2[0], mo, rows, eles, m_), FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "arguments 'm'"));
+    /* points in the other matrix of the group, beside the one read */
+    for (size_t i = 0; i < m_; i++)
+        mo[i] = g2[1], rows[i] = 1;
+    ck_assert_int_eq(bind_views(g2[0], mo, rows, eles, m_), FRX_OK);
+    /* a view that writes points another view reads: refused; one that
+     * writes rows the other does not read: accepted */
+    frx_matrix *mg[7];
+    size_t grows[7], geles[7], grs[7];
+    for (size_t i = 0; i < m_; i++)
+        mg[i] = grp[0], grows[i] = 0, geles[i] = i, grs[i] = 1;
+    frx_view *gv, *ov;
+    ck_assert_int_eq(frx_view_create(be, m_, mg, grows, geles, grs, 2, 3,
+                                     &gv), FRX_OK);
+    void *hn;
+    frx_matrix *nl = rand_matrix(1, 2, m_, &rng, &hn);
+    for (size_t i = 0; i < m_; i++)
+        mo[i] = grp[0], rows[i] = 1;
+    ck_assert_int_eq(frx_view_create(be, m_, mo, rows, eles, NULL, 1, 3, &ov),
+                     FRX_OK);
+    frx_arg vv[] = {frx_arg_view(gv), frx_arg_view(ov), frx_arg_matrix(nl)};
+    ck_assert_int_eq(frx_kernel_create(be, "tk_views", 1, m_, vv, 3, &k),
+                     FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "arguments 'g'"));
+    frx_view_destroy(ov);
+    for (size_t i = 0; i < m_; i++)
+        mo[i] = grp[1];
+    ck_assert_int_eq(frx_view_create(be, m_, mo, rows, eles, NULL, 1, 3, &ov),
+                     FRX_OK);
+    frx_arg vw[] = {frx_arg_view(gv), frx_arg_view(ov), frx_arg_matrix(nl)};
+    ck_assert_int_eq(frx_kernel_create(be, "tk_views", 1, m_, vw, 3, &k),
+                     FRX_OK);
+    frx_kernel_destroy(k);
+    frx_view_destroy(ov);
+    frx_view_destroy(gv);
+    frx_matrix_destroy(nl);
+    free(hn), free(hx);
+    for (int i = 0; i < 2; i++) {
+        frx_matrix_destroy(grp[i]);
+        frx_matrix_destroy(g2[i]);
+    }
+    frx_matrix_destroy(x);
+}
+END_TEST
+
+/* Offsets are 64-bit in every target's code: a matrix that starts past
+ * 2^31 values of its allocation is read and written where it is, not
+ * where a 32-bit offset would wrap to. openmp only: its large blocks
+ * are mapped untouched, so the 8 GiB matrix between costs no memory. */
+START_TEST(offsets_past_2_31_values)
+{
+    if (strcmp(backend_name, "openmp") != 0 || frx_backend_fpsize(be) != 4) {
+        printf("offsets_past_2_31_values: openmp in single precision only "
+               "(an 8 GiB allocation, untouched there)\n");
+        return;
+    }
+    register_all();
+    size_t n = 64, big = ((size_t)1 << 31) + 64;
+    frx_matrix_shape shapes[3] = {{1, 1, n}, {1, 1, big}, {1, 1, n}};
+    frx_matrix *m[3];
+    ck_assert_int_eq(frx_matrix_create_group(be, 3, shapes, m), FRX_OK);
+    void *h = tu_alloc(be, n);
+    for (size_t i = 0; i < n; i++)
+        tu_put(be, h, i, (double)i);
+    ck_assert_int_eq(frx_matrix_write(m[0], h), FRX_OK);
+    /* tk_scalars: y = x*t + dt*k, from m[0] to m[2] and back */
+    for (int dir = 0; dir < 2; dir++) {
+        frx_arg args[] = {frx_arg_matrix(m[dir ? 2 : 0]),
+                          frx_arg_matrix(m[dir ? 0 : 2]), frx_arg_scalar(2),
+                          frx_arg_scalar(0.5), frx_arg_scalar(2)};
+        frx_kernel *k;
+        ck_assert_int_eq(frx_kernel_create(be, "tk_scalars", 1, n, args, 5,
+                                           &k), FRX_OK);
+        ck_assert_int_eq(frx_kernel_run(k), FRX_OK);
+        frx_kernel_destroy(k);
+    }
+    ck_assert_int_eq(frx_matrix_read(m[2], h), FRX_OK);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_double_eq(tu_get(be, h, i), 2.0 * i + 1);
+    ck_assert_int_eq(frx_matrix_read(m[0], h), FRX_OK);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_double_eq(tu_get(be, h, i), 4.0 * i + 3);
+    free(h);
+    for (int i = 0; i < 3; i++)
+        frx_matrix_destroy(m[i]);
+}
+END_TEST
+
+/* Every target indexes matrices and xchg matrices with 64-bit offsets:
+ * rows times leading dimension and chunks times their width pass 2^31
+ * in large matrices long before a point count does. */
+START_TEST(generated_offsets_are_64_bit)
+{
+    static const char *const i64[] = {"", "int64_t", "long", "long long",
+                                      "long long"};
+    for (int t = FRX_TARGET_C_OPENMP; t <= FRX_TARGET_HIP; t++) {
+        frx_codegen cg = {.target = t, .precision = FRX_DOUBLE, .soasz = 8,
+                          .alignment = 64};
+        char *src, *entry, want[64];
+        ck_assert_int_eq(frx_kernel_generate(&tk_axpy, NULL, 0, &cg, &src,
+                                             &entry), FRX_OK);
+        snprintf(want, sizeof want, "typedef %s frx_ix64;", i64[t]);
+        ck_assert_msg(strstr(src, want), "target %d: no '%s' in\n%s", t,
+                      want, src);
+        ck_assert_msg(strstr(src, "frx_ix64 x_o, frx_ix64 x_ld") &&
+                      strstr(src, "((frx_ix64)_x*_nrows + _j)*y_ld + "
+                                  "(frx_ix64)_ib*24"),
+                      "target %d: 32-bit matrix offsets in\n%s", t, src);
+        free(src), free(entry);
+        ck_assert_int_eq(frx_kernel_generate(&tk_macro, &tk_square_macro, 1,
+                                             &cg, &src, &entry), FRX_OK);
+        ck_assert_msg(strstr(src, "a_b[((frx_ix64)_x*2 + _v)*_n + _i]"),
+                      "target %d: 32-bit xchg offsets in\n%s", t, src);
+        free(src), free(entry);
+    }
+}
+END_TEST
+
+/* openmp's compiler runs from an argument vector: backend.openmp.cflags
+ * is split into words (quotes group them) and never reaches a shell. */
+static int omp_with_cflags(const char *cflags, frx_backend **out,
+                           frx_config **cfg)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "backend:\n  name: openmp\n  precision: "
+             "double\n  openmp:\n    cflags: '%s'\n", cflags);
+    ck_assert_int_eq(frx_config_parse(text, strlen(text), "case.yaml", cfg),
+                     FRX_OK);
+    return frx_backend_create(*cfg, out);
+}
+
+START_TEST(openmp_cflags_never_reach_a_shell)
+{
+    if (strcmp(backend_name, "openmp") != 0 || frx_backend_fpsize(be) != 8) {
+        printf("openmp_cflags_never_reach_a_shell: openmp, once\n");
+        return;
+    }
+    static const frx_kernel_decl twice = {
+        .name = "tk_cflags", .ndim = 1, .args = "in fpdtype_t x, "
+        "out fpdtype_t y", .body = "y = x*FRX_TWO;"};
+    char mark[512], flags[800];
+    ck_assert_ptr_nonnull(getcwd(mark, 256));
+    snprintf(mark + strlen(mark), 200, "/frx-shell-ran.%d", (int)getpid());
+    const char *kinds[] = {"-DFRX_TWO=$(touch %s)", "-DFRX_TWO=`touch %s`",
+                           "-DFRX_TWO=2 ; touch %s", "-DFRX_TWO=2 && touch %s"};
+    for (int t = 0; t < 5; t++) {
+        char extra[600];
+        if (t < 4)
+            snprintf(extra, sizeof extra, kinds[t], mark);
+        else /* quotes keep a word whole; what is in it is the compiler's */
+            snprintf(extra, sizeof extra, "\"-DFRX_TWO=(1 + 1)\"");
+        snprintf(flags, sizeof flags, "-O1 -fopenmp %s", extra);
+        frx_backend *b;
+        frx_config *cfg;
+        ck_assert_int_eq(omp_with_cflags(flags, &b, &cfg), FRX_OK);
+        ck_assert_int_eq(frx_kernel_register(b, &twice), FRX_OK);
+        frx_matrix *x, *y;
+        ck_assert_int_eq(frx_matrix_create(b, 1, 1, 3, &x), FRX_OK);
+        ck_assert_int_eq(frx_matrix_create(b, 1, 1, 3, &y), FRX_OK);
+        frx_arg args[] = {frx_arg_matrix(x), frx_arg_matrix(y)};
+        frx_kernel *k = NULL;
+        int rc = frx_kernel_create(b, "tk_cflags", 1, 3, args, 2, &k);
+        if (t < 4) {
+            ck_assert_msg(rc == FRX_EBACKEND, "%s: %s", flags, frx_errmsg());
+            ck_assert_msg(access(mark, F_OK) != 0, "%s ran a shell", flags);
+        } else {
+            ck_assert_msg(rc == FRX_OK, "%s: %s", flags, frx_errmsg());
+            double h[3] = {1, 2, 3};
+            ck_assert_int_eq(frx_matrix_write(x, h), FRX_OK);
+            ck_assert_int_eq(frx_kernel_run(k), FRX_OK);
+            ck_assert_int_eq(frx_matrix_read(y, h), FRX_OK);
+            ck_assert_double_eq(h[2], 6.0);
+        }
+        unlink(mark);
+        frx_kernel_destroy(k);
+        frx_matrix_destroy(x);
+        frx_matrix_destroy(y);
+        frx_backend_destroy(b);
+        frx_config_free(cfg);
+    }
+    frx_backend *b;
+    frx_config *cfg;
+    ck_assert_int_eq(omp_with_cflags("-O1 \"-DX=a b", &b, &cfg),
+                     FRX_ECONFIG);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "case.yaml:5:13: "
+                                 "backend.openmp.cflags: a \" quote is "
+                                 "not closed"));
+    frx_config_free(cfg);
+}
+END_TEST
+
+/* Equal const matrices are one matrix: writing one would change every
+ * alias, so no write reaches one (nor a slice or view of one). */
+START_TEST(const_matrices_never_written)
+{
+    register_all();
+    size_t n = 2 * frx_backend_soasz(be);
+    double *data = calloc(n, sizeof *data);
+    for (size_t i = 0; i < n; i++)
+        data[i] = (double)i;
+    frx_matrix *c, *alias, *slice;
+    ck_assert_int_eq(frx_matrix_create_const(be, 1, n, data, &c), FRX_OK);
+    ck_assert_int_eq(frx_matrix_create_const(be, 1, n, data, &alias), FRX_OK);
+    ck_assert_ptr_eq(c, alias);
+    void *h = tu_alloc(be, n);
+    ck_assert_int_eq(frx_matrix_write(c, h), FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "const matrix"));
+    ck_assert_int_eq(frx_matrix_slice(c, 0, n / 2, &slice), FRX_OK);
+    ck_assert_int_eq(frx_matrix_write(slice, h), FRX_EINVAL);
+
+    /* tk_scalars: in fpdtype_t x, out fpdtype_t y over n points */
+    frx_matrix *x;
+    ck_assert_int_eq(frx_matrix_create(be, 1, 1, n, &x), FRX_OK);
+    frx_arg args[] = {frx_arg_matrix(x), frx_arg_matrix(c),
+                      frx_arg_scalar(1), frx_arg_scalar(1),
+                      frx_arg_scalar(1)};
+    frx_kernel *k;
+    ck_assert_int_eq(frx_kernel_create(be, "tk_scalars", 1, n, args, 5, &k),
+                     FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "argument 'y'"));
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "const matrix"));
+
+    /* a view of it may be packed, never unpacked into */
+    size_t rows[1] = {0}, eles[1] = {3};
+    frx_matrix *mats[1] = {c};
+    frx_view *v;
+    frx_xchg_view *xv;
+    ck_assert_int_eq(frx_view_create(be, 1, mats, rows, eles, NULL, 1, 1, &v),
+                     FRX_OK);
+    ck_assert_int_eq(frx_xchg_view_create(v, &xv), FRX_OK);
+    ck_assert_int_eq(frx_xchg_view_pack(xv), FRX_OK);
+    ck_assert_int_eq(frx_xchg_view_unpack(xv), FRX_EINVAL);
+    frx_graph *g;
+    ck_assert_int_eq(frx_graph_create(be, &g), FRX_OK);
+    ck_assert_int_eq(frx_graph_add_unpack(g, xv, NULL, 0, NULL), FRX_EINVAL);
+    frx_graph_destroy(g);
+
+    ck_assert_int_eq(frx_matrix_read(alias, h), FRX_OK);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_double_eq(tu_get(be, h, i), (double)i);
+    frx_xchg_view_destroy(xv);
+    frx_view_destroy(v);
+    frx_matrix_destroy(x);
+    frx_matrix_destroy(slice);
+    frx_matrix_destroy(alias);
+    frx_matrix_destroy(c);
+    free(h), free(data);
+}
+END_TEST
+
+/* Names are bounded at registration (the generator builds function
+ * names from them); a declaration registered again is compared field
+ * by field, so another spelling of the same one is accepted. */
+START_TEST(kernel_names_and_reregistration)
+{
+    char name[260];
+    memset(name, 'k', 200);
+    name[200] = '\0';
+    frx_kernel_decl d = {.name = name, .ndim = 1,
+                         .args = "in xchg fpdtype_t[2] a, scalar int32_t k",
+                         .body = "(void)a; (void)k;"};
+    ck_assert_int_eq(frx_kernel_register(be, &d), FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "1 to 64 characters"));
+    name[65] = '\0';
+    ck_assert_int_eq(frx_kernel_register(be, &d), FRX_EINVAL);
+    name[64] = '\0';
+    ck_assert_int_eq(frx_kernel_register(be, &d), FRX_OK);
+    frx_codegen cg = {.target = FRX_TARGET_C_OPENMP,
+                      .precision = FRX_DOUBLE, .soasz = 8, .alignment = 64};
+    char *src, *entry;
+    ck_assert_int_eq(frx_kernel_generate(&d, NULL, 0, &cg, &src, &entry),
+                     FRX_OK);
+    ck_assert_uint_eq(strlen(entry), strlen("frx_k_") + 64 + strlen("_entry"));
+    free(src), free(entry);
+    const char *bad[] = {"9lives", "a-b", "", "caf\xc3\xa9"};
+    for (size_t i = 0; i < 4; i++) {
+        d.name = bad[i];
+        ck_assert_int_eq(frx_kernel_register(be, &d), FRX_EINVAL);
+    }
+
+    d.name = "tk_again";
+    ck_assert_int_eq(frx_kernel_register(be, &d), FRX_OK);
+    d.args = "in  mpi fpdtype_t[2]   a,scalar int k";
+    ck_assert_int_eq(frx_kernel_register(be, &d), FRX_OK);
+    d.args = "in xchg fpdtype_t[3] a, scalar int32_t k";
+    ck_assert_int_eq(frx_kernel_register(be, &d), FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "already registered"));
+    d.args = "in xchg fpdtype_t[2] a, scalar fpdtype_t k";
+    ck_assert_int_eq(frx_kernel_register(be, &d), FRX_EINVAL);
+}
+END_TEST
+
 /* ------------------------------------- scalars, compile counts, errors */
 
 START_TEST(scalars_rebound_without_recompiling)
@@ -608,13 +999,15 @@ START_TEST(cache_corrupted_entry_rebuilt)
 {
     size_t c, l;
     const char *tag = unique_tag("corrupt");
-    char *shared = strdup(getenv("FRX_CACHE_DIR")), dir[4200];
-    snprintf(dir, sizeof dir, "%s/corrupt-%s", shared, tag);
-    ck_assert_int_eq(mkdir(dir, 0700), 0);
-    setenv("FRX_CACHE_DIR", dir, 1);
+    /* a cache of its own: damaging the shared one would damage what
+     * tests running at the same time are building (a file damaged
+     * between the compiler and its checksum stays damaged) */
+    char *shared = strdup(getenv("FRX_CACHE_DIR")), own[4200];
+    snprintf(own, sizeof own, "%s/corrupt-%s", shared, precision);
+    setenv("FRX_CACHE_DIR", own, 1);
     run_children(tag, 1, &c, &l);
     ck_assert_uint_eq(c, 1);
-    corrupt_entries(dir);
+    corrupt_entries(own);
     run_children(tag, 1, &c, &l);
     ck_assert_uint_eq(c, 1);
     ck_assert_uint_eq(l, 0);
@@ -740,6 +1133,12 @@ static Suite *kernels_suite(void)
     tcase_add_test(tc, binding_shape_and_count_checked);
     tcase_add_test(tc, body_file_and_mpi_alias);
     tcase_add_test(tc, bad_declarations_refused);
+    tcase_add_test(tc, kernel_names_and_reregistration);
+    tcase_add_test(tc, const_matrices_never_written);
+    tcase_add_test(tc, overlapping_arguments_refused);
+    tcase_add_test(tc, offsets_past_2_31_values);
+    tcase_add_test(tc, generated_offsets_are_64_bit);
+    tcase_add_test(tc, openmp_cflags_never_reach_a_shell);
     tcase_add_test(tc, scalars_rebound_without_recompiling);
     tcase_add_test(tc, compile_error_names_kernel_and_line);
     tcase_add_test(tc, cache_second_process_compiles_nothing);

@@ -307,6 +307,89 @@ START_TEST(open_solver)
 }
 END_TEST
 
+START_TEST(solver_api_major_refused)
+{
+    frx_plugin *p = NULL;
+    ck_assert_int_eq(frx_plugin_open(fixture("badapi"), &p), FRX_EPLUGIN);
+    ck_assert_ptr_null(p);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "was built for frx solver "
+                                               "API 99.7 but this frx has "
+                                               "solver API 1."));
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "frx-badapi.so"));
+}
+END_TEST
+
+/* A kernel over more rows than a CUDA or HIP grid has blocks in y is
+ * refused when it is bound, not launched into a wrong grid. */
+START_TEST(gpu_grid_limits_refused_at_bind)
+{
+    setenv("FRX_PLUGIN_PATH", fixture_dir(), 1);
+    const char *names[] = {"fakecuda", "fakehip"};
+    const char *words[] = {"CUDA", "HIP"};
+    for (int t = 0; t < 2; t++) {
+        char text[128];
+        snprintf(text, sizeof text, "backend: {name: %s, precision: "
+                 "double}\n", names[t]);
+        frx_config *cfg;
+        ck_assert_int_eq(frx_config_parse(text, strlen(text), "case.yaml",
+                                          &cfg), FRX_OK);
+        frx_backend *be;
+        ck_assert_int_eq(frx_backend_create(cfg, &be), FRX_OK);
+        frx_kernel_decl d = {.name = "copy_rows", .ndim = 2,
+                             .args = "in fpdtype_t x, out fpdtype_t y",
+                             .body = "y = x;"};
+        ck_assert_int_eq(frx_kernel_register(be, &d), FRX_OK);
+        size_t rows = 65536;
+        frx_matrix *x, *y;
+        ck_assert_int_eq(frx_matrix_create(be, rows, 1, 1, &x), FRX_OK);
+        ck_assert_int_eq(frx_matrix_create(be, rows, 1, 1, &y), FRX_OK);
+        frx_arg args[] = {frx_arg_matrix(x), frx_arg_matrix(y)};
+        frx_kernel *k;
+        ck_assert_int_eq(frx_kernel_create(be, "copy_rows", rows, 1, args, 2,
+                                           &k), FRX_ERANGE);
+        assert_msg_has("65536 rows is more than the 65535 blocks");
+        assert_msg_has(words[t]);
+        frx_matrix_destroy(x);
+        frx_matrix_destroy(y);
+        /* one row fewer passes every check and reaches the compiler */
+        rows--;
+        ck_assert_int_eq(frx_matrix_create(be, rows, 1, 1, &x), FRX_OK);
+        ck_assert_int_eq(frx_matrix_create(be, rows, 1, 1, &y), FRX_OK);
+        frx_arg fit[] = {frx_arg_matrix(x), frx_arg_matrix(y)};
+        ck_assert_int_eq(frx_kernel_create(be, "copy_rows", rows, 1, fit, 2,
+                                           &k), FRX_ENOTSUP);
+        assert_msg_has("not compiled here");
+        frx_matrix_destroy(x);
+        frx_matrix_destroy(y);
+        frx_backend_destroy(be);
+        frx_config_free(cfg);
+    }
+    /* a plugin from before 64-bit offsets would read them wrong */
+    const char *text = "backend: {name: oldcuda, precision: double}\n";
+    frx_config *cfg;
+    ck_assert_int_eq(frx_config_parse(text, strlen(text), "case.yaml", &cfg),
+                     FRX_OK);
+    frx_backend *be;
+    ck_assert_int_eq(frx_backend_create(cfg, &be), FRX_OK);
+    frx_kernel_decl d = {.name = "copy", .ndim = 1,
+                         .args = "in fpdtype_t x, out fpdtype_t y",
+                         .body = "y = x;"};
+    ck_assert_int_eq(frx_kernel_register(be, &d), FRX_OK);
+    frx_matrix *x, *y;
+    ck_assert_int_eq(frx_matrix_create(be, 1, 1, 4, &x), FRX_OK);
+    ck_assert_int_eq(frx_matrix_create(be, 1, 1, 4, &y), FRX_OK);
+    frx_arg args[] = {frx_arg_matrix(x), frx_arg_matrix(y)};
+    frx_kernel *k;
+    ck_assert_int_eq(frx_kernel_create(be, "copy", 1, 4, args, 2, &k),
+                     FRX_EPLUGIN);
+    assert_msg_has("built for plugin ABI 1.2");
+    frx_matrix_destroy(x);
+    frx_matrix_destroy(y);
+    frx_backend_destroy(be);
+    frx_config_free(cfg);
+}
+END_TEST
+
 /* ------------------------------------------------------------- finding */
 
 START_TEST(find_follows_env_order)
@@ -490,7 +573,7 @@ START_TEST(foreach_fixtures)
     }
     const char *bad[] = {"badabi", "noentry", "wrongname", "missingdep",
                          "notelf", "noname", "badkind", "noops",
-                         "smalldesc"};
+                         "smalldesc", "badapi"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         const struct visit *v = visit_of(&vs, fixture(bad[i]));
         ck_assert_msg(!v->has_plugin, "%s opened", v->path);
@@ -501,7 +584,8 @@ START_TEST(foreach_fixtures)
 
     /* fixture dir first, sorted by name */
     ck_assert_str_eq(vs.v[0].path, fixture("badabi"));
-    ck_assert_str_eq(vs.v[1].path, fixture("badkind"));
+    ck_assert_str_eq(vs.v[1].path, fixture("badapi"));
+    ck_assert_str_eq(vs.v[2].path, fixture("badkind"));
 }
 END_TEST
 
@@ -534,6 +618,57 @@ START_TEST(foreach_shadows_and_skips_duplicate_dirs)
 }
 END_TEST
 
+/* Files that would take the process down in dlopen are refused before
+ * it, or (a crashing constructor, when listing) loaded in a child. */
+static const char *hazard(const char *name)
+{
+    static char buf[2 * PATH_MAX];
+    const char *d = getenv("FRX_HAZARD_DIR");
+    ck_assert_msg(d && *d, "FRX_HAZARD_DIR is not set");
+    snprintf(buf, sizeof buf, "%s/frx-%s.so", d, name);
+    return buf;
+}
+
+START_TEST(open_truncated_refused)
+{
+    frx_plugin *p;
+    ck_assert_int_eq(frx_plugin_open(hazard("truncated"), &p), FRX_EPLUGIN);
+    assert_msg_has(hazard("truncated"));
+    assert_msg_has("is cut short: it has");
+}
+END_TEST
+
+START_TEST(open_other_machine_refused)
+{
+    frx_plugin *p;
+    ck_assert_int_eq(frx_plugin_open(hazard("aarch64"), &p), FRX_EPLUGIN);
+    assert_msg_has("was built for aarch64 (64-bit, little-endian) but this "
+                   "is x86-64");
+}
+END_TEST
+
+START_TEST(foreach_survives_crashing_plugin)
+{
+    static struct visits vs;
+    setenv("FRX_PLUGIN_PATH", getenv("FRX_HAZARD_DIR"), 1);
+    ck_assert_int_eq(frx_plugin_foreach(NULL, record, &vs), FRX_OK);
+    const struct visit *v = visit_of(&vs, hazard("crash"));
+    ck_assert(!v->has_plugin);
+    ck_assert_int_eq(v->err, FRX_EPLUGIN);
+    /* a signal, or exit status 1 where ASan reports the fault */
+    ck_assert_msg(strstr(v->msg, "crashed while being loaded (signal 11") ||
+                  strstr(v->msg, "crashed while being loaded (it ended "
+                         "the process with exit status 1"), "%s", v->msg);
+    ck_assert(!visit_of(&vs, hazard("truncated"))->has_plugin);
+    ck_assert(!visit_of(&vs, hazard("aarch64"))->has_plugin);
+    /* the openmp plugin beside libfrx is listed after them, loaded */
+    int openmp = 0;
+    for (int i = 0; i < vs.n; i++)
+        openmp |= vs.v[i].has_plugin && strstr(vs.v[i].path, "frx-openmp");
+    ck_assert(openmp);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- main */
 
 static Suite *loader_suite(void)
@@ -559,6 +694,8 @@ static Suite *loader_suite(void)
     tcase_add_test(tc, ops_past_size_are_absent);
     tcase_add_test(tc, newer_minor_is_accepted);
     tcase_add_test(tc, open_solver);
+    tcase_add_test(tc, solver_api_major_refused);
+    tcase_add_test(tc, gpu_grid_limits_refused_at_bind);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("find");
@@ -573,6 +710,9 @@ static Suite *loader_suite(void)
     tcase_add_test(tc, find_uses_config_path);
     tcase_add_test(tc, foreach_fixtures);
     tcase_add_test(tc, foreach_shadows_and_skips_duplicate_dirs);
+    tcase_add_test(tc, open_truncated_refused);
+    tcase_add_test(tc, open_other_machine_refused);
+    tcase_add_test(tc, foreach_survives_crashing_plugin);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -5,6 +5,10 @@
 int frx_cmd_run(int argc, char **argv);     /* frx run CASE.yaml */
 int frx_cmd_plugins(int argc, char **argv); /* frx plugins [--config F] */
 int frx_cmd_config(int argc, char **argv);  /* frx config check FILE */
+int frx_cmd_mesh(int argc, char **argv);    /* frx mesh info|partition */
+
+/* "-h", "--help" or "help". */
+int frx_cli_is_help(const char *arg);
 
 /* The demo case behind `frx run` until a solver plugin exists. */
 struct frx_config;

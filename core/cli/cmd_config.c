@@ -49,19 +49,13 @@ static int check_one(const char *path)
     return 1;
 }
 
-static int is_help(const char *arg)
-{
-    return !strcmp(arg, "-h") || !strcmp(arg, "--help") ||
-           !strcmp(arg, "help");
-}
-
 int frx_cmd_config(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
         return 2;
     }
-    if (is_help(argv[1])) {
+    if (frx_cli_is_help(argv[1])) {
         usage(stdout);
         return 0;
     }
@@ -75,7 +69,7 @@ int frx_cmd_config(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (argc == 3 && is_help(argv[2])) {
+    if (argc == 3 && frx_cli_is_help(argv[2])) {
         usage(stdout);
         return 0;
     }

@@ -82,9 +82,20 @@ static char *status_of(const frx_plugin *p, int err, const char *msg,
         r = asprintf(&s, "unusable: %s", without_path(msg, path));
     } else {
         char why[512] = "";
-        int backend = frx_plugin_descriptor(p)->kind == FRX_PLUGIN_BACKEND;
+        const frx_plugin_desc *d = frx_plugin_descriptor(p);
+        int backend = d->kind == FRX_PLUGIN_BACKEND;
+        if (!backend) { /* which solver API, or options alone */
+            const frx_solver_ops *ops = d->solver;
+            if (ops && ops->create)
+                snprintf(why, sizeof why, "solver API %u.%u",
+                         (unsigned)ops->api_major, (unsigned)ops->api_minor);
+            else
+                snprintf(why, sizeof why, "options only: it cannot run");
+        }
         /* a probe that succeeds may say what it found (the device) */
-        if (frx_plugin_probe(p, why, sizeof why) == FRX_OK)
+        if (!backend)
+            r = asprintf(&s, "ok: %s", why);
+        else if (frx_plugin_probe(p, why, sizeof why) == FRX_OK)
             r = asprintf(&s, "%s%s%s", backend ? "can start" : "ok",
                          why[0] ? ": " : "", why);
         else

@@ -13,12 +13,22 @@ static const char usage[] =
     "  plugins [--config FILE]   list the plugins found and whether each can\n"
     "                            start here\n"
     "  config check FILE         validate a case file without running it\n"
+    "  mesh info FILE            a Gmsh mesh as frx reads it: elements,\n"
+    "                            boundaries, periodic pairs, id\n"
+    "  mesh partition FILE -n N  its partition into N parts: sizes, cut\n"
+    "                            faces (see frx mesh --help)\n"
     "  version                   print frx's version and plugin ABI\n"
     "  help                      this text\n"
     "\n"
     "Plugins are searched in the case's plugins.path, then FRX_PLUGIN_PATH,\n"
     "then beside libfrx. FRX_LOG=error|warn|info|debug sets the log level.\n"
     "Every key of a case file: config/README.md.\n";
+
+int frx_cli_is_help(const char *arg)
+{
+    return !strcmp(arg, "-h") || !strcmp(arg, "--help") ||
+           !strcmp(arg, "help");
+}
 
 int main(int argc, char **argv)
 {
@@ -33,13 +43,14 @@ int main(int argc, char **argv)
         return frx_cmd_plugins(argc - 1, argv + 1);
     if (strcmp(cmd, "config") == 0)
         return frx_cmd_config(argc - 1, argv + 1);
+    if (strcmp(cmd, "mesh") == 0)
+        return frx_cmd_mesh(argc - 1, argv + 1);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("frx %s (plugin ABI %d.%d)\n", FRX_VERSION, FRX_ABI_MAJOR,
                FRX_ABI_MINOR);
         return 0;
     }
-    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 ||
-        strcmp(cmd, "-h") == 0) {
+    if (frx_cli_is_help(cmd)) {
         fputs(usage, stdout);
         return 0;
     }

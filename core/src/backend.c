@@ -160,7 +160,7 @@ static int start_auto(const frx_config *cfg, const struct frx__choice *ch,
                       frx_backend **out)
 {
     struct candidates c = {.n = 0};
-    int rc = frx_plugin_foreach(cfg, collect, &c);
+    int rc = frx__plugin_foreach(cfg, collect, &c, 0);
     if (rc)
         return rc;
     qsort(c.p, c.n, sizeof *c.p, by_priority);
@@ -194,9 +194,14 @@ int frx_backend_create(const frx_config *cfg, frx_backend **out)
     int rank, size;
     frx__mpi_rank_size(&rank, &size);
     struct frx__choice ch;
+    double lock_timeout;
     int rc = frx__backend_choice(cfg, rank, &ch);
+    if (rc == FRX_OK)
+        rc = frx_cfg_double(frx_config_root(cfg), "cache.lock-timeout", 300,
+                            0, 86400, &lock_timeout);
     if (rc)
         return rc;
+    frx_cache_set_lock_timeout(lock_timeout);
     if (ch.rule >= 0)
         frx_log(FRX_LOG_INFO, "backend.rules item %d matches (host %s): "
                 "backend '%s'", ch.rule + 1, ch.host, ch.name);

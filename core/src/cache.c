@@ -19,6 +19,7 @@
 #include <strings.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PATH_SZ sizeof(((frx_cache_entry *)0)->path)
@@ -27,6 +28,11 @@
 #define FIX_USE_OWN                                                         \
     "set FRX_CACHE_DIR to a directory of your own, or FRX_CACHE=off to "    \
     "build without a cache"
+
+/* How long a process waits for another's lock on an entry, and when it
+ * says that it waits. */
+static double lock_timeout = 300; /* cache.lock-timeout */
+#define LOCK_SAY_AFTER 2.0
 
 struct file_sum {
     unsigned long long size;
@@ -38,6 +44,7 @@ struct names {
     char key[65];
     const char *suffix;
     char subdir[PATH_SZ], entry[PATH_SZ], sum[PATH_SZ], lock[PATH_SZ];
+    int readonly; /* the subdirectory is missing and cannot be made */
 };
 
 enum { ENTRY_VALID, ENTRY_ABSENT, ENTRY_DAMAGED };
@@ -336,8 +343,13 @@ static int names_init(struct names *nm, const char *key, const char *suffix)
         rc = fmt_path(nm->sum, PATH_SZ, "%s/%s.sum", nm->subdir, key);
     if (!rc)
         rc = fmt_path(nm->lock, PATH_SZ, "%s/%s.lock", nm->subdir, key);
-    if (!rc && mkdir(nm->subdir, 0700) != 0 && errno != EEXIST)
-        rc = io_error("cannot create the cache directory", nm->subdir);
+    /* a cache that cannot be written may still serve what it holds */
+    if (!rc && mkdir(nm->subdir, 0700) != 0 && errno != EEXIST) {
+        if (errno == EACCES || errno == EROFS || errno == EPERM)
+            nm->readonly = 1;
+        else
+            rc = io_error("cannot create the cache directory", nm->subdir);
+    }
     return rc;
 }
 
@@ -350,20 +362,102 @@ static int temp_name(char *buf, const struct names *nm, const char *ext)
                     (long)getpid(), atomic_fetch_add(&counter, 1), ext);
 }
 
-static int lock_key(const char *path, int *fd)
+void frx_cache_set_lock_timeout(double seconds)
 {
-    *fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (*fd < 0)
-        return io_error("cannot open the cache lock", path);
-    while (flock(*fd, LOCK_EX) != 0) {
-        if (errno != EINTR) {
-            int rc = io_error("cannot lock", path);
-            close(*fd);
-            *fd = -1;
-            return rc;
+    if (seconds >= 0)
+        lock_timeout = seconds;
+}
+
+/* The pid the holder of a lock wrote into it, or 0. */
+static long lock_holder(int fd)
+{
+    char text[32];
+    ssize_t k = pread(fd, text, sizeof text - 1, 0);
+    if (k <= 0)
+        return 0;
+    text[k] = '\0';
+    return strtol(text, NULL, 10);
+}
+
+static int no_flock(const char *path, int err)
+{
+    return err == ENOLCK || err == ENOSYS || err == EOPNOTSUPP ||
+           err == EINVAL
+               ? frx_error(FRX_EIO, "cannot lock %s: the file system of the "
+                           "cache does not support flock() (%s; Lustre "
+                           "mounted without -o flock?): set FRX_CACHE_DIR to "
+                           "a directory on a local file system, or "
+                           "FRX_CACHE=off to build without a cache", path,
+                           strerror(err))
+               : io_error("cannot lock", path);
+}
+
+/* Waits for the lock of a key (op: LOCK_EX to build, LOCK_SH to read a
+ * cache that cannot be written), saying so after a while and giving up
+ * after cache.lock-timeout seconds. The holder writes its pid in. */
+static int lock_wait(const char *path, int fd, int op)
+{
+    double t0 = frx__now(), pause = 0.005;
+    int said = 0;
+    for (;;) {
+        if (flock(fd, op | LOCK_NB) == 0)
+            break;
+        if (errno == EINTR)
+            continue;
+        if (errno != EWOULDBLOCK)
+            return no_flock(path, errno);
+        double waited = frx__now() - t0;
+        if (waited >= lock_timeout)
+            return frx_error(FRX_EIO, "gave up after %.0f s waiting for the "
+                             "cache lock %s, held by pid %ld (cache.lock-"
+                             "timeout): if that process hangs, end it; or "
+                             "set FRX_CACHE_DIR to another directory, or "
+                             "FRX_CACHE=off to build without a cache", waited,
+                             path, lock_holder(fd));
+        if (!said && waited >= LOCK_SAY_AFTER) {
+            frx_log(FRX_LOG_WARN, "waiting for %s held by pid %ld (another "
+                    "process builds the same kernel; giving up after %.0f s, "
+                    "cache.lock-timeout)", path, lock_holder(fd),
+                    lock_timeout);
+            said = 1;
         }
+        struct timespec ts = {0, (long)(pause * 1e9)};
+        nanosleep(&ts, NULL);
+        pause = pause < 0.05 ? pause * 2 : 0.1;
+    }
+    if (op == LOCK_EX) {
+        char pid[32];
+        int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+        if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)n, 0) != n)
+            frx_log(FRX_LOG_DEBUG, "cannot write the pid into %s: %s", path,
+                    strerror(errno));
     }
     return FRX_OK;
+}
+
+/* *readonly is set (or was, by the caller) when the cache cannot be
+ * written here: the lock is then shared (or absent), and only a valid
+ * entry can be used. */
+static int lock_key(const char *path, int *fd, int *readonly)
+{
+    *fd = *readonly ? -1 : open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (*readonly ||
+        (*fd < 0 && (errno == EACCES || errno == EROFS || errno == EPERM))) {
+        *readonly = 1;
+        *fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (*fd < 0) /* no lock file, and none can be made: nobody builds */
+            return errno == ENOENT ? FRX_OK
+                                   : io_error("cannot open the cache lock",
+                                              path);
+    } else if (*fd < 0) {
+        return io_error("cannot open the cache lock", path);
+    }
+    int rc = lock_wait(path, *fd, *readonly ? LOCK_SH : LOCK_EX);
+    if (rc) {
+        close(*fd);
+        *fd = -1;
+    }
+    return rc;
 }
 
 static int exists(const char *path, int *yes)
@@ -471,13 +565,20 @@ static int build_entry(const struct names *nm, frx_cache_build_fn build,
 }
 
 static int fetch_locked(const struct names *nm, frx_cache_build_fn build,
-                        void *ud, frx_cache_entry *out)
+                        void *ud, int readonly, frx_cache_entry *out)
 {
     int state;
     char why[128];
     int rc = entry_state(nm, &state, why, sizeof why);
     if (rc)
         return rc;
+    if (readonly && state != ENTRY_VALID)
+        return frx_error(FRX_EIO, "the cache directory %s cannot be written "
+                         "here and holds no valid entry for this kernel "
+                         "(%s): make it writable, set FRX_CACHE_DIR to a "
+                         "directory you can write, or FRX_CACHE=off to "
+                         "build without a cache", nm->subdir,
+                         state == ENTRY_ABSENT ? "none" : why);
     if (state == ENTRY_DAMAGED) {
         frx_log(FRX_LOG_WARN, "cache entry %s is damaged (%s); rebuilding it",
                 nm->entry, why);
@@ -570,13 +671,15 @@ int frx_cache_fetch(const char *const *parts, size_t nparts,
     struct names *nm = frx__calloc(1, sizeof *nm, "cache file names");
     if (!nm)
         return FRX_ENOMEM;
-    int fd = -1;
+    int fd = -1, readonly = 0;
     rc = names_init(nm, key, suffix);
+    readonly = nm->readonly;
     if (!rc)
-        rc = lock_key(nm->lock, &fd);
+        rc = lock_key(nm->lock, &fd, &readonly);
     if (!rc) {
-        rc = fetch_locked(nm, build, ud, out);
-        close(fd); /* releases the lock */
+        rc = fetch_locked(nm, build, ud, readonly, out);
+        if (fd >= 0)
+            close(fd); /* releases the lock */
     }
     free(nm);
     return rc;

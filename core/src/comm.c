@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Sends up to this size go out with MPI_Isend (see above). */
 #define SMALL_SEND_BYTES 256
@@ -22,6 +23,13 @@ struct xfer {
     void *buf;      /* small sends: what MPI_Isend reads */
     int small_send; /* 1: MPI_Isend each start; 0: persistent request */
     MPI_Request req;
+    char what[64];  /* "receive from rank 1 (tag 0)", for messages */
+    /* The set-up check: each side sends the other its shape (n, nvrow,
+     * nvcol, bytes per value) when it registers the exchange; the first
+     * commit of a graph holding the exchange compares them. */
+    int shape[4], peer_shape[4];
+    MPI_Request hs[2]; /* sending ours, receiving the peer's */
+    int checked;
     void *staged;   /* host-staged receive: the copy from the mirror to
                        the device still in flight, or NULL */
 };
@@ -29,6 +37,7 @@ struct xfer {
 struct frx_comm {
     frx_backend *be;
     MPI_Comm comm;
+    MPI_Comm ctl; /* set-up messages, apart from the exchanges' tags */
     int rank, size, tag_ub;
     struct xfer **x;
     size_t n, cap;
@@ -49,34 +58,61 @@ static int mpi_fail(const frx_comm *c, int err, const char *call,
                      text);
 }
 
+/* Collective: every rank duplicates comm twice, whatever happened to
+ * it locally, then all agree on the outcome. */
 int frx_comm_create(frx_backend *be, MPI_Comm comm, frx_comm **out)
 {
-    if (!be || !out)
-        return frx_error(FRX_EINVAL, "frx_comm_create: NULL argument");
+    int size;
+    if (MPI_Comm_size(comm, &size) != MPI_SUCCESS)
+        return frx_error(FRX_EMPI, "frx_comm_create: not a communicator, or "
+                         "MPI is not started");
     frx_comm *c = frx__calloc(1, sizeof *c, "a communicator");
-    if (!c)
-        return FRX_ENOMEM;
-    c->be = be;
-    int err = MPI_Comm_dup(comm, &c->comm);
-    if (err != MPI_SUCCESS) {
-        free(c);
-        return frx_error(FRX_EMPI, "MPI_Comm_dup failed: is MPI started?");
+    int rc = !be || !out ? frx_error(FRX_EINVAL, "frx_comm_create: NULL "
+                                     "argument")
+                         : c ? FRX_OK : FRX_ENOMEM;
+    if (c) {
+        c->comm = c->ctl = MPI_COMM_NULL;
+        c->nsend = frx__calloc((size_t)size, sizeof *c->nsend, "tag counters");
+        c->nrecv = frx__calloc((size_t)size, sizeof *c->nrecv, "tag counters");
+        if (rc == FRX_OK && (!c->nsend || !c->nrecv))
+            rc = FRX_ENOMEM;
     }
-    /* MPI errors on frx's communicator come back as values */
+    MPI_Comm dup[2] = {MPI_COMM_NULL, MPI_COMM_NULL};
+    int err = MPI_Comm_dup(comm, &dup[0]);
+    if (err == MPI_SUCCESS)
+        err = MPI_Comm_dup(comm, &dup[1]);
+    if (err != MPI_SUCCESS && rc == FRX_OK)
+        rc = frx_error(FRX_EMPI, "frx_comm_create: MPI_Comm_dup failed");
+    rc = frx_comm_agree(comm, rc, "frx_comm_create");
+    if (rc) {
+        for (int i = 0; i < 2; i++)
+            if (dup[i] != MPI_COMM_NULL)
+                MPI_Comm_free(&dup[i]);
+        frx_comm_destroy(c);
+        return rc;
+    }
+    c->be = be;
+    c->comm = dup[0];
+    c->ctl = dup[1];
+    /* MPI errors on frx's communicators come back as values */
     MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(c->ctl, MPI_ERRORS_RETURN);
     MPI_Comm_rank(c->comm, &c->rank);
-    MPI_Comm_size(c->comm, &c->size);
+    c->size = size;
     int *ub, flag = 0;
     MPI_Comm_get_attr(c->comm, MPI_TAG_UB, &ub, &flag);
     c->tag_ub = flag ? *ub : 32767;
-    c->nsend = frx__calloc((size_t)c->size, sizeof *c->nsend, "tag counters");
-    c->nrecv = frx__calloc((size_t)c->size, sizeof *c->nrecv, "tag counters");
-    if (!c->nsend || !c->nrecv) {
-        frx_comm_destroy(c);
-        return FRX_ENOMEM;
-    }
     *out = c;
     return FRX_OK;
+}
+
+/* A set-up message still in flight when the comm goes. */
+static void cancel(MPI_Request *r)
+{
+    if (*r == MPI_REQUEST_NULL)
+        return;
+    MPI_Cancel(r);
+    MPI_Wait(r, MPI_STATUS_IGNORE);
 }
 
 void frx_comm_destroy(frx_comm *c)
@@ -88,6 +124,8 @@ void frx_comm_destroy(frx_comm *c)
             frx_log(FRX_LOG_WARN, "frx_comm_destroy: %s", frx_errmsg());
         if (c->x[i]->req != MPI_REQUEST_NULL)
             MPI_Request_free(&c->x[i]->req);
+        cancel(&c->x[i]->hs[0]);
+        cancel(&c->x[i]->hs[1]);
         free(c->x[i]);
     }
     free(c->x);
@@ -95,6 +133,8 @@ void frx_comm_destroy(frx_comm *c)
     free(c->nrecv);
     if (c->comm != MPI_COMM_NULL)
         MPI_Comm_free(&c->comm);
+    if (c->ctl != MPI_COMM_NULL)
+        MPI_Comm_free(&c->ctl);
     free(c);
 }
 
@@ -126,7 +166,7 @@ static int add(frx_comm *c, frx_xchg_matrix *xm, int peer, int is_send,
         return frx_error(FRX_ERANGE, "frx_comm_add: %zu bytes is more than "
                          "one MPI message holds here", xm->bytes);
     int *next = is_send ? &c->nsend[peer] : &c->nrecv[peer];
-    if (*next > c->tag_ub)
+    if (*next > (c->tag_ub - 1) / 2) /* set-up messages use 2k and 2k+1 */
         return frx_error(FRX_ERANGE, "frx_comm_add: more than %d exchanges "
                          "with rank %d", c->tag_ub, peer);
     if (c->n == c->cap) {
@@ -141,17 +181,36 @@ static int add(frx_comm *c, frx_xchg_matrix *xm, int peer, int is_send,
     if (!x)
         return FRX_ENOMEM;
     *x = (struct xfer){.c = c, .xm = xm, .peer = peer, .tag = *next,
-                       .is_send = is_send, .req = MPI_REQUEST_NULL};
+                       .is_send = is_send, .req = MPI_REQUEST_NULL,
+                       .hs = {MPI_REQUEST_NULL, MPI_REQUEST_NULL},
+                       .shape = {(int)xm->n, (int)xm->nvrow, (int)xm->nvcol,
+                                 (int)c->be->fpsize}};
     x->buf = mpi_buffer(c, xm);
+    snprintf(x->what, sizeof x->what, "%s rank %d (tag %d)",
+             is_send ? "send to" : "receive from", peer, x->tag);
     x->small_send = is_send && xm->bytes <= SMALL_SEND_BYTES;
     int err = x->small_send ? MPI_SUCCESS
             : is_send ? MPI_Send_init(x->buf, (int)xm->bytes, MPI_BYTE, peer,
                                       x->tag, c->comm, &x->req)
                       : MPI_Recv_init(x->buf, (int)xm->bytes, MPI_BYTE, peer,
                                       x->tag, c->comm, &x->req);
+    const char *call = is_send ? "MPI_Send_init" : "MPI_Recv_init";
+    /* the data sender's shape goes with tag 2k, the receiver's 2k+1 */
+    if (err == MPI_SUCCESS) {
+        call = "MPI_Isend";
+        err = MPI_Isend(x->shape, 4, MPI_INT, peer, 2 * x->tag + !is_send,
+                        c->ctl, &x->hs[0]);
+    }
+    if (err == MPI_SUCCESS) {
+        call = "MPI_Irecv";
+        err = MPI_Irecv(x->peer_shape, 4, MPI_INT, peer, 2 * x->tag + is_send,
+                        c->ctl, &x->hs[1]);
+    }
     if (err != MPI_SUCCESS) {
-        int rc = mpi_fail(c, err, is_send ? "MPI_Send_init" : "MPI_Recv_init",
-                          x);
+        int rc = mpi_fail(c, err, call, x);
+        if (x->req != MPI_REQUEST_NULL)
+            MPI_Request_free(&x->req);
+        cancel(&x->hs[0]);
         free(x);
         return rc;
     }
@@ -233,6 +292,50 @@ static int wait_node(void *ud)
     return FRX_OK;
 }
 
+/* At commit: did the peer register this exchange with our shape? The
+ * peer's message was sent when it registered the exchange, so this
+ * waits only for a peer that has not registered it yet. */
+static int check_peer(void *ud)
+{
+    struct xfer *x = ud;
+    if (x->checked)
+        return FRX_OK;
+    double t0 = frx__now();
+    int done = 0, warned = 0;
+    for (;;) {
+        int err = MPI_Testall(2, x->hs, &done, MPI_STATUSES_IGNORE);
+        if (err != MPI_SUCCESS)
+            return mpi_fail(x->c, err, "MPI_Testall (set-up check)", x);
+        if (done)
+            break;
+        if (!warned && frx__now() - t0 > 10) {
+            frx_log(FRX_LOG_WARN, "frx_graph_commit: waiting for rank %d "
+                    "to register the other side of the %s (each exchange "
+                    "in a graph is checked against its peer at commit)",
+                    x->peer, x->what);
+            warned = 1;
+        }
+        nanosleep(&(struct timespec){0, 1000000}, NULL);
+    }
+    const int *mine = x->shape, *theirs = x->peer_shape;
+    if (memcmp(mine, theirs, sizeof x->shape) == 0) {
+        x->checked = 1;
+        return FRX_OK;
+    }
+    const int *snd = x->is_send ? mine : theirs, *rcv = x->is_send ? theirs
+                                                                   : mine;
+    int me = x->c->rank;
+    return frx_error(FRX_ESHAPE, "exchange %s: rank %d sends %d points of "
+                     "%d x %d values of %d bytes (%lld bytes) but rank %d "
+                     "receives %d points of %d x %d values of %d bytes (%lld "
+                     "bytes): both ranks must register the exchange with the "
+                     "same shape, in the same order", x->what,
+                     x->is_send ? me : x->peer, snd[0], snd[1], snd[2],
+                     snd[3], (long long)snd[0] * snd[1] * snd[2] * snd[3],
+                     x->is_send ? x->peer : me, rcv[0], rcv[1], rcv[2],
+                     rcv[3], (long long)rcv[0] * rcv[1] * rcv[2] * rcv[3]);
+}
+
 static struct xfer *lookup(frx_comm *c, int id)
 {
     if (!c || id < 0 || (size_t)id >= c->n) {
@@ -243,6 +346,33 @@ static struct xfer *lookup(frx_comm *c, int id)
     return c->x[id];
 }
 
+void frx_comm_abort(frx_comm *c, int rc)
+{
+    frx_log(FRX_LOG_ERROR, "rank %d of %d stops the job: %s (%s); the other "
+            "ranks wait on this one, so MPI_Abort ends them all", c->rank,
+            c->size, frx_errmsg(), frx_err_name(rc));
+    MPI_Abort(c->comm, 1);
+}
+
+static void abort_job(void *ud, int rc) { frx_comm_abort(ud, rc); }
+
+/* A start node, checked against its peer when the graph is committed;
+ * a graph holding one ends the job when a node fails mid-run. */
+static int add_start(frx_graph *g, struct xfer *x, int prio,
+                     const frx__access *acc, const int *deps, size_t ndeps,
+                     int *node)
+{
+    int at;
+    int rc = frx__graph_add_host(g, start_node, x, prio, acc, 1, deps, ndeps,
+                                 &at);
+    rc = rc ? rc : frx__graph_set_prepare(g, at, check_peer);
+    if (rc == FRX_OK)
+        frx__graph_on_failure(g, abort_job, x->c);
+    if (rc == FRX_OK && node)
+        *node = at;
+    return rc;
+}
+
 int frx_graph_add_recv(frx_graph *g, frx_comm *c, int id, const int *deps,
                        size_t ndeps, int *node)
 {
@@ -250,9 +380,10 @@ int frx_graph_add_recv(frx_graph *g, frx_comm *c, int id, const int *deps,
     if (!x || x->is_send)
         return x ? frx_error(FRX_EINVAL, "graph: exchange %d is a send", id)
                  : FRX_EINVAL;
-    frx__access acc = {x->xm, 1, 0, SIZE_MAX};
-    return frx__graph_add_host(g, start_node, x, FRX__PRIO_FIRST, &acc, 1,
-                               deps, ndeps, node);
+    frx__access acc = {.res = x->xm, .writes = 1, .hi = SIZE_MAX,
+                       .inflight = FRX__INFLIGHT_START, .req = x,
+                       .what = x->what};
+    return add_start(g, x, FRX__PRIO_FIRST, &acc, deps, ndeps, node);
 }
 
 int frx_graph_add_send(frx_graph *g, frx_comm *c, int id, const int *deps,
@@ -263,9 +394,10 @@ int frx_graph_add_send(frx_graph *g, frx_comm *c, int id, const int *deps,
         return x ? frx_error(FRX_EINVAL, "graph: exchange %d is a receive",
                              id)
                  : FRX_EINVAL;
-    frx__access acc = {x->xm, 0, 0, SIZE_MAX};
-    return frx__graph_add_host(g, start_node, x, FRX__PRIO_FEEDS_MPI, &acc, 1,
-                               deps, ndeps, node);
+    frx__access acc = {.res = x->xm, .hi = SIZE_MAX,
+                       .inflight = FRX__INFLIGHT_START, .req = x,
+                       .what = x->what};
+    return add_start(g, x, FRX__PRIO_FEEDS_MPI, &acc, deps, ndeps, node);
 }
 
 int frx_graph_add_wait(frx_graph *g, frx_comm *c, int id, const int *deps,
@@ -275,7 +407,9 @@ int frx_graph_add_wait(frx_graph *g, frx_comm *c, int id, const int *deps,
     if (!x)
         return FRX_EINVAL;
     /* a receive's wait delivers the buffer: it writes it */
-    frx__access acc = {x->xm, !x->is_send, 0, SIZE_MAX};
+    frx__access acc = {.res = x->xm, .writes = !x->is_send, .hi = SIZE_MAX,
+                       .inflight = FRX__INFLIGHT_WAIT, .req = x,
+                       .what = x->what};
     return frx__graph_add_host(g, wait_node, x, 0, &acc, 1, deps, ndeps,
                                node);
 }
@@ -292,10 +426,15 @@ int frx_comm_report(frx_comm *c)
 {
     double mine[3] = {c->be->t_pack, c->be->t_wait, c->be->t_unpack};
     double *all = NULL;
+    int rc = FRX_OK;
     if (c->rank == 0) {
         all = frx__calloc((size_t)c->size * 3, sizeof *all, "timers");
-        if (!all)
-            return FRX_ENOMEM; /* the others block in MPI_Gather: abort */
+        rc = all ? FRX_OK : FRX_ENOMEM;
+    }
+    rc = frx_comm_agree(c->comm, rc, "frx_comm_report");
+    if (rc) {
+        free(all);
+        return rc;
     }
     int err = MPI_Gather(mine, 3, MPI_DOUBLE, all, 3, MPI_DOUBLE, 0, c->comm);
     if (err != MPI_SUCCESS) {

@@ -9,12 +9,92 @@
 #include <string.h>
 #include <unistd.h>
 
-/* What each rank tells the others. */
+/* What a rank tells the others when a set-up step went wrong
+ * somewhere: gathered only then, since a set-up that goes well agrees
+ * with one small reduction. */
 struct status {
     int rc, precision;
     char host[64];
-    char msg[440];
+    char file[96];  /* the case file it read */
+    char case_hash[17];
+    char msg[340];
 };
+
+static void status_init(struct status *st, int rc)
+{
+    memset(st, 0, sizeof *st);
+    st->rc = rc;
+    if (gethostname(st->host, sizeof st->host) != 0)
+        snprintf(st->host, sizeof st->host, "unknown-host");
+    st->host[sizeof st->host - 1] = '\0';
+    if (rc)
+        snprintf(st->msg, sizeof st->msg, "%s", frx_errmsg());
+}
+
+/* Every rank's status. Collective; a rank that cannot hold them all
+ * says so first, so that all return the same error. */
+static int gather_all(MPI_Comm comm, const struct status *mine, int size,
+                      struct status **out)
+{
+    struct status *all = calloc((size_t)size, sizeof *all);
+    int nobuf = !all, anynobuf = 1;
+    int err = MPI_Allreduce(&nobuf, &anynobuf, 1, MPI_INT, MPI_MAX, comm);
+    if (err == MPI_SUCCESS && !anynobuf)
+        err = MPI_Allgather(mine, sizeof *mine, MPI_BYTE, all, sizeof *mine,
+                            MPI_BYTE, comm);
+    if (err != MPI_SUCCESS || anynobuf) {
+        free(all);
+        return err != MPI_SUCCESS
+                   ? frx_error(FRX_EMPI, "set-up: MPI_Allgather of the "
+                               "ranks' statuses failed")
+                   : frx_error(FRX_ENOMEM, "set-up: a rank is out of memory "
+                               "for the %zu bytes of every rank's status",
+                               (size_t)size * sizeof *all);
+    }
+    *out = all;
+    return FRX_OK;
+}
+
+/* The message every rank returns when some rank failed. */
+static int report_failures(const struct status *all, int size,
+                           const char *what, int code)
+{
+    int nbad = 0;
+    for (int r = 0; r < size; r++)
+        nbad += all[r].rc != 0;
+    frx_error(code, "%s failed on %d of %d rank(s):", what, nbad, size);
+    for (int r = 0; r < size; r++)
+        if (all[r].rc)
+            frx__error_append(code, "  rank %d (%s): %s", r, all[r].host,
+                              all[r].msg);
+    return code;
+}
+
+int frx_comm_agree(MPI_Comm comm, int rc, const char *what)
+{
+    int rank, size;
+    if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS ||
+        MPI_Comm_size(comm, &size) != MPI_SUCCESS)
+        return frx_error(FRX_EMPI, "frx_comm_agree: not a communicator, or "
+                         "MPI is not started");
+    int bad = rc != FRX_OK, anybad = 1;
+    if (MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, comm) !=
+        MPI_SUCCESS)
+        return frx_error(FRX_EMPI, "frx_comm_agree: MPI_Allreduce failed");
+    if (!anybad)
+        return FRX_OK;
+    struct status mine, *all;
+    status_init(&mine, rc);
+    int grc = gather_all(comm, &mine, size, &all);
+    if (grc)
+        return grc;
+    int code = rc;
+    for (int r = 0; r < size && !code; r++)
+        code = all[r].rc;
+    report_failures(all, size, what ? what : "set-up", code);
+    free(all);
+    return code;
+}
 
 /* Does the MPI library take device pointers of this kind? Asked at run
  * time: MPIX_Query_*_support exist only in some builds of some MPIs. */
@@ -70,25 +150,6 @@ static int resolve_mpi_mode(const frx_config *cfg, frx_backend *be)
 
 int frx_backend_mpi_mode(const frx_backend *be) { return be->mpi_mode; }
 
-/* The message every rank returns when some rank failed. */
-static int report_failures(const struct status *all, int size)
-{
-    int nbad = 0, code = FRX_EUNAVAIL;
-    for (int r = 0; r < size; r++)
-        if (all[r].rc) {
-            nbad++;
-            if (all[r].rc == FRX_ECONFIG)
-                code = FRX_ECONFIG;
-        }
-    frx_error(code, "backend start-up failed on %d of %d rank(s):", nbad,
-              size);
-    for (int r = 0; r < size; r++)
-        if (all[r].rc)
-            frx__error_append(code, "  rank %d (%s): %s", r, all[r].host,
-                              all[r].msg);
-    return code;
-}
-
 static int report_precisions(const struct status *all, int size)
 {
     frx_error(FRX_ECONFIG, "ranks disagree on precision; make "
@@ -101,53 +162,142 @@ static int report_precisions(const struct status *all, int size)
     return FRX_ECONFIG;
 }
 
+/* ------------------------------------------------------ the case hash */
+
+/* Every rank must run the same case; backend.rules alone may differ
+ * (a rank's rule is its own business). The hash is over the tree, not
+ * the text, with each mapping's keys in sorted order: comments, layout
+ * and the order keys are written in do not count. */
+struct keyed {
+    const char *key;
+    size_t i;
+};
+
+static int by_key(const void *a, const void *b)
+{
+    return strcmp(((const struct keyed *)a)->key,
+                  ((const struct keyed *)b)->key);
+}
+
+static void hash_node(frx__sha256 *s, const frx_cfgnode *n, int top)
+{
+    unsigned char t = (unsigned char)frx_cfg_type(n);
+    frx__sha256_update(s, &t, 1);
+    if (t == FRX_CFG_SCALAR) {
+        const char *v = frx_cfg_scalar(n);
+        frx__sha256_update(s, v, strlen(v) + 1);
+        return;
+    }
+    uint64_t len = frx_cfg_len(n), counted = len;
+    if (top == 1 && frx_cfg_get(n, "rules"))
+        counted--; /* backend.rules */
+    frx__sha256_update(s, &counted, sizeof counted);
+    struct keyed *order = t == FRX_CFG_MAP && len
+                              ? malloc(len * sizeof *order) : NULL;
+    for (size_t i = 0; order && i < len; i++)
+        order[i] = (struct keyed){frx_cfg_key_at(n, i), i};
+    if (order) /* without memory: written order, at worst a false alarm */
+        qsort(order, len, sizeof *order, by_key);
+    for (size_t k = 0; k < len; k++) {
+        size_t i = order ? order[k].i : k;
+        const char *key = t == FRX_CFG_MAP ? frx_cfg_key_at(n, i) : NULL;
+        if (top == 1 && key && strcmp(key, "rules") == 0)
+            continue;
+        if (key)
+            frx__sha256_update(s, key, strlen(key) + 1);
+        hash_node(s, frx_cfg_at(n, i),
+                  top == 2 && key && strcmp(key, "backend") == 0);
+    }
+    free(order);
+}
+
+static void case_hash(const frx_config *cfg, uint64_t out[4])
+{
+    frx__sha256 s;
+    unsigned char md[32];
+    frx__sha256_init(&s);
+    hash_node(&s, frx_config_root(cfg), 2);
+    frx__sha256_final(&s, md);
+    memcpy(out, md, sizeof md);
+}
+
+static int report_cases(const struct status *all, int size)
+{
+    frx_error(FRX_ECONFIG, "the ranks read different cases (every rank "
+              "must read the same case; only backend.rules may differ "
+              "between ranks): start every rank with the same file, or "
+              "make the files equal");
+    for (int r = 0; r < size; r++)
+        if (r == 0 || strcmp(all[r].case_hash, all[0].case_hash) != 0)
+            frx__error_append(FRX_ECONFIG, "  rank %d (%s): %s (case %s)%s",
+                              r, all[r].host, all[r].file,
+                              all[r].case_hash,
+                              r ? ": differs from rank 0" : "");
+    return FRX_ECONFIG;
+}
+
+/* --------------------------------------------------------- start-up */
+
 int frx_backend_create_all(const frx_config *cfg, MPI_Comm comm,
                            frx_backend **out)
 {
-    if (!cfg || !out)
-        return frx_error(FRX_EINVAL, "frx_backend_create_all: NULL argument");
-    *out = NULL;
     int rank, size;
     if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS ||
         MPI_Comm_size(comm, &size) != MPI_SUCCESS)
         return frx_error(FRX_EMPI, "frx_backend_create_all: MPI is not "
                          "started (call MPI_Init first)");
+    if (out)
+        *out = NULL;
     frx_backend *be = NULL;
-    int rc = frx_backend_create(cfg, &be);
+    int rc = !cfg || !out ? frx_error(FRX_EINVAL, "frx_backend_create_all: "
+                                      "NULL argument")
+                          : frx_backend_create(cfg, &be);
     if (rc == FRX_OK)
         rc = resolve_mpi_mode(cfg, be);
 
-    struct status mine = {.rc = rc, .precision = be ? be->precision : 0};
-    if (gethostname(mine.host, sizeof mine.host) != 0)
-        snprintf(mine.host, sizeof mine.host, "unknown-host");
-    mine.host[sizeof mine.host - 1] = '\0';
-    if (rc)
-        snprintf(mine.msg, sizeof mine.msg, "%s", frx_errmsg());
-    struct status *all = frx__calloc((size_t)size, sizeof *all, "statuses");
-    if (!all) { /* a few bytes per rank: not worth a collective escape */
+    /* One reduction decides: anyone failed, or do precision and case
+     * differ anywhere? max(x) and max(~x) give the maximum and the
+     * minimum of x at once. */
+    uint64_t hash[4] = {0}, v[11], all_v[11];
+    if (cfg)
+        case_hash(cfg, hash);
+    uint64_t prec = be ? (uint64_t)be->precision : 0;
+    v[0] = rc != FRX_OK;
+    v[1] = prec, v[2] = ~prec;
+    for (int i = 0; i < 4; i++)
+        v[3 + i] = hash[i], v[7 + i] = ~hash[i];
+    if (MPI_Allreduce(v, all_v, 11, MPI_UINT64_T, MPI_MAX, comm) !=
+        MPI_SUCCESS) {
         frx_backend_destroy(be);
-        return FRX_ENOMEM;
+        return frx_error(FRX_EMPI, "start-up: MPI_Allreduce failed");
     }
-    int err = MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine,
-                            MPI_BYTE, comm);
-    if (err != MPI_SUCCESS) {
-        free(all);
-        frx_backend_destroy(be);
-        return frx_error(FRX_EMPI, "start-up: MPI_Allgather failed");
+    int anybad = all_v[0] != 0, mixed = all_v[1] != ~all_v[2], cases = 0;
+    for (int i = 0; i < 4; i++)
+        cases |= all_v[3 + i] != ~all_v[7 + i];
+    if (!anybad && !mixed && !cases) {
+        *out = be;
+        return FRX_OK;
     }
-    int anybad = 0, mixed = 0;
-    for (int r = 0; r < size; r++) {
-        anybad |= all[r].rc != 0;
-        mixed |= all[r].precision != all[0].precision;
+
+    struct status mine, *all = NULL;
+    status_init(&mine, rc);
+    mine.precision = (int)prec;
+    snprintf(mine.file, sizeof mine.file, "%s",
+             cfg ? frx_config_file(cfg) : "(no case)");
+    for (int i = 0; i < 8; i++)
+        snprintf(mine.case_hash + 2 * i, 3, "%02x",
+                 (unsigned)(hash[i / 8] >> (8 * (i % 8))) & 0xffu);
+    rc = gather_all(comm, &mine, size, &all);
+    if (rc == FRX_OK) {
+        int code = FRX_EUNAVAIL;
+        for (int r = 0; r < size; r++)
+            if (all[r].rc == FRX_ECONFIG)
+                code = FRX_ECONFIG;
+        rc = cases    ? report_cases(all, size)
+           : anybad   ? report_failures(all, size, "backend start-up", code)
+                      : report_precisions(all, size);
     }
-    rc = anybad ? report_failures(all, size)
-       : mixed  ? report_precisions(all, size)
-                : FRX_OK;
     free(all);
-    if (rc) {
-        frx_backend_destroy(be);
-        return rc;
-    }
-    *out = be;
-    return FRX_OK;
+    frx_backend_destroy(be);
+    return rc;
 }

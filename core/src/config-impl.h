@@ -1,5 +1,6 @@
 /* frx: the config tree, shared by config.c, config_get.c and
- * config_check.c. Private to those files. */
+ * config_check.c, and read by mesh sources that check lists of values
+ * (mesh_box.c) without disturbing frx_errmsg(). Private to those. */
 #ifndef FRX_CONFIG_IMPL_H
 #define FRX_CONFIG_IMPL_H
 

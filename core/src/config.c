@@ -56,6 +56,16 @@ struct anchor {
     int open; /* its collection has not ended yet */
 };
 
+/* The keys of an open mapping, for finding a duplicate in constant time:
+ * open addressing over their indices (+1; 0 is empty), kept at most
+ * half full. Made once a mapping has a few keys. */
+struct keyset {
+    size_t *slot;
+    size_t cap, n;
+};
+
+#define KEYSET_FROM 8 /* below this many keys a scan is as quick */
+
 struct builder {
     frx_config *cfg;
     const unsigned char *text;
@@ -64,6 +74,7 @@ struct builder {
     int depth;
     /* per open map: the key waiting for its value */
     frx_cfgnode *pending[FRX__CFG_MAX_DEPTH];
+    struct keyset keys[FRX__CFG_MAX_DEPTH]; /* per open map */
     struct anchor *anchors;
     size_t nanchors, capanchors;
     size_t nnodes;
@@ -212,6 +223,67 @@ static int grow(frx_cfgnode *node)
     return FRX_OK;
 }
 
+static uint64_t key_hash(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return h;
+}
+
+/* The slot of text in the set: where it is, or the empty one where it
+ * would go. */
+static size_t *keyset_find(const struct keyset *ks, const frx_cfgnode *map,
+                           const char *text)
+{
+    size_t i = (size_t)key_hash(text) & (ks->cap - 1);
+    while (ks->slot[i] && strcmp(map->keys[ks->slot[i] - 1]->text, text))
+        i = (i + 1) & (ks->cap - 1);
+    return &ks->slot[i];
+}
+
+static int keyset_grow(struct keyset *ks, const frx_cfgnode *map)
+{
+    size_t cap = ks->cap ? 2 * ks->cap : 64;
+    size_t *slot = calloc(cap, sizeof *slot);
+    if (!slot)
+        return frx_error(FRX_ENOMEM, "out of memory reading a config");
+    free(ks->slot);
+    *ks = (struct keyset){slot, cap, 0};
+    for (size_t i = 0; i < map->n; i++) { /* the keys so far, again */
+        *keyset_find(ks, map, map->keys[i]->text) = i + 1;
+        ks->n++;
+    }
+    return FRX_OK;
+}
+
+static void keyset_free(struct keyset *ks)
+{
+    free(ks->slot);
+    *ks = (struct keyset){NULL, 0, 0};
+}
+
+/* The index of an earlier key of map equal to text, or -1. */
+static long earlier_key(struct keyset *ks, const frx_cfgnode *map,
+                        const char *text, int *rc)
+{
+    *rc = FRX_OK;
+    if (map->n < KEYSET_FROM) {
+        for (size_t i = 0; i < map->n; i++)
+            if (!strcmp(map->keys[i]->text, text))
+                return (long)i;
+        return -1;
+    }
+    if (2 * (map->n + 1) > ks->cap && (*rc = keyset_grow(ks, map)))
+        return -1;
+    size_t *s = keyset_find(ks, map, text);
+    if (*s)
+        return (long)*s - 1;
+    *s = map->n + 1; /* the index this key gets with its value */
+    ks->n++;
+    return -1;
+}
+
 static int check_key(struct builder *b, const frx_cfgnode *map,
                      const frx_cfgnode *key)
 {
@@ -221,20 +293,19 @@ static int check_key(struct builder *b, const frx_cfgnode *map,
                  "as a key", frx__cfg_kind(key));
         return node_error(b, key, msg);
     }
-    for (size_t i = 0; i < map->n; i++) {
-        if (strcmp(map->keys[i]->text, key->text))
-            continue;
-        char path[256], msg[512];
-        frx__cfg_path(map, path, sizeof path);
-        if (*path)
-            snprintf(msg, sizeof msg, "duplicate key '%s' in '%s' (first "
-                     "at line %d)", key->text, path, map->keys[i]->line);
-        else
-            snprintf(msg, sizeof msg, "duplicate key '%s' in the top level "
-                     "(first at line %d)", key->text, map->keys[i]->line);
-        return node_error(b, key, msg);
-    }
-    return FRX_OK;
+    int rc;
+    long i = earlier_key(&b->keys[b->depth - 1], map, key->text, &rc);
+    if (rc || i < 0)
+        return rc;
+    char path[256], msg[512];
+    frx__cfg_path(map, path, sizeof path);
+    if (*path)
+        snprintf(msg, sizeof msg, "duplicate key '%s' in '%s' (first at "
+                 "line %d)", key->text, path, map->keys[i]->line);
+    else
+        snprintf(msg, sizeof msg, "duplicate key '%s' in the top level "
+                 "(first at line %d)", key->text, map->keys[i]->line);
+    return node_error(b, key, msg);
 }
 
 /* Attach a new node to the innermost open collection (or make it the
@@ -378,6 +449,7 @@ static int on_start(struct builder *b, const yaml_event_t *ev, int type)
 static int on_end(struct builder *b)
 {
     frx_cfgnode *node = b->stack[--b->depth];
+    keyset_free(&b->keys[b->depth]);
     close_anchors(b, node);
     return FRX_OK;
 }
@@ -561,8 +633,10 @@ int frx_config_parse(const char *text, size_t len, const char *name,
     int rc = check_text(&b);
     if (!rc)
         rc = run_parser(&b);
-    for (int d = 0; d < b.depth; d++) /* keys left waiting on an error */
+    for (int d = 0; d < b.depth; d++) { /* left open by an error */
         node_free(b.pending[d]);
+        keyset_free(&b.keys[d]);
+    }
     for (size_t i = 0; i < b.nanchors; i++)
         free(b.anchors[i].name);
     free(b.anchors);

@@ -2,6 +2,7 @@
  * plugins found along the search path. Every error is reported, one per
  * line of frx_errmsg(), in file order. */
 #include "config-impl.h"
+#include "mesh-impl.h"
 
 #include <limits.h>
 #include <stddef.h>
@@ -39,6 +40,14 @@ static const frx_option core_schema[] = {
     {.key = "backend.rules.precision", .type = FRX_OPT_ENUM,
      .choices = "single|double",
      .help = "precision of the matching ranks (must agree with the rest)"},
+    {.key = "backend.rules.weight", .type = FRX_OPT_DOUBLE, .def = "1",
+     .help = "the matching ranks' share of the mesh, relative to others"},
+    {.key = "cache", .type = FRX_OPT_MAP, .help = "the disk cache of "
+     "compiled kernels"},
+    {.key = "cache.lock-timeout", .type = FRX_OPT_DOUBLE, .min = 0,
+     .max = 86400, .def = "300",
+     .help = "seconds to wait for another process building the same "
+             "kernel"},
     {.key = "log", .type = FRX_OPT_MAP, .help = "logging"},
     {.key = "log.level", .type = FRX_OPT_ENUM,
      .choices = "error|warn|info|debug", .def = "warn",
@@ -53,6 +62,87 @@ static const frx_option core_schema[] = {
     {.key = "demo.steps", .type = FRX_OPT_INT, .min = 1, .max = 1000000,
      .def = "10", .help = "exchange steps"},
     {.key = "solver", .type = FRX_OPT_MAP, .help = "the solver"},
+    {.key = "solver.name", .type = FRX_OPT_STRING,
+     .help = "the solver plugin; its options are solver.*"},
+    {.key = "time", .type = FRX_OPT_MAP, .help = "the time loop"},
+    {.key = "time.scheme", .type = FRX_OPT_ENUM,
+     .choices = "rk4|ssp-rk3|rk45", .def = "rk4", .help = "time scheme"},
+    {.key = "time.t-start", .type = FRX_OPT_DOUBLE, .min = 1, .max = 0,
+     .def = "0", .help = "the initial time"},
+    {.key = "time.t-end", .type = FRX_OPT_DOUBLE, .min = 1, .max = 0,
+     .help = "the final time"},
+    {.key = "time.steps", .type = FRX_OPT_INT, .min = 1, .max = 1e15,
+     .help = "the last step number"},
+    {.key = "time.dt", .type = FRX_OPT_DOUBLE, .min = 1e-300, .max = 1e300,
+     .help = "the time step (rk45: the first one)"},
+    {.key = "time.cfl", .type = FRX_OPT_DOUBLE, .min = 1e-300, .max = 1e300,
+     .help = "the CFL number: dt from the solver's max_dt"},
+    {.key = "time.controller", .type = FRX_OPT_ENUM,
+     .choices = "auto|none|pi", .def = "auto",
+     .help = "dt control: pi (rk45 only) or none"},
+    {.key = "time.atol", .type = FRX_OPT_DOUBLE, .min = 0, .max = 1e300,
+     .def = "1e-6", .help = "absolute error tolerance (pi)"},
+    {.key = "time.rtol", .type = FRX_OPT_DOUBLE, .min = 0, .max = 1e300,
+     .def = "1e-6", .help = "relative error tolerance (pi)"},
+    {.key = "time.safety", .type = FRX_OPT_DOUBLE, .min = 0.01, .max = 1,
+     .def = "0.8", .help = "safety factor (pi)"},
+    {.key = "time.min-factor", .type = FRX_OPT_DOUBLE, .min = 0.01,
+     .max = 0.99, .def = "0.3", .help = "smallest dt change (pi)"},
+    {.key = "time.max-factor", .type = FRX_OPT_DOUBLE, .min = 1, .max = 100,
+     .def = "2.5", .help = "largest dt change (pi)"},
+    {.key = "time.pi-alpha", .type = FRX_OPT_DOUBLE, .min = 0, .max = 10,
+     .def = "0.7", .help = "PI gain on the error"},
+    {.key = "time.pi-beta", .type = FRX_OPT_DOUBLE, .min = 0, .max = 10,
+     .def = "0.4", .help = "PI gain on the previous error"},
+    {.key = "time.dt-min", .type = FRX_OPT_DOUBLE, .min = 0, .max = 1e300,
+     .def = "1e-12", .help = "no step below it (pi)"},
+    {.key = "time.dt-max", .type = FRX_OPT_DOUBLE, .min = 1e-300,
+     .max = 1e300, .help = "no step above it"},
+    {.key = "progress", .type = FRX_OPT_MAP, .help = "the progress line"},
+    {.key = "progress.mode", .type = FRX_OPT_ENUM,
+     .choices = "auto|in-place|lines|off", .def = "auto",
+     .help = "rewritten in place, a line per interval, or none"},
+    {.key = "progress.interval", .type = FRX_OPT_INT, .min = 1, .max = 1e15,
+     .def = "100", .help = "steps between lines"},
+    {.key = "output", .type = FRX_OPT_MAP, .help = "VTK output"},
+    {.key = "output.interval", .type = FRX_OPT_INT, .min = 0, .max = 1e15,
+     .def = "0", .help = "steps between outputs; 0: none"},
+    {.key = "output.dir", .type = FRX_OPT_STRING, .def = ".",
+     .help = "where output goes"},
+    {.key = "output.name", .type = FRX_OPT_STRING, .def = "solution",
+     .help = "file name stem"},
+    {.key = "checkpoint", .type = FRX_OPT_MAP, .help = "checkpoints"},
+    {.key = "checkpoint.interval", .type = FRX_OPT_INT, .min = 0,
+     .max = 1e15, .def = "0", .help = "steps between checkpoints; 0: none"},
+    {.key = "checkpoint.file", .type = FRX_OPT_STRING,
+     .def = "checkpoint-{step}.h5", .help = "the file; {step} is replaced"},
+    {.key = "check", .type = FRX_OPT_MAP, .help = "run-time checks"},
+    {.key = "check.interval", .type = FRX_OPT_INT, .min = 0, .max = 1e15,
+     .def = "100", .help = "steps between NaN/Inf checks; 0: none"},
+    {.key = "mesh", .type = FRX_OPT_MAP, .help = "the mesh"},
+    {.key = "mesh.type", .type = FRX_OPT_ENUM, .choices = "box|gmsh",
+     .required = 1, .help = "where the mesh comes from"},
+    {.key = "mesh.file", .type = FRX_OPT_STRING,
+     .help = "gmsh: the .msh file, relative to the case file's directory"},
+    {.key = "mesh.n", .type = FRX_OPT_INT_LIST, .min = 1, .max = 1 << 28,
+     .help = "box: elements per direction, like [16, 16]"},
+    {.key = "mesh.lower", .type = FRX_OPT_DOUBLE_LIST, .min = 1, .max = 0,
+     .def = "[0, 0]", .help = "box: the lower corner"},
+    {.key = "mesh.upper", .type = FRX_OPT_DOUBLE_LIST, .min = 1, .max = 0,
+     .def = "[1, 1]", .help = "box: the upper corner"},
+    {.key = "mesh.periodic", .type = FRX_OPT_BOOL_LIST,
+     .def = "[false, false]", .help = "box: periodic directions"},
+    {.key = "mesh.etype", .type = FRX_OPT_ENUM, .choices = "quad|tri|hex",
+     .def = "quad (hex in 3-D)", .help = "box: the element type"},
+    {.key = "mesh.order", .type = FRX_OPT_INT, .min = 1, .max = 2,
+     .def = "1", .help = "box: shape order of the elements"},
+    {.key = "partition", .type = FRX_OPT_MAP,
+     .help = "how the mesh is shared out among ranks"},
+    {.key = "partition.method", .type = FRX_OPT_ENUM,
+     .choices = "metis|linear", .def = "metis",
+     .help = "METIS, or contiguous ranges of elements"},
+    {.key = "partition.weights", .type = FRX_OPT_DOUBLE_LIST, .min = 1,
+     .max = 0, .help = "each rank's share of the elements, one per rank"},
     {0},
 };
 
@@ -76,7 +166,11 @@ struct check {
     char **found; /* names of the backend plugins found */
     size_t nfound, capfound;
     int nerr;
+    int mesh_bad; /* the schema found errors in mesh.* */
     int rc; /* FRX_ENOMEM while building the schema */
+    int has_solver;   /* solver.name names a solver plugin found here */
+    char *solver_err; /* why solver.name names none, reported there */
+    int for_run;      /* open only the backends the case names */
 };
 
 /* -------------------------------------------------------- the schema */
@@ -232,6 +326,43 @@ static void add_backend(struct check *c, const frx_plugin_desc *d)
             c->e[i].open = !has_children(c, c->e[i].o.key);
 }
 
+/* solver.<key>: the options of the plugin solver.name names, found
+ * along the search path (only that one is opened). */
+static void add_solver(struct check *c)
+{
+    const frx_cfgnode *n = frx_cfg_get(c->cfg->root, "solver.name");
+    const char *name = frx_cfg_scalar(n);
+    if (!name || !name[0] || frx_cfg_type(frx_cfg_get(c->cfg->root,
+                                                      "solver")) !=
+                                 FRX_CFG_MAP)
+        return; /* absent or not a string: the checks below say so */
+    frx_plugin *p;
+    int rc = frx_plugin_find(c->cfg, name, &p);
+    const frx_plugin_desc *d = rc ? NULL : frx_plugin_descriptor(p);
+    char msg[2048];
+    if (rc)
+        snprintf(msg, sizeof msg, "%s", frx_errmsg());
+    else if (d->kind != FRX_PLUGIN_SOLVER)
+        snprintf(msg, sizeof msg, "plugin %s is a backend, not a solver: "
+                 "name a solver plugin (frx plugins lists them)",
+                 frx_plugin_path(p));
+    if (rc || d->kind != FRX_PLUGIN_SOLVER) {
+        if (!(c->solver_err = frx__strdup(msg)))
+            c->rc = FRX_ENOMEM;
+        return;
+    }
+    c->has_solver = 1;
+    const frx_option *opts = d->solver ? d->solver->options : NULL;
+    size_t first = c->n;
+    for (size_t i = 0; opts && opts[i].key && i < 1000 && !c->rc; i++)
+        if (strcmp(opts[i].key, "name") != 0 && !add_parents(c, "solver",
+                                                              opts[i].key))
+            add_copy(c, "solver", &opts[i], 0);
+    for (size_t i = first; i < c->n; i++)
+        if (c->e[i].o.type == FRX_OPT_MAP)
+            c->e[i].open = !has_children(c, c->e[i].o.key);
+}
+
 static void visit(const char *path, const frx_plugin *p, int err,
                   const char *msg, void *ud)
 {
@@ -242,14 +373,70 @@ static void visit(const char *path, const frx_plugin *p, int err,
         add_backend(c, d);
 }
 
+/* The backends a case names: backend.name and each rule's name. */
+static size_t named_backends(const frx_config *cfg, const char **names,
+                             size_t max)
+{
+    const frx_cfgnode *root = frx_config_root(cfg);
+    const frx_cfgnode *rules = frx_cfg_get(root, "backend.rules");
+    const frx_cfgnode *name = frx_cfg_get(root, "backend.name");
+    size_t n = 0;
+    names[n++] = name && frx_cfg_type(name) == FRX_CFG_SCALAR
+                     ? frx_cfg_scalar(name) : "auto";
+    size_t nr = rules && frx_cfg_type(rules) == FRX_CFG_LIST
+                    ? frx_cfg_len(rules) : 0;
+    for (size_t i = 0; i < nr && n < max; i++) {
+        const frx_cfgnode *r = frx_cfg_get(frx_cfg_at(rules, i), "name");
+        if (r && frx_cfg_type(r) == FRX_CFG_SCALAR)
+            names[n++] = frx_cfg_scalar(r);
+    }
+    return n;
+}
+
+/* frx run opens what the case names (every backend for auto), so that
+ * a broken plugin it does not use cannot stop it; a backend.<name>
+ * section of a backend it does not use is accepted unchecked when
+ * frx-<name>.so is along the search path. */
+static void add_named(struct check *c)
+{
+    const char *names[64];
+    size_t n = named_backends(c->cfg, names, 64);
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(names[i], "auto")) {
+            frx__plugin_foreach(c->cfg, visit, c, 0);
+            return;
+        }
+    for (size_t i = 0; i < n && !c->rc; i++) {
+        frx_plugin *p;
+        if (!is_found(c, names[i]) &&
+            frx_plugin_find(c->cfg, names[i], &p) == FRX_OK)
+            visit(frx_plugin_path(p), p, 0, "", c);
+    }
+    const frx_cfgnode *b = frx_cfg_get(frx_config_root(c->cfg), "backend");
+    size_t nb = b && frx_cfg_type(b) == FRX_CFG_MAP ? frx_cfg_len(b) : 0;
+    for (size_t i = 0; i < nb && !c->rc; i++) {
+        const char *key = frx_cfg_key_at(b, i);
+        char full[300];
+        snprintf(full, sizeof full, "backend.%s", key);
+        frx_option o = {.key = key, .type = FRX_OPT_MAP};
+        if (!strchr(key, '.') && !find_entry(c, full) &&
+            frx__plugin_exists(c->cfg, key))
+            add_copy(c, "backend", &o, 1);
+    }
+}
+
 static int build_schema(struct check *c)
 {
     for (const frx_option *o = core_schema; o->key; o++) {
-        struct entry e = {.o = *o, .open = !strcmp(o->key, "solver")};
+        struct entry e = {.o = *o};
         if (add_entry(c, &e))
             return c->rc;
     }
-    frx_plugin_foreach(c->cfg, visit, c); /* an error here: see below */
+    add_solver(c);
+    if (c->for_run) /* an error here: see below */
+        add_named(c);
+    else
+        frx_plugin_foreach(c->cfg, visit, c);
     for (size_t i = 0; i < NKNOWN && !c->rc; i++) {
         char key[64];
         snprintf(key, sizeof key, "backend.%s", known_backends[i]);
@@ -274,6 +461,7 @@ static void free_schema(struct check *c)
     for (size_t i = 0; i < c->nfound; i++)
         free(c->found[i]);
     free(c->found);
+    free(c->solver_err);
 }
 
 /* ---------------------------------------------------------- reporting */
@@ -349,6 +537,12 @@ static void report_unknown(struct check *c, const frx_cfgnode *keynode,
             cands[nc++] = child;
     }
     in_what(prefix, in, sizeof in);
+    if (!strcmp(prefix, "solver") && !c->has_solver) {
+        if (!c->solver_err) /* else solver.name says why */
+            report(c, keynode, "'solver.%s' reaches no plugin: set "
+                   "solver.name to the solver plugin that takes it", key);
+        return;
+    }
     if (strchr(key, '.'))
         report(c, keynode, "unknown key '%s' %s (keys cannot contain '.': "
                "nest each part under the one before)", key, in);
@@ -502,6 +696,44 @@ static void check_string_list(struct check *c, const frx_cfgnode *v,
                    msg);
 }
 
+/* Weights are shares: any positive number. */
+static int is_weight(const char *key)
+{
+    return !strcmp(key, "partition.weights") ||
+           !strcmp(key, "backend.rules.weight");
+}
+
+static void check_weight(struct check *c, const frx_cfgnode *v)
+{
+    double d;
+    char msg[1024], path[256];
+    if (!frx__cfg_to_double(v, 1, 0, &d, msg, sizeof msg) && !(d > 0))
+        report(c, v, "'%s' must be a positive number (a rank's share of "
+               "the elements, relative to the others), got %s",
+               frx__cfg_path(v, path, sizeof path), v->text);
+}
+
+static void check_value(struct check *c, const frx_cfgnode *v,
+                        const struct entry *e);
+
+/* A list of numbers or booleans: each item as an option of the item
+ * type with the list's bounds. */
+static void check_list(struct check *c, const frx_cfgnode *v,
+                       const struct entry *e)
+{
+    if (v->type != FRX_CFG_LIST) {
+        report(c, v, "'%s' must be a list (like [1, 2]), got %s", e->o.key,
+               frx__cfg_kind(v));
+        return;
+    }
+    struct entry item = *e;
+    item.o.type = e->o.type == FRX_OPT_INT_LIST ? FRX_OPT_INT
+                : e->o.type == FRX_OPT_BOOL_LIST ? FRX_OPT_BOOL
+                                                 : FRX_OPT_DOUBLE;
+    for (size_t i = 0; i < v->n; i++)
+        check_value(c, v->vals[i], &item);
+}
+
 /* An INT option's double bounds as longs (min > max: unbounded). */
 static void long_bounds(const frx_option *o, long *min, long *max)
 {
@@ -543,6 +775,8 @@ static void check_value(struct check *c, const frx_cfgnode *v,
             check_backend_name(c, v, o->key);
         if (!rc && !strcmp(o->key, "backend.rules.ranks"))
             check_ranks(c, v, o->key);
+        if (!rc && !strcmp(o->key, "solver.name") && c->solver_err)
+            report(c, v, "solver.name: %s", c->solver_err);
         break;
     }
     case FRX_OPT_MAP_LIST:
@@ -558,6 +792,13 @@ static void check_value(struct check *c, const frx_cfgnode *v,
     case FRX_OPT_DOUBLE:
         report_msg(c, frx__cfg_to_double(v, o->min, o->max, &d, msg,
                                          sizeof msg), msg);
+        if (is_weight(o->key))
+            check_weight(c, v);
+        break;
+    case FRX_OPT_INT_LIST:
+    case FRX_OPT_DOUBLE_LIST:
+    case FRX_OPT_BOOL_LIST:
+        check_list(c, v, e);
         break;
     case FRX_OPT_BOOL:
         report_msg(c, frx__cfg_to_bool(v, &i, msg, sizeof msg), msg);
@@ -584,10 +825,13 @@ static void check_map(struct check *c, const frx_cfgnode *map,
         const struct entry *e = NULL;
         if (n > 0 && (size_t)n < sizeof full && !strchr(k->text, '.'))
             e = find_entry(c, full);
+        int before = c->nerr;
         if (e)
             check_value(c, map->vals[i], e);
         else
             report_unknown(c, k, prefix);
+        if (!*prefix && !strcmp(k->text, "mesh"))
+            c->mesh_bad = c->nerr != before;
     }
     for (size_t i = 0; i < c->n; i++) {
         const char *child = child_of(c->e[i].o.key, prefix);
@@ -598,11 +842,25 @@ static void check_map(struct check *c, const frx_cfgnode *map,
     }
 }
 
-int frx_config_check(const frx_config *cfg)
+/* What the schema cannot see in mesh.* (lists that disagree in length,
+ * lower >= upper...), once the schema has nothing to say about it. */
+static void check_mesh(struct check *c)
+{
+    const frx_cfgnode *mesh = map_get(c->cfg->root, "mesh");
+    const frx_cfgnode *type = map_get(mesh, "type");
+    if (c->mesh_bad || !mesh || mesh->type != FRX_CFG_MAP || !type)
+        return;
+    if (!strcmp(type->text, "box"))
+        c->nerr += frx__mesh_box_check(mesh);
+    else if (!strcmp(type->text, "gmsh"))
+        c->nerr += frx__mesh_gmsh_check(mesh);
+}
+
+static int check_case(const frx_config *cfg, int for_run)
 {
     if (!cfg || !cfg->root)
         return frx_error(FRX_EINVAL, "frx_config_check: no config");
-    struct check c = {.cfg = cfg};
+    struct check c = {.cfg = cfg, .for_run = for_run};
     int rc = build_schema(&c);
     /* the loader may have recorded why a plugin could not be opened or
      * plugins.path could not be read; the checks below say it better */
@@ -612,6 +870,14 @@ int frx_config_check(const frx_config *cfg)
         return frx_error(FRX_ENOMEM, "out of memory checking %s", cfg->file);
     }
     check_map(&c, cfg->root, NULL, "");
+    check_mesh(&c);
     free_schema(&c);
     return c.nerr ? FRX_ECONFIG : FRX_OK;
+}
+
+int frx_config_check(const frx_config *cfg) { return check_case(cfg, 0); }
+
+int frx_config_check_for_run(const frx_config *cfg)
+{
+    return check_case(cfg, 1);
 }

@@ -39,9 +39,14 @@ void frx__error_clear(void)
     errmsg[0] = '\0';
 }
 
+/* Formatted into a buffer of its own first: the arguments may point
+ * into errmsg itself (`frx_error(rc, "...: %s", frx_errmsg())`). */
+static _Thread_local char scratch[sizeof errmsg];
+
 int frx__error_v(int code, const char *fmt, va_list ap)
 {
-    vsnprintf(errmsg, sizeof errmsg, fmt, ap);
+    vsnprintf(scratch, sizeof scratch, fmt, ap);
+    memcpy(errmsg, scratch, strlen(scratch) + 1);
     return code;
 }
 
@@ -59,12 +64,13 @@ int frx__error_append(int code, const char *fmt, ...)
     size_t len = strlen(errmsg);
     if (len + 2 >= sizeof errmsg)
         return code;
-    if (len)
-        errmsg[len++] = '\n';
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(errmsg + len, sizeof errmsg - len, fmt, ap);
+    vsnprintf(scratch, sizeof errmsg - len - 1, fmt, ap);
     va_end(ap);
+    if (len)
+        errmsg[len++] = '\n';
+    memcpy(errmsg + len, scratch, strlen(scratch) + 1);
     return code;
 }
 

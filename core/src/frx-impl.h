@@ -9,6 +9,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#define FRX__XSTR(x) #x
+#define FRX__STR(x) FRX__XSTR(x) /* a macro's value as a string */
+
 /* ---------------------------------------------------------------- errors */
 
 /* frx_error() replaces the message; this appends a line to it (for
@@ -52,6 +55,13 @@ int frx__backend_choice(const frx_config *cfg, int rank,
 
 /* The directory holding libfrx itself ("" if unknown). */
 const char *frx__libdir(void);
+/* frx_plugin_foreach; probe: load each new file in a child process
+ * first, so a plugin that crashes while loading is named and skipped
+ * (for listings; not once MPI runs). */
+int frx__plugin_foreach(const frx_config *cfg, frx_plugin_visit_fn fn,
+                        void *ud, int probe);
+/* Is there a file frx-<name>.so along the search path? Opens nothing. */
+int frx__plugin_exists(const frx_config *cfg, const char *name);
 
 /* --------------------------------------------------------------- kernels */
 
@@ -60,8 +70,10 @@ enum frx__kind {
     FRX__K_VIEW,
     FRX__K_XCHG,
     FRX__K_SCALAR,
-    FRX__K_BROADCAST
+    FRX__K_BROADCAST,
+    FRX__K_REDUCE /* out reduce(max|min|sum): folded over every point */
 };
+enum frx__reduce_op { FRX__RED_MAX = 1, FRX__RED_MIN, FRX__RED_SUM };
 enum frx__intent { FRX__IN = 1, FRX__OUT = 2, FRX__INOUT = 3 };
 
 typedef struct frx__karg {
@@ -71,10 +83,16 @@ typedef struct frx__karg {
     size_t ndims;   /* 0, 1 or 2 */
     size_t dims[2];
     size_t nrow, ncol; /* dims as (rows, columns): [a] is (1, a) */
+    int op;            /* FRX__K_REDUCE: enum frx__reduce_op */
 } frx__karg;
 
+/* The longest kernel name: generated function names add a few
+ * characters to it, and messages quote it whole. */
+#define FRX__KNAME_MAX 64
+
 typedef struct frx__kspec {
-    char *name;
+    char *name;     /* "<namespace>.<name>" when registered in one */
+    char *ns;       /* the namespace (a solver plugin's name), or NULL */
     int ndim;
     size_t nargs;
     frx__karg *args;
@@ -82,6 +100,8 @@ typedef struct frx__kspec {
 } frx__kspec;
 
 int frx__kspec_parse(const frx_kernel_decl *d, frx__kspec **out);
+/* Do two parsed declarations mean the same kernel? */
+int frx__kspec_same(const frx__kspec *a, const frx__kspec *b);
 void frx__kspec_free(frx__kspec *s);
 /* "in view fpdtype_t[4]" as a declaration would read, with another kind
  * (kind < 0: the argument's own). */
@@ -90,6 +110,14 @@ const char *frx__karg_decl(const frx__karg *a, int kind, char *buf,
 int frx__kgen(const frx__kspec *s, const frx_kernel_macro *macros,
               size_t nmacros, const frx_codegen *cg, char **src,
               char **entry);
+/* Reductions: how many partial results per component a kernel of spec
+ * s over nrows x n leaves for the host to fold (one per slice of
+ * chunks on C with OpenMP, one per row and work-group on GPUs), and the
+ * work-group size the GPU targets require. */
+#define FRX__RED_SLICES 256
+#define FRX__RED_WG 128
+size_t frx__reduce_nparts(const frx_codegen *cg, size_t nrows, size_t n);
+int frx__kspec_has_reduce(const frx__kspec *s);
 /* Elements per row of a matrix of ncol columns with one variable. */
 size_t frx__const_leaddim(size_t ncol, size_t soasz, size_t alignment,
                           size_t fpsize);
@@ -97,7 +125,8 @@ size_t frx__const_leaddim(size_t ncol, size_t soasz, size_t alignment,
 /* Compiled code of a generated source, shared by every user of the same
  * source (kernel.c): compiled once, or loaded from the disk cache. */
 int frx__program(frx_backend *be, const char *name, const char *src,
-                 const char *entry, int ndim, void **prog);
+                 const char *entry, int ndim, size_t local_size,
+                 void **prog);
 
 /* ------------------------------------------------------------- products */
 
@@ -142,6 +171,7 @@ int frx__cache_dir(char *buf, size_t n);
 /* Rank and size when MPI is initialised, else 0 and 1. */
 void frx__mpi_rank_size(int *rank, int *size);
 int frx__mpi_local_rank(void);
+int frx__mpi_running(void); /* initialised and not finalised */
 
 /* -------------------------------------------------------- data model */
 
@@ -156,7 +186,11 @@ struct frx_backend {
     struct frx_const_entry *consts; /* de-duplication list */
     struct frx__kreg *kernels;      /* registered kernels */
     frx_kernel_macro *macros;       /* registered macros (copies) */
+    char **macro_ns;                /* each macro's namespace, or NULL */
     size_t nmacros;
+    const char *kernel_ns;          /* where kernels are registered and
+                                       found now: a solver plugin's name
+                                       during its calls, else NULL */
     struct frx__prog *progs;        /* compiled code, by source hash */
     frx_backend_stats stats;
     char *products;                 /* backend.<name>.products, or NULL */
@@ -190,11 +224,28 @@ typedef struct frx__access {
     const void *res;
     int writes;
     size_t lo, hi; /* the elements touched, [lo, hi); 0, SIZE_MAX: all */
+    /* MPI nodes: the node that starts request req (FRX__INFLIGHT_START)
+     * holds res in flight until the one that waits for it
+     * (FRX__INFLIGHT_WAIT); what names the request in messages */
+    int inflight;
+    const void *req;
+    const char *what;
 } frx__access;
+
+enum { FRX__INFLIGHT_START = 1, FRX__INFLIGHT_WAIT = 2 };
+
+const char *frx__kernel_name(const frx_kernel *k);
 
 /* The values a constant matrix was made from (nrow x ncol doubles), or
  * NULL if m is not one. */
 const double *frx__const_values(const frx_matrix *m);
+
+/* Do matrices a and b share an element of their allocation? *at: one
+ * that both hold (rows ld apart are compared row by row, so slices of
+ * one matrix side by side do not meet). */
+int frx__matrices_meet(const frx_matrix *a, const frx_matrix *b, size_t *at);
+/* A product's name in messages: "m x k", A's shape. */
+const char *frx__product_name(const frx_product *p);
 
 /* The elements of its allocation a matrix or a view spans, [lo, hi). */
 void frx__matrix_range(const frx_matrix *m, size_t *lo, size_t *hi);
@@ -220,7 +271,32 @@ typedef int (*frx__host_fn)(void *ud);
 int frx__graph_add_host(frx_graph *g, frx__host_fn fn, void *ud, int prio,
                         const frx__access *acc, size_t nacc, const int *deps,
                         size_t ndeps, int *node);
+/* What frx_graph_run calls when a node fails (MPI nodes: end the job,
+ * since peers wait on this rank); fn need not return. */
+void frx__graph_on_failure(frx_graph *g, void (*fn)(void *ud, int rc),
+                           void *ud);
+/* A host node's function run once, when its graph is committed. */
+int frx__graph_set_prepare(frx_graph *g, int node, frx__host_fn fn);
 void frx__kernels_release(frx_backend *be);
+
+/* Set the namespace of kernels and macros (a solver plugin's name, or
+ * NULL for the application's); returns the one it replaces. */
+const char *frx__kernel_ns_set(frx_backend *be, const char *ns);
+
+/* A kernel's reduction arguments: each one's partial results on the
+ * device, [component][part], folded on the host by frx_kernel_result. */
+struct frx__kred {
+    size_t arg;            /* its argument */
+    size_t ncomp, nparts;
+    void *mem;             /* device memory */
+    void *host;            /* room to read it back */
+};
+int frx__kred_create(frx_backend *be, const frx__kspec *s, size_t nrows,
+                     size_t n, struct frx__kred **out, size_t *count);
+void frx__kred_free(frx_backend *be, struct frx__kred *r, size_t count);
+/* Read r back and fold it with op into values[ncomp]. */
+int frx__kred_fold(frx_backend *be, const struct frx__kred *r, int op,
+                   double *values);
 
 /* One block of device memory, shared by the matrices made in it. */
 struct frx_alloc {
@@ -228,6 +304,7 @@ struct frx_alloc {
     void *mem;
     size_t bytes;
     int refs;
+    int is_const; /* holds a const matrix: never written after creation */
 };
 
 struct frx_matrix {
@@ -271,6 +348,9 @@ struct frx_xchg_view {
 };
 
 void frx__alloc_release(struct frx_alloc *a);
+
+/* FRX_EINVAL naming what tried to write a const matrix (what), or OK. */
+int frx__refuse_const(const struct frx_alloc *a, const char *what);
 
 /* Fields past a plugin's struct size count as absent. */
 #define FRX__OPS_HAS(ops, field) \

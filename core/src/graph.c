@@ -2,6 +2,7 @@
  * commit, run many times. */
 #include "frx-impl.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,7 @@ struct node {
     frx_product *product;
     frx_xchg_view *xv;
     frx__host_fn fn; /* NODE_HOST */
+    frx__host_fn prepare; /* NODE_HOST, optional: once, at commit */
     void *ud;
     int prio;
     frx__access acc[2]; /* pack, unpack and host nodes */
@@ -26,6 +28,7 @@ struct node {
     int *deps;
     size_t ndeps;
     uint32_t flags; /* set by commit: frx_exec_flags */
+    frx_backend *barrier; /* a public host node: sync this, then fn */
 };
 
 /* What run calls, in order: one indirect call a node, since a graph of
@@ -37,6 +40,9 @@ struct step {
 
 struct frx_graph {
     frx_backend *be;
+    /* a graph with MPI nodes: what ends the job when a node fails */
+    void (*on_failure)(void *ud, int rc);
+    void *on_failure_ud;
     struct node *nodes;
     size_t n, cap;
     int *order;         /* set by commit */
@@ -147,11 +153,16 @@ static int add_xchg(frx_graph *g, frx_xchg_view *xv, int type,
     if (!g || !xv)
         return frx_error(FRX_EINVAL, "graph: NULL xchg view");
     int pack = type == NODE_PACK;
+    int rc = pack ? FRX_OK
+                  : frx__refuse_const(xv->view->alloc, "frx_graph_add_unpack");
+    if (rc)
+        return rc;
     struct node nd = {.type = type, .xv = xv, .nacc = 2,
                       .prio = pack ? FRX__PRIO_FEEDS_MPI : 0};
-    nd.acc[0] = (frx__access){xv->view->alloc, !pack, xv->view->lo,
-                              xv->view->hi};
-    nd.acc[1] = (frx__access){xv->xm, pack, 0, SIZE_MAX};
+    nd.acc[0] = (frx__access){.res = xv->view->alloc, .writes = !pack,
+                              .lo = xv->view->lo, .hi = xv->view->hi};
+    nd.acc[1] = (frx__access){.res = xv->xm, .writes = pack,
+                              .hi = SIZE_MAX};
     return add(g, nd, deps, ndeps, node);
 }
 
@@ -168,6 +179,31 @@ int frx__graph_add_host(frx_graph *g, frx__host_fn fn, void *ud, int prio,
     return add(g, nd, deps, ndeps, node);
 }
 
+int frx_graph_add_host(frx_graph *g, frx_host_fn fn, void *ud, int *node)
+{
+    if (!g || !fn)
+        return frx_error(FRX_EINVAL, "frx_graph_add_host: NULL argument");
+    struct node nd = {.type = NODE_HOST, .fn = fn, .ud = ud,
+                      .barrier = g->be};
+    return add(g, nd, NULL, 0, node);
+}
+
+void frx__graph_on_failure(frx_graph *g, void (*fn)(void *ud, int rc),
+                           void *ud)
+{
+    g->on_failure = fn;
+    g->on_failure_ud = ud;
+}
+
+int frx__graph_set_prepare(frx_graph *g, int node, frx__host_fn fn)
+{
+    if (!g || node < 0 || (size_t)node >= g->n ||
+        g->nodes[node].type != NODE_HOST)
+        return frx_error(FRX_EINVAL, "graph: %d is not a host node", node);
+    g->nodes[node].prepare = fn;
+    return FRX_OK;
+}
+
 int frx_graph_add_pack(frx_graph *g, frx_xchg_view *xv, const int *deps,
                        size_t ndeps, int *node)
 {
@@ -178,6 +214,105 @@ int frx_graph_add_unpack(frx_graph *g, frx_xchg_view *xv, const int *deps,
                          size_t ndeps, int *node)
 {
     return add_xchg(g, xv, NODE_UNPACK, deps, ndeps, node);
+}
+
+/* ------------------------------------------------- buffers in flight */
+
+/* An MPI request's buffer is in flight from the node that starts it to
+ * the node that waits for it: a receive writes it all along, a send
+ * reads it. Nodes touching data in flight conflict with it, and the
+ * order nodes were added in is the order they run in wherever they
+ * conflict, so a node added between the two would run while MPI holds
+ * the buffer: refused at commit, with both nodes named. */
+static void describe(const struct node *nd, char *buf, size_t n)
+{
+    switch (nd->type) {
+    case NODE_KERNEL:
+        snprintf(buf, n, "kernel '%s'", frx__kernel_name(nd->kernel));
+        break;
+    case NODE_PACK: snprintf(buf, n, "a pack"); break;
+    case NODE_UNPACK: snprintf(buf, n, "an unpack"); break;
+    case NODE_PRODUCT:
+        snprintf(buf, n, "product %s", frx__product_name(nd->product));
+        break;
+    default:
+        snprintf(buf, n, "%s", nd->nacc && nd->acc[0].what
+                                   ? nd->acc[0].what : "a host step");
+    }
+}
+
+static const frx__access *inflight_of(const struct node *nd, int kind,
+                                      const void *req)
+{
+    const frx__access *acc;
+    size_t na = accesses(nd, &acc);
+    for (size_t i = 0; i < na; i++)
+        if (acc[i].inflight == kind && (!req || acc[i].req == req))
+            return &acc[i];
+    return NULL;
+}
+
+/* Does b touch what start holds in flight, in a way that conflicts? */
+static const frx__access *touches(const struct node *b,
+                                  const frx__access *start)
+{
+    const frx__access *acc;
+    size_t na = accesses(b, &acc);
+    for (size_t i = 0; i < na; i++)
+        if (acc[i].res == start->res && (start->writes || acc[i].writes) &&
+            acc[i].lo < start->hi && start->lo < acc[i].hi)
+            return &acc[i];
+    return NULL;
+}
+
+static int check_inflight(const frx_graph *g)
+{
+    char who[160];
+    for (size_t a = 0; a < g->n; a++) {
+        const frx__access *s = inflight_of(&g->nodes[a], FRX__INFLIGHT_START,
+                                           NULL);
+        const frx__access *w = inflight_of(&g->nodes[a], FRX__INFLIGHT_WAIT,
+                                           NULL);
+        int started = 0;
+        for (size_t k = 0; w && k < a && !started; k++)
+            started = inflight_of(&g->nodes[k], FRX__INFLIGHT_START,
+                                  w->req) != NULL;
+        if (w && !started)
+            return frx_error(FRX_EINVAL, "graph: node %zu waits for the %s, "
+                             "which no node before it starts: add the start "
+                             "(frx_graph_add_recv or frx_graph_add_send) "
+                             "before it", a, w->what);
+        if (!s)
+            continue;
+        size_t end = a + 1;
+        while (end < g->n &&
+               !inflight_of(&g->nodes[end], FRX__INFLIGHT_WAIT, s->req))
+            end++;
+        if (end == g->n)
+            return frx_error(FRX_EINVAL, "graph: node %zu starts the %s but "
+                             "no later node waits for it: add "
+                             "frx_graph_add_wait for it to this graph", a,
+                             s->what);
+        for (size_t b = a + 1; b < end; b++) {
+            const struct node *nb = &g->nodes[b];
+            if (inflight_of(nb, FRX__INFLIGHT_START, s->req))
+                return frx_error(FRX_EINVAL, "graph: node %zu starts the %s "
+                                 "again while the start at node %zu is in "
+                                 "flight until node %zu: add a wait in "
+                                 "between", b, s->what, a, end);
+            const frx__access *t = touches(nb, s);
+            if (!t)
+                continue;
+            describe(nb, who, sizeof who);
+            return frx_error(FRX_EINVAL, "graph: node %zu (%s) %s the buffer "
+                             "of the %s, which MPI holds from node %zu until "
+                             "its wait at node %zu: add the node after the "
+                             "wait%s", b, who, t->writes ? "writes" : "reads",
+                             s->what, a, end,
+                             s->writes ? "" : " or before the start");
+        }
+    }
+    return FRX_OK;
 }
 
 /* Kahn's algorithm over explicit and derived edges. Among ready nodes:
@@ -204,7 +339,16 @@ static int run_unpack(const struct node *nd)
 {
     return frx__xchg_move(nd->xv, 0, nd->flags);
 }
-static int run_host(const struct node *nd) { return nd->fn(nd->ud); }
+static int run_host(const struct node *nd)
+{
+    if (nd->barrier) {
+        int rc = frx_backend_sync(nd->barrier);
+        if (rc)
+            return rc;
+    }
+    return nd->fn(nd->ud);
+}
+
 static int run_product(const struct node *nd)
 {
     return frx__product_run(nd->product, nd->flags);
@@ -216,6 +360,12 @@ int frx_graph_commit(frx_graph *g)
         return frx_error(FRX_EINVAL, "frx_graph_commit: NULL graph");
     if (g->order)
         return FRX_OK;
+    int rc = check_inflight(g);
+    for (size_t i = 0; rc == FRX_OK && i < g->n; i++)
+        if (g->nodes[i].prepare)
+            rc = g->nodes[i].prepare(g->nodes[i].ud);
+    if (rc)
+        return rc;
     size_t n = g->n;
     unsigned char *edge = frx__calloc(n ? n * n : 1, 1, "graph edges");
     size_t *indeg = frx__calloc(n, sizeof *indeg, "graph in-degrees");
@@ -233,7 +383,8 @@ int frx_graph_commit(frx_graph *g)
         for (size_t d = 0; d < g->nodes[b].ndeps; d++)
             edge[(size_t)g->nodes[b].deps[d] * n + b] = 1;
         for (size_t a = 0; a < b; a++)
-            if (conflicts(&g->nodes[a], &g->nodes[b]))
+            if (g->nodes[a].barrier || g->nodes[b].barrier ||
+                conflicts(&g->nodes[a], &g->nodes[b]))
                 edge[a * n + b] = 1;
     }
     for (size_t b = n; b-- > 0;) { /* what feeds MPI: a reverse pass */
@@ -286,8 +437,11 @@ int frx_graph_run(frx_graph *g)
     const struct step *st = g->steps;
     for (size_t k = 0, n = g->n; k < n; k++) {
         int rc = st[k].run(st[k].nd);
-        if (rc)
+        if (rc) {
+            if (g->on_failure) /* peers wait on this rank: end the job */
+                g->on_failure(g->on_failure_ud, rc);
             return rc;
+        }
     }
     return FRX_OK;
 }

@@ -27,16 +27,65 @@ struct frx_kernel {
     unsigned char *unset;  /* scalars still to be set */
     frx__access *acc;
     size_t nacc;
+    struct frx__kred *red; /* its reductions' partial results */
+    size_t nred;
+    int ran;               /* frx_kernel_result needs a run */
 };
 
 /* ---------------------------------------------------------- registry */
 
+/* Kernels and macros a solver plugin registers live in its namespace
+ * (the core sets it around every call into the plugin): a kernel is
+ * registered and found as "<plugin>.<name>", so two plugins may both
+ * have a `tflux`, and messages name the plugin. */
+const char *frx__kernel_ns_set(frx_backend *be, const char *ns)
+{
+    const char *old = be->kernel_ns;
+    be->kernel_ns = ns;
+    return old;
+}
+
+/* name as registered in be's current namespace, in buf if qualified. */
+static const char *qualified(const frx_backend *be, const char *name,
+                             char *buf, size_t n)
+{
+    if (!be->kernel_ns)
+        return name;
+    snprintf(buf, n, "%s.%s", be->kernel_ns, name);
+    return buf;
+}
+
 static const frx__kspec *find_spec(const frx_backend *be, const char *name)
 {
+    char buf[512];
+    name = qualified(be, name, buf, sizeof buf);
     for (const struct frx__kreg *r = be->kernels; r; r = r->next)
         if (strcmp(r->spec->name, name) == 0)
             return r->spec;
     return NULL;
+}
+
+/* Put s in be's current namespace. */
+static int set_namespace(const frx_backend *be, frx__kspec *s)
+{
+    if (!be->kernel_ns)
+        return FRX_OK;
+    char buf[512];
+    char *name = frx__strdup(qualified(be, s->name, buf, sizeof buf));
+    char *ns = frx__strdup(be->kernel_ns);
+    if (!name || !ns) {
+        free(name), free(ns);
+        return FRX_ENOMEM;
+    }
+    free(s->name);
+    s->name = name;
+    s->ns = ns;
+    return FRX_OK;
+}
+
+static int same_ns(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
 }
 
 int frx_kernel_register(frx_backend *be, const frx_kernel_decl *d)
@@ -45,18 +94,19 @@ int frx_kernel_register(frx_backend *be, const frx_kernel_decl *d)
         return frx_error(FRX_EINVAL, "frx_kernel_register: NULL argument");
     frx__kspec *s;
     int rc = frx__kspec_parse(d, &s);
+    if (rc == FRX_OK && (rc = set_namespace(be, s)))
+        frx__kspec_free(s);
     if (rc)
         return rc;
-    const frx__kspec *old = find_spec(be, s->name);
+    const frx__kspec *old = find_spec(be, d->name);
     if (old) {
-        int same = strcmp(old->body, s->body) == 0 &&
-                   old->nargs == s->nargs && old->ndim == s->ndim &&
-                   memcmp(old->args, s->args, s->nargs * sizeof *s->args) == 0;
+        int same = frx__kspec_same(old, s);
+        if (!same)
+            frx_error(FRX_EINVAL, "kernel '%s' is already registered with "
+                      "another declaration: give this one another name",
+                      s->name);
         frx__kspec_free(s);
-        return same ? FRX_OK
-                    : frx_error(FRX_EINVAL, "kernel '%s' is already "
-                                "registered with another declaration: give "
-                                "this one another name", d->name);
+        return same ? FRX_OK : FRX_EINVAL;
     }
     struct frx__kreg *r = frx__calloc(1, sizeof *r, "a kernel registration");
     if (!r) {
@@ -75,19 +125,34 @@ int frx_kernel_register_macro(frx_backend *be, const frx_kernel_macro *m)
         return frx_error(FRX_EINVAL, "frx_kernel_register_macro: a macro "
                          "needs a name and a body");
     for (size_t i = 0; i < be->nmacros; i++)
-        if (strcmp(be->macros[i].name, m->name) == 0)
-            return frx_error(FRX_EINVAL, "macro '%s' is already registered",
-                             m->name);
+        if (strcmp(be->macros[i].name, m->name) == 0 &&
+            same_ns(be->macro_ns[i], be->kernel_ns)) {
+            /* the same macro again (a second solver of one plugin) */
+            if (!strcmp(be->macros[i].params, m->params ? m->params : "") &&
+                !strcmp(be->macros[i].body, m->body))
+                return FRX_OK;
+            return frx_error(FRX_EINVAL, "macro '%s' is already registered%s"
+                             "%s with another body: give this one another "
+                             "name", m->name, be->kernel_ns ? " by " : "",
+                             be->kernel_ns ? be->kernel_ns : "");
+        }
     frx_kernel_macro *v = realloc(be->macros, (be->nmacros + 1) * sizeof *v);
     if (!v)
         return frx_error(FRX_ENOMEM, "out of memory registering a macro");
     be->macros = v;
+    char **ns = realloc(be->macro_ns, (be->nmacros + 1) * sizeof *ns);
+    if (!ns)
+        return frx_error(FRX_ENOMEM, "out of memory registering a macro");
+    be->macro_ns = ns;
     frx_kernel_macro *c = &v[be->nmacros];
     c->name = frx__strdup(m->name);
     c->params = frx__strdup(m->params ? m->params : "");
     c->body = frx__strdup(m->body);
-    if (!c->name || !c->params || !c->body) {
+    ns[be->nmacros] = be->kernel_ns ? frx__strdup(be->kernel_ns) : NULL;
+    if (!c->name || !c->params || !c->body ||
+        (be->kernel_ns && !ns[be->nmacros])) {
         free((char *)c->name), free((char *)c->params), free((char *)c->body);
+        free(ns[be->nmacros]);
         return FRX_ENOMEM;
     }
     be->nmacros++;
@@ -113,9 +178,12 @@ void frx__kernels_release(frx_backend *be)
         free((char *)be->macros[i].name);
         free((char *)be->macros[i].params);
         free((char *)be->macros[i].body);
+        free(be->macro_ns[i]);
     }
     free(be->macros);
+    free(be->macro_ns);
     be->macros = NULL;
+    be->macro_ns = NULL;
     be->nmacros = 0;
 }
 
@@ -145,6 +213,7 @@ frx_arg frx_arg_scalar(double value)
     return (frx_arg){.kind = FRX_ARG_SCALAR, .value = value};
 }
 frx_arg frx_arg_unset(void) { return (frx_arg){.kind = FRX_ARG_UNSET}; }
+frx_arg frx_arg_reduce(void) { return (frx_arg){.kind = FRX_ARG_REDUCE}; }
 
 static const char *given_name(const frx_arg *g)
 {
@@ -156,6 +225,7 @@ static const char *given_name(const frx_arg *g)
     case FRX_ARG_XCHG: return "an xchg matrix";
     case FRX_ARG_SCALAR:
     case FRX_ARG_UNSET: return "a scalar";
+    case FRX_ARG_REDUCE: return "a reduction (frx_arg_reduce)";
     default: return "something unknown";
     }
 }
@@ -169,6 +239,7 @@ static int kind_for(const frx_arg *g, const frx__karg *a)
                    ? FRX__K_BROADCAST : FRX__K_MATRIX;
     case FRX_ARG_VIEW: return FRX__K_VIEW;
     case FRX_ARG_XCHG: return FRX__K_XCHG;
+    case FRX_ARG_REDUCE: return FRX__K_REDUCE;
     default: return FRX__K_SCALAR;
     }
 }
@@ -201,9 +272,29 @@ static int wrong_shape(const frx__kspec *s, const frx__karg *a,
                      a->ncol, want_n, what, r, c, n);
 }
 
+/* The allocation a matrix or view argument is bound to, else NULL. */
+static const struct frx_alloc *alloc_of(const frx_arg *g)
+{
+    if (!g->obj)
+        return NULL;
+    if (g->kind == FRX_ARG_MATRIX)
+        return ((const frx_matrix *)g->obj)->alloc;
+    if (g->kind == FRX_ARG_VIEW)
+        return ((const frx_view *)g->obj)->alloc;
+    return NULL;
+}
+
 static int check_arg(const frx__kspec *s, const frx__karg *a,
                      const frx_arg *g, size_t nrows, size_t n)
 {
+    const struct frx_alloc *al = alloc_of(g);
+    if (a->intent != FRX__IN && al && al->is_const) {
+        char what[200], decl[96];
+        snprintf(what, sizeof what, "kernel '%s': argument '%s' (declared "
+                 "'%s')", s->name, a->name,
+                 frx__karg_decl(a, -1, decl, sizeof decl));
+        return frx__refuse_const(al, what);
+    }
     int ok_kind;
     switch (a->kind) {
     case FRX__K_MATRIX:
@@ -213,11 +304,12 @@ static int check_arg(const frx__kspec *s, const frx__karg *a,
     case FRX__K_BROADCAST: ok_kind = g->kind == FRX_ARG_MATRIX; break;
     case FRX__K_VIEW: ok_kind = g->kind == FRX_ARG_VIEW; break;
     case FRX__K_XCHG: ok_kind = g->kind == FRX_ARG_XCHG; break;
+    case FRX__K_REDUCE: ok_kind = g->kind == FRX_ARG_REDUCE; break;
     default:
         ok_kind = g->kind == FRX_ARG_SCALAR || g->kind == FRX_ARG_UNSET;
     }
     if (!ok_kind || (g->kind != FRX_ARG_SCALAR && g->kind != FRX_ARG_UNSET &&
-                     !g->obj))
+                     g->kind != FRX_ARG_REDUCE && !g->obj))
         return ok_kind ? frx_error(FRX_EINVAL, "kernel '%s': argument '%s' "
                                    "is NULL", s->name, a->name)
                        : wrong_kind(s, a, g);
@@ -259,6 +351,11 @@ static frx_param mem(void *m, int access)
     return (frx_param){.type = FRX_PARAM_MEM, .mem = m, .access = access};
 }
 static frx_param ival(int64_t i) { return (frx_param){.type = FRX_PARAM_INT, .i = i}; }
+/* Offsets and leading dimensions: 64-bit in the generated code. */
+static frx_param i64val(size_t i)
+{
+    return (frx_param){.type = FRX_PARAM_INT64, .i = (int64_t)i};
+}
 
 /* Parameters and accesses of argument a bound to g. */
 static void bind(frx_kernel *k, const frx__karg *a, const frx_arg *g,
@@ -273,10 +370,10 @@ static void bind(frx_kernel *k, const frx__karg *a, const frx_arg *g,
     case FRX__K_BROADCAST: {
         const frx_matrix *m = g->obj;
         p[0] = mem(m->alloc->mem, access);
-        p[1] = ival((int64_t)(m->offset / fs));
+        p[1] = i64val(m->offset / fs);
         if (a->kind == FRX__K_MATRIX)
-            p[2] = ival((int64_t)m->leaddim);
-        *acc = (frx__access){m->alloc, writes, 0, 0};
+            p[2] = i64val(m->leaddim);
+        *acc = (frx__access){.res = m->alloc, .writes = writes};
         frx__matrix_range(m, &acc->lo, &acc->hi);
         break;
     }
@@ -285,24 +382,246 @@ static void bind(frx_kernel *k, const frx__karg *a, const frx_arg *g,
         p[0] = mem(v->alloc->mem, access);
         p[1] = mem(v->off_mem, FRX_ACCESS_READ);
         p[2] = mem(v->rstride_mem, FRX_ACCESS_READ);
-        *acc = (frx__access){v->alloc, writes, v->lo, v->hi};
+        *acc = (frx__access){.res = v->alloc, .writes = writes,
+                             .lo = v->lo, .hi = v->hi};
         break;
     }
     case FRX__K_XCHG: {
         const frx_xchg_matrix *x = g->obj;
         p[0] = mem(x->mem, access);
-        *acc = (frx__access){x, writes, 0, SIZE_MAX};
+        *acc = (frx__access){.res = x, .writes = writes,
+                             .hi = SIZE_MAX};
+        break;
+    }
+    case FRX__K_REDUCE: { /* g->obj: its partial results (create) */
+        const struct frx__kred *r = g->obj;
+        p[0] = mem(r->mem, FRX_ACCESS_WRITE);
+        *acc = (frx__access){.res = r, .writes = 1, .hi = SIZE_MAX};
         break;
     }
     default:
         *p = a->is_int ? ival((int64_t)g->value)
                        : (frx_param){.type = FRX_PARAM_FP, .d = g->value};
-        *acc = (frx__access){NULL, 0, 0, 0};
+        *acc = (frx__access){.res = NULL};
     }
 }
 
+/* ---------------------------------------------------------- overlaps */
+
+/* The elements of its allocation an argument touches: rows of a matrix
+ * (nrow runs of w elements, ld apart, from base), a view's points, or a
+ * whole xchg matrix. */
+struct footprint {
+    const void *res;         /* allocation or xchg matrix; NULL: none */
+    size_t lo, hi;           /* span, [lo, hi) */
+    const frx_matrix *m;     /* matrices */
+    size_t base, nrow, ld, w;
+    const frx_view *v;       /* views */
+};
+
+static struct footprint footprint_of(const frx_arg *g, size_t fs)
+{
+    struct footprint f = {0};
+    if (g->kind == FRX_ARG_XCHG && g->obj) {
+        f.res = g->obj;
+        f.hi = SIZE_MAX;
+    } else if (g->kind == FRX_ARG_MATRIX && g->obj) {
+        const frx_matrix *m = g->obj;
+        size_t soasz = m->be->info.soasz;
+        f = (struct footprint){.res = m->alloc, .m = m,
+                               .base = m->offset / fs, .nrow = m->nrow,
+                               .ld = m->leaddim,
+                               .w = (m->neles + soasz - 1) / soasz *
+                                    soasz * m->nvar};
+        frx__matrix_range(m, &f.lo, &f.hi);
+    } else if (g->kind == FRX_ARG_VIEW && g->obj) {
+        const frx_view *v = g->obj;
+        f = (struct footprint){.res = v->alloc, .v = v, .lo = v->lo,
+                               .hi = v->hi};
+    }
+    return f;
+}
+
+static int in_matrix(const struct footprint *m, size_t e)
+{
+    if (e < m->base)
+        return 0;
+    size_t d = e - m->base;
+    return d / m->ld < m->nrow && d % m->ld < m->w;
+}
+
+/* Rows ld apart of two matrices: is some row of a on some row of b? */
+static int rows_meet(const struct footprint *a, const struct footprint *b,
+                     size_t *at)
+{
+    if (a->ld != b->ld) { /* not slices of one matrix: spans decide */
+        *at = a->lo > b->lo ? a->lo : b->lo;
+        return 1;
+    }
+    /* row i of a meets row j of b iff -b.w < (b.base - a.base) + (j-i)*ld
+     * < a.w: only k = j - i near (a.base - b.base)/ld can */
+    long long ld = (long long)a->ld, d = (long long)b->base - (long long)a->base;
+    long long k0 = -d / ld;
+    for (long long k = k0 - 1; k <= k0 + 1; k++) {
+        long long x = d + k * ld;
+        if (k <= -(long long)a->nrow || k >= (long long)b->nrow ||
+            x <= -(long long)b->w || x >= (long long)a->w)
+            continue;
+        long long i = k < 0 ? -k : 0; /* the first row pair at distance k */
+        *at = (size_t)((long long)a->base + i * ld + (x > 0 ? x : 0));
+        return 1;
+    }
+    return 0;
+}
+
+static size_t view_elements(const frx_view *v, size_t *out)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < v->n; i++)
+        for (size_t r = 0; r < v->nvrow; r++)
+            for (size_t c = 0; c < v->nvcol; c++)
+                out[k++] = (size_t)v->off[i] + r * (size_t)v->rstride[i] +
+                           c * v->cstride;
+    return k;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Does a view share an element with a matrix or another view? */
+static int view_meets(const struct footprint *v, const struct footprint *o,
+                      size_t *at)
+{
+    size_t nv = v->v->n * v->v->nvrow * v->v->nvcol;
+    size_t no = o->v ? o->v->n * o->v->nvrow * o->v->nvcol : 0;
+    size_t *e = malloc((nv + no) * sizeof *e);
+    if (!e) { /* cannot tell: the spans meet, so say so */
+        *at = v->lo > o->lo ? v->lo : o->lo;
+        return 1;
+    }
+    view_elements(v->v, e);
+    int meet = 0;
+    if (!o->v) {
+        for (size_t i = 0; i < nv && !meet; i++)
+            if (in_matrix(o, e[i]))
+                meet = 1, *at = e[i];
+    } else {
+        size_t *f = e + nv;
+        view_elements(o->v, f);
+        qsort(e, nv, sizeof *e, cmp_size);
+        qsort(f, no, sizeof *f, cmp_size);
+        for (size_t i = 0, j = 0; i < nv && j < no && !meet;)
+            if (e[i] == f[j])
+                meet = 1, *at = e[i];
+            else if (e[i] < f[j])
+                i++;
+            else
+                j++;
+    }
+    free(e);
+    return meet;
+}
+
+static int meets(const struct footprint *a, const struct footprint *b,
+                 size_t *at)
+{
+    if (!a->res || a->res != b->res || a->lo >= b->hi || b->lo >= a->hi)
+        return 0;
+    *at = 0;
+    if (a->v)
+        return view_meets(a, b, at);
+    if (b->v)
+        return view_meets(b, a, at);
+    if (a->m && b->m)
+        return rows_meet(a, b, at);
+    return 1; /* xchg matrices: the same one */
+}
+
+int frx__matrices_meet(const frx_matrix *a, const frx_matrix *b, size_t *at)
+{
+    frx_arg x = frx_arg_matrix((frx_matrix *)a);
+    frx_arg y = frx_arg_matrix((frx_matrix *)b);
+    struct footprint fa = footprint_of(&x, a->be->fpsize);
+    struct footprint fb = footprint_of(&y, b->be->fpsize);
+    return meets(&fa, &fb, at);
+}
+
+/* A written argument may not share memory with any other: each point
+ * loads its inputs and stores its outputs, and the buffers are restrict,
+ * so an overlap gives results that differ by backend. */
+static int check_overlaps(const frx_backend *be, const frx__kspec *s,
+                          const frx_arg *args)
+{
+    for (size_t i = 0; i < s->nargs; i++) {
+        struct footprint fi = footprint_of(&args[i], be->fpsize);
+        for (size_t j = i + 1; fi.res && j < s->nargs; j++) {
+            const frx__karg *a = &s->args[i], *b = &s->args[j];
+            if (a->intent == FRX__IN && b->intent == FRX__IN)
+                continue;
+            struct footprint fj = footprint_of(&args[j], be->fpsize);
+            size_t at;
+            if (!meets(&fi, &fj, &at))
+                continue;
+            char da[96], db[96], where[96];
+            if (fi.m || fi.v)
+                snprintf(where, sizeof where, "element %zu of their "
+                         "allocation is in both", at);
+            else
+                snprintf(where, sizeof where, "the same xchg matrix");
+            return frx_error(FRX_EINVAL,
+                             "kernel '%s': arguments '%s' ('%s') and '%s' "
+                             "('%s') share memory (%s) and one of them is "
+                             "written: bind separate storage, since what a "
+                             "point reads would depend on the order the "
+                             "backend runs points in", s->name, a->name,
+                             frx__karg_decl(a, -1, da, sizeof da), b->name,
+                             frx__karg_decl(b, -1, db, sizeof db), where);
+        }
+    }
+    return FRX_OK;
+}
+
+/* Can the backend's code address this iteration space? Counts are
+ * 32-bit ints in the generated code (offsets are 64-bit); CUDA and HIP
+ * run one row of blocks per kernel row, and a grid has at most 65535
+ * blocks in y. */
+#define GPU_GRID_Y_MAX 65535
+
+static int check_space(const frx_backend *be, const char *name,
+                       size_t nrows, size_t n)
+{
+    const frx_plugin_desc *d = frx_plugin_descriptor(be->plugin);
+    if (d && d->abi_minor < 3)
+        return frx_error(FRX_EPLUGIN, "backend '%s': its plugin %s was "
+                         "built for plugin ABI %u.%u, whose kernel launches "
+                         "lack 64-bit offsets (ABI 1.3): rebuild it against "
+                         "this frx", be->name, frx_plugin_path(be->plugin),
+                         (unsigned)d->abi_major, (unsigned)d->abi_minor);
+    if (!n || !nrows || n > INT32_MAX || nrows > INT32_MAX)
+        return frx_error(FRX_ERANGE, "kernel '%s': %zu x %zu is not a usable "
+                         "iteration space: both must be from 1 to %d", name,
+                         nrows, n, INT32_MAX);
+    int target = be->ops->target;
+    if ((target == FRX_TARGET_CUDA || target == FRX_TARGET_HIP) &&
+        nrows > GPU_GRID_Y_MAX)
+        return frx_error(FRX_ERANGE, "kernel '%s': %zu rows is more than "
+                         "the %d blocks a %s grid has in y (one block row "
+                         "per kernel row): bind it over at most %d rows",
+                         name, nrows, GPU_GRID_Y_MAX,
+                         target == FRX_TARGET_CUDA ? "CUDA" : "HIP",
+                         GPU_GRID_Y_MAX);
+    return FRX_OK;
+}
+
+/* Compile (or reuse) src on be: programs are kept by the hash of their
+ * source. local_size: the work-group size the code needs, 0 for any
+ * (frx_kernel_src.local_size). */
 int frx__program(frx_backend *be, const char *name, const char *src,
-                 const char *entry, int ndim, void **prog)
+                 const char *entry, int ndim, size_t local_size,
+                 void **prog)
 {
     char hash[65];
     frx_sha256_hex(src, strlen(src), hash);
@@ -315,7 +634,8 @@ int frx__program(frx_backend *be, const char *name, const char *src,
     struct frx__prog *p = frx__calloc(1, sizeof *p, "a program record");
     int compiled = 0;
     frx_kernel_src ks = {.size = sizeof ks, .name = name, .entry = entry,
-                         .source = src, .ndim = ndim};
+                         .source = src, .ndim = ndim,
+                         .local_size = local_size};
     int rc = p ? be->ops->kernel_compile(be->state, &ks, &p->prog, &compiled)
                : FRX_ENOMEM;
     if (rc) {
@@ -340,10 +660,19 @@ static int program_for(frx_backend *be, const frx__kspec *s, void **prog)
                       .soasz = be->info.soasz,
                       .alignment = be->info.alignment};
     char *src, *entry;
-    int rc = frx__kgen(s, be->macros, be->nmacros, &cg, &src, &entry);
+    /* the macros of the kernel's own namespace */
+    frx_kernel_macro *ms = frx__calloc(be->nmacros, sizeof *ms, "macros");
+    size_t nms = 0;
+    for (size_t i = 0; ms && i < be->nmacros; i++)
+        if (same_ns(be->macro_ns[i], s->ns))
+            ms[nms++] = be->macros[i];
+    int rc = ms ? frx__kgen(s, ms, nms, &cg, &src, &entry) : FRX_ENOMEM;
+    free(ms);
     if (rc)
         return rc;
-    rc = frx__program(be, s->name, src, entry, s->ndim, prog);
+    size_t local = frx__kspec_has_reduce(s) && cg.target != FRX_TARGET_C_OPENMP
+                       ? FRX__RED_WG : 0;
+    rc = frx__program(be, s->name, src, entry, s->ndim, local, prog);
     free(src), free(entry);
     return rc;
 }
@@ -360,23 +689,33 @@ int frx_kernel_create(frx_backend *be, const char *name, size_t nrows,
                          "its plugin predates plugin ABI 1.1; rebuild it",
                          be->name);
     const frx__kspec *s = find_spec(be, name);
+    char qbuf[512];
     if (!s)
         return frx_error(FRX_ENOTFOUND, "kernel '%s' is not registered: "
-                         "register it with frx_kernel_register first", name);
+                         "register it with frx_kernel_register first%s%s%s",
+                         qualified(be, name, qbuf, sizeof qbuf),
+                         be->kernel_ns ? " (in a solver's calls, its own "
+                         "kernels are found: those of namespace '" : "",
+                         be->kernel_ns ? be->kernel_ns : "",
+                         be->kernel_ns ? "')" : "");
+    name = s->name;
     if (nargs != s->nargs)
         return frx_error(FRX_EINVAL, "kernel '%s' takes %zu arguments but "
                          "was given %zu", name, s->nargs, nargs);
     if (s->ndim == 1 && nrows != 1)
         return frx_error(FRX_EINVAL, "kernel '%s' has ndim 1: nrows must be "
                          "1, not %zu", name, nrows);
-    if (!n || !nrows || n > INT32_MAX || nrows > INT32_MAX)
-        return frx_error(FRX_ERANGE, "kernel '%s': %zu x %zu is not a usable "
-                         "iteration space", name, nrows, n);
+    int rc0 = check_space(be, name, nrows, n);
+    if (rc0)
+        return rc0;
     for (size_t i = 0; i < nargs; i++) {
         int rc = check_arg(s, &s->args[i], &args[i], nrows, n);
         if (rc)
             return rc;
     }
+    rc0 = check_overlaps(be, s, args);
+    if (rc0)
+        return rc0;
 
     frx_kernel *k = frx__calloc(1, sizeof *k, "a kernel");
     if (!k)
@@ -392,13 +731,18 @@ int frx_kernel_create(frx_backend *be, const char *name, size_t nrows,
     k->acc = frx__calloc(nargs, sizeof *k->acc, "kernel accesses");
     int rc = k->params && k->param_of && k->unset && k->acc ? FRX_OK
                                                              : FRX_ENOMEM;
+    if (rc == FRX_OK)
+        rc = frx__kred_create(be, s, nrows, n, &k->red, &k->nred);
     if (rc == FRX_OK) {
         k->params[0] = ival((int64_t)nrows);
         k->params[1] = ival((int64_t)n);
         size_t at = 2;
-        for (size_t i = 0; i < nargs; i++) {
+        for (size_t i = 0, r = 0; i < nargs; i++) {
             k->param_of[i] = at;
-            bind(k, &s->args[i], &args[i], &k->params[at], &k->acc[i]);
+            frx_arg a = args[i];
+            if (s->args[i].kind == FRX__K_REDUCE)
+                a.obj = &k->red[r++];
+            bind(k, &s->args[i], &a, &k->params[at], &k->acc[i]);
             k->unset[i] = args[i].kind == FRX_ARG_UNSET;
             at += nparams_of(&s->args[i]);
         }
@@ -447,19 +791,48 @@ int frx__kernel_run(frx_kernel *k, uint32_t flags)
     frx_launch l = {.size = sizeof l, .nrows = k->nrows, .n = k->n,
                     .nparams = k->nparams, .params = k->params,
                     .flags = flags};
-    return k->be->ops->kernel_launch(k->be->state, k->prog, &l);
+    int rc = k->be->ops->kernel_launch(k->be->state, k->prog, &l);
+    k->ran |= rc == FRX_OK;
+    return rc;
+}
+
+int frx_kernel_result(frx_kernel *k, const char *arg, double *values,
+                      size_t n)
+{
+    if (!k || !arg || !values)
+        return frx_error(FRX_EINVAL, "frx_kernel_result: NULL argument");
+    for (size_t i = 0; i < k->nred; i++) {
+        const frx__karg *a = &k->spec->args[k->red[i].arg];
+        if (strcmp(a->name, arg) != 0)
+            continue;
+        if (n != k->red[i].ncomp)
+            return frx_error(FRX_ESHAPE, "kernel '%s': reduction '%s' has "
+                             "%zu values, not %zu", k->spec->name, arg,
+                             k->red[i].ncomp, n);
+        if (!k->ran)
+            return frx_error(FRX_EINVAL, "kernel '%s': reduction '%s' has "
+                             "no result before the kernel has run",
+                             k->spec->name, arg);
+        return frx__kred_fold(k->be, &k->red[i], a->op, values);
+    }
+    return frx_error(FRX_ENOTFOUND, "kernel '%s' has no reduction '%s'%s",
+                     k->spec->name, arg, k->nred ? "" : " (it has none: "
+                     "declare one 'out reduce(max|min|sum) ...')");
 }
 
 void frx_kernel_destroy(frx_kernel *k)
 {
     if (!k)
         return;
+    frx__kred_free(k->be, k->red, k->nred);
     free(k->params);
     free(k->param_of);
     free(k->unset);
     free(k->acc);
     free(k);
 }
+
+const char *frx__kernel_name(const frx_kernel *k) { return k->spec->name; }
 
 size_t frx__kernel_accesses(const frx_kernel *k, const frx__access **out)
 {

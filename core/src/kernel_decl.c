@@ -12,13 +12,20 @@ static const char *const kinds[] = {"view", "xchg", "mpi", "scalar",
 static const int kind_ids[] = {FRX__K_VIEW, FRX__K_XCHG, FRX__K_XCHG,
                                FRX__K_SCALAR, FRX__K_BROADCAST};
 
+static const char *const reduce_ops[] = {"max", "min", "sum"};
+
 const char *frx__karg_decl(const frx__karg *a, int kind, char *buf, size_t n)
 {
     static const char *const kind_words[] = {"", "", "view ", "xchg ",
-                                             "scalar ", "broadcast "};
+                                             "scalar ", "broadcast ", ""};
     kind = kind < 0 ? a->kind : kind;
-    int k = snprintf(buf, n, "%s %s%s", intents[a->intent - 1],
-                     kind_words[kind], a->is_int ? "int32_t" : "fpdtype_t");
+    char red[32] = "";
+    if (kind == FRX__K_REDUCE)
+        snprintf(red, sizeof red, "reduce(%s) ",
+                 a->op ? reduce_ops[a->op - 1] : "max");
+    int k = snprintf(buf, n, "%s %s%s%s", intents[a->intent - 1],
+                     kind_words[kind], red,
+                     a->is_int ? "int32_t" : "fpdtype_t");
     for (size_t d = 0; d < a->ndims && k > 0 && (size_t)k < n; d++)
         k += snprintf(buf + k, n - (size_t)k, "[%zu]", a->dims[d]);
     return buf;
@@ -92,6 +99,23 @@ static int lookup(const char *w, const char *const *list, size_t n)
     return -1;
 }
 
+/* "reduce(max)": 1 and *op set; 0 if w is no reduction; -1 if w starts
+ * like one but names no operator frx has. */
+static int parse_reduce(const char *w, int *op)
+{
+    if (strncmp(w, "reduce(", 7) != 0)
+        return 0;
+    for (int i = 0; i < 3; i++) {
+        size_t len = strlen(reduce_ops[i]);
+        if (strncmp(w + 7, reduce_ops[i], len) == 0 &&
+            strcmp(w + 7 + len, ")") == 0) {
+            *op = i + 1;
+            return 1;
+        }
+    }
+    return -1;
+}
+
 static int parse_arg(const char *kname, int ndim, size_t idx, char *text,
                      frx__karg *a)
 {
@@ -101,14 +125,23 @@ static int parse_arg(const char *kname, int ndim, size_t idx, char *text,
     if (nw == 0)
         return frx_error(FRX_EINVAL, "kernel '%s': argument %zu is empty",
                          kname, idx + 1);
-    int i = lookup(w[k], intents, 3);
+    int i = lookup(w[k], intents, 3), said_intent = 0;
     if (i >= 0 && nw > k + 1) {
         a->intent = i + 1;
+        said_intent = 1;
         k++;
     }
     i = lookup(w[k], kinds, 5);
+    int red = nw > k + 1 ? parse_reduce(w[k], &a->op) : 0;
     if (i >= 0 && nw > k + 1) {
         a->kind = kind_ids[i];
+        k++;
+    } else if (red < 0) {
+        return frx_error(FRX_EINVAL, "kernel '%s': argument %zu: '%s' is no "
+                         "reduction frx has: write reduce(max), reduce(min) "
+                         "or reduce(sum)", kname, idx + 1, w[k]);
+    } else if (red) {
+        a->kind = FRX__K_REDUCE;
         k++;
     }
     if (nw - k != 2) {
@@ -117,8 +150,8 @@ static int parse_arg(const char *kname, int ndim, size_t idx, char *text,
         const char *s = frx__suggest(w[k], all, 7);
         return frx_error(FRX_EINVAL,
                          "kernel '%s': argument %zu: cannot read '%s'%s%s%s: "
-                         "write [in|out|inout] [view|xchg|scalar|broadcast] "
-                         "dtype[dims] name", kname, idx + 1, w[k],
+                         "write [in|out|inout] [view|xchg|scalar|broadcast|"
+                         "reduce(op)] dtype[dims] name", kname, idx + 1, w[k],
                          s ? " (did you mean '" : "", s ? s : "",
                          s ? "'?)" : "");
     }
@@ -134,7 +167,10 @@ static int parse_arg(const char *kname, int ndim, size_t idx, char *text,
     strcpy(a->name, w[k + 1]);
 
     const char *problem = NULL;
-    if (a->kind == FRX__K_SCALAR && a->ndims)
+    if (a->kind == FRX__K_REDUCE && said_intent && a->intent != FRX__OUT)
+        problem = "a reduction is written, never read: declare it 'out "
+                  "reduce(op)' or leave out the intent";
+    else if (a->kind == FRX__K_SCALAR && a->ndims)
         problem = "a scalar has no dims";
     else if (a->kind == FRX__K_SCALAR && a->intent != FRX__IN)
         problem = "a scalar can only be 'in'";
@@ -147,6 +183,8 @@ static int parse_arg(const char *kname, int ndim, size_t idx, char *text,
     if (problem)
         return frx_error(FRX_EINVAL, "kernel '%s': argument '%s': %s",
                          kname, a->name, problem);
+    if (a->kind == FRX__K_REDUCE)
+        a->intent = FRX__OUT;
     a->nrow = a->ndims == 2 ? a->dims[0] : 1;
     a->ncol = a->ndims ? a->dims[a->ndims - 1] : 1;
     return FRX_OK;
@@ -177,9 +215,14 @@ static char *read_file(const char *kname, const char *path)
 
 int frx__kspec_parse(const frx_kernel_decl *d, frx__kspec **out)
 {
-    if (!d || !d->name || !is_ident(d->name))
-        return frx_error(FRX_EINVAL, "kernel declaration: the name '%s' is "
-                         "not a C identifier", d && d->name ? d->name : "");
+    if (!d || !d->name || !is_ident(d->name) ||
+        strlen(d->name) > FRX__KNAME_MAX)
+        return frx_error(FRX_EINVAL, "kernel declaration: the name '%.80s%s' "
+                         "is not usable: a kernel name is 1 to %d characters "
+                         "of [A-Za-z0-9_], not starting with a digit",
+                         d && d->name ? d->name : "",
+                         d && d->name && strlen(d->name) > 80 ? "..." : "",
+                         FRX__KNAME_MAX);
     if (d->ndim != 1 && d->ndim != 2)
         return frx_error(FRX_EINVAL, "kernel '%s': ndim is %d; it must be 1 "
                          "(over points) or 2 (over rows x points)",
@@ -222,11 +265,36 @@ int frx__kspec_parse(const frx_kernel_decl *d, frx__kspec **out)
     return FRX_OK;
 }
 
+/* Field by field: the structs' padding is not part of a declaration. */
+static int same_arg(const frx__karg *a, const frx__karg *b)
+{
+    if (strcmp(a->name, b->name) != 0 || a->intent != b->intent ||
+        a->kind != b->kind || a->is_int != b->is_int ||
+        a->ndims != b->ndims || a->op != b->op)
+        return 0;
+    for (size_t d = 0; d < a->ndims; d++)
+        if (a->dims[d] != b->dims[d])
+            return 0;
+    return 1;
+}
+
+int frx__kspec_same(const frx__kspec *a, const frx__kspec *b)
+{
+    if (strcmp(a->name, b->name) != 0 || a->ndim != b->ndim ||
+        a->nargs != b->nargs || strcmp(a->body, b->body) != 0)
+        return 0;
+    for (size_t i = 0; i < a->nargs; i++)
+        if (!same_arg(&a->args[i], &b->args[i]))
+            return 0;
+    return 1;
+}
+
 void frx__kspec_free(frx__kspec *s)
 {
     if (!s)
         return;
     free(s->name);
+    free(s->ns);
     free(s->args);
     free(s->body);
     free(s);

@@ -5,6 +5,7 @@
  * stored after it. Only the loop around the point differs by target. */
 #include "frx-impl.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,15 +59,18 @@ struct target {
     const char *global;   /* address space of buffers */
     const char *prefix;   /* before "void name(" */
     const char *restrict_; /* the compiler's spelling of restrict */
+    const char *i64;      /* a 64-bit signed integer */
 };
 
 /* Buffers are restrict: a kernel's arguments never overlap where one of
  * them is written (several may read the same data), as in PyFR. */
 static const struct target targets[] = {
-    [FRX_TARGET_C_OPENMP] = {"", "", "restrict"},
-    [FRX_TARGET_OPENCL] = {"__global ", "__kernel ", "restrict"},
-    [FRX_TARGET_CUDA] = {"", "extern \"C\" __global__ ", "__restrict__"},
-    [FRX_TARGET_HIP] = {"", "extern \"C\" __global__ ", "__restrict__"},
+    [FRX_TARGET_C_OPENMP] = {"", "", "restrict", "int64_t"},
+    [FRX_TARGET_OPENCL] = {"__global ", "__kernel ", "restrict", "long"},
+    [FRX_TARGET_CUDA] = {"", "extern \"C\" __global__ ", "__restrict__",
+                         "long long"},
+    [FRX_TARGET_HIP] = {"", "extern \"C\" __global__ ", "__restrict__",
+                        "long long"},
 };
 
 static void prelude(struct sbuf *b, const frx__kspec *s,
@@ -83,6 +87,10 @@ static void prelude(struct sbuf *b, const frx__kspec *s,
     if (cg->target == FRX_TARGET_OPENCL && dbl)
         put(b, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
     put(b, "typedef %s fpdtype_t;\n", dbl ? "double" : "float");
+    /* offsets into matrices: an allocation may hold more than 2^31
+     * values (view offsets and point counts stay 32-bit, checked when
+     * they are made) */
+    put(b, "typedef %s frx_ix64;\n", targets[cg->target].i64);
 }
 
 static void macros_out(struct sbuf *b, const frx_kernel_macro *m, size_t n)
@@ -110,17 +118,18 @@ static void params(struct sbuf *b, const frx__kspec *s, const char *g,
         const char *n = a->name;
         switch (a->kind) {
         case FRX__K_MATRIX:
-            put(b, ", %s%sfpdtype_t *%s %s_b, int %s_o, int %s_ld", g, c, r,
-                n, n, n);
+            put(b, ", %s%sfpdtype_t *%s %s_b, frx_ix64 %s_o, frx_ix64 %s_ld",
+                g, c, r, n, n, n);
             break;
         case FRX__K_BROADCAST:
-            put(b, ", %sconst fpdtype_t *%s %s_b, int %s_o", g, r, n, n);
+            put(b, ", %sconst fpdtype_t *%s %s_b, frx_ix64 %s_o", g, r, n, n);
             break;
         case FRX__K_VIEW:
             put(b, ", %s%sfpdtype_t *%s %s_b, %sconst int *%s %s_off, "
                    "%sconst int *%s %s_rs", g, c, r, n, g, r, n, g, r, n);
             break;
         case FRX__K_XCHG:
+        case FRX__K_REDUCE: /* its partial results */
             put(b, ", %s%sfpdtype_t *%s %s_b", g, c, r, n);
             break;
         default:
@@ -134,7 +143,8 @@ static void element(struct sbuf *b, const frx__karg *a, size_t soasz)
 {
     switch (a->kind) {
     case FRX__K_MATRIX:
-        put(b, "%s_b[%s_o + (_x*_nrows + _j)*%s_ld + _ib*%zu + _v*%zu + _il]",
+        put(b, "%s_b[%s_o + ((frx_ix64)_x*_nrows + _j)*%s_ld + "
+               "(frx_ix64)_ib*%zu + _v*%zu + _il]",
             a->name, a->name, a->name, a->ncol * soasz, soasz);
         break;
     case FRX__K_VIEW:
@@ -142,7 +152,7 @@ static void element(struct sbuf *b, const frx__karg *a, size_t soasz)
             a->name, soasz);
         break;
     default: /* xchg */
-        put(b, "%s_b[(_x*%zu + _v)*_n + _i]", a->name, a->ncol);
+        put(b, "%s_b[((frx_ix64)_x*%zu + _v)*_n + _i]", a->name, a->ncol);
     }
 }
 
@@ -174,6 +184,10 @@ static void copy_loop(struct sbuf *b, const frx__karg *a, size_t soasz,
     put(b, ";\n");
 }
 
+static void reduce_local(struct sbuf *b, const frx__karg *a);
+static void reduce_combine(struct sbuf *b, const frx__kspec *s,
+                           const frx_codegen *cg);
+
 static void point(struct sbuf *b, const frx__kspec *s, const frx_codegen *cg)
 {
     const char *g = targets[cg->target].global;
@@ -197,6 +211,10 @@ static void point(struct sbuf *b, const frx__kspec *s, const frx_codegen *cg)
                     a->name, a->name);
             continue;
         }
+        if (a->kind == FRX__K_REDUCE) {
+            reduce_local(b, a);
+            continue;
+        }
         put(b, "        fpdtype_t %s", a->name);
         for (size_t d = 0; d < a->ndims; d++)
             put(b, "[%zu]", a->dims[d]);
@@ -215,9 +233,10 @@ static void point(struct sbuf *b, const frx__kspec *s, const frx_codegen *cg)
     for (size_t i = 0; i < s->nargs; i++) {
         const frx__karg *a = &s->args[i];
         if (a->intent != FRX__IN && a->kind != FRX__K_SCALAR &&
-            a->kind != FRX__K_BROADCAST)
+            a->kind != FRX__K_BROADCAST && a->kind != FRX__K_REDUCE)
             copy_loop(b, a, cg->soasz, 0);
     }
+    reduce_combine(b, s, cg);
 }
 
 static int has_matrix(const frx__kspec *s)
@@ -249,7 +268,7 @@ static void openmp_loop(struct sbuf *b, const frx__kspec *s,
     size_t S = cg->soasz;
     char full[32];
     snprintf(full, sizeof full, "%zu", S);
-    put(b, "    const int _nb = (_n + %zu - 1) / %zu;\n"
+    put(b, "    const int _nb = _n / %zu + (_n %% %zu != 0);\n"
            "#pragma omp parallel for schedule(static)\n"
            "    for (int _ib = 0; _ib < _nb; _ib++) {\n"
            "    const int _ie = _n - _ib*%zu;\n"
@@ -263,12 +282,18 @@ static void openmp_loop(struct sbuf *b, const frx__kspec *s,
 static void device_index(struct sbuf *b, const frx__kspec *s,
                          const frx_codegen *cg)
 {
+    /* the global index is compared before it becomes an int: the work
+     * rounded up to whole groups may pass INT32_MAX */
     if (cg->target == FRX_TARGET_OPENCL)
-        put(b, "    const int _i = get_global_id(0), _j = get_global_id(1);\n");
+        put(b, "    const size_t _g = get_global_id(0);\n"
+               "    const int _j = (int)get_global_id(1);\n");
     else
-        put(b, "    const int _i = blockIdx.x*blockDim.x + threadIdx.x;\n"
-               "    const int _j = blockIdx.y;\n");
-    put(b, "    if (_i >= _n || _j >= _nrows)\n        return;\n");
+        put(b, "    const frx_ix64 _g = (frx_ix64)blockIdx.x*blockDim.x + "
+               "threadIdx.x;\n"
+               "    const int _j = (int)blockIdx.y;\n");
+    put(b, "    if (_g >= %s_n || _j >= _nrows)\n        return;\n"
+           "    const int _i = (int)_g;\n",
+        cg->target == FRX_TARGET_OPENCL ? "(size_t)" : "");
     if (has_matrix(s))
         /* unsigned: _i is never negative, and some compilers (PoCL)
          * only vectorise the unsigned division */
@@ -290,12 +315,11 @@ static void openmp_entry(struct sbuf *b, const frx__kspec *s,
         const frx__karg *a = &s->args[i];
         switch (a->kind) {
         case FRX__K_MATRIX:
-            put(b, ", _p[%zu].p, (int)_p[%zu].i, (int)_p[%zu].i", k, k + 1,
-                k + 2);
+            put(b, ", _p[%zu].p, _p[%zu].i, _p[%zu].i", k, k + 1, k + 2);
             k += 3;
             break;
         case FRX__K_BROADCAST:
-            put(b, ", _p[%zu].p, (int)_p[%zu].i", k, k + 1);
+            put(b, ", _p[%zu].p, _p[%zu].i", k, k + 1);
             k += 2;
             break;
         case FRX__K_VIEW:
@@ -303,6 +327,7 @@ static void openmp_entry(struct sbuf *b, const frx__kspec *s,
             k += 3;
             break;
         case FRX__K_XCHG:
+        case FRX__K_REDUCE:
             put(b, ", _p[%zu].p", k++);
             break;
         default:
@@ -313,6 +338,245 @@ static void openmp_entry(struct sbuf *b, const frx__kspec *s,
     put(b, ");\n}\n");
 }
 
+/* ---------------------------------------------------------- reductions
+ *
+ * An "out reduce(op)" argument is a local array the body fills at each
+ * point, starting from op's identity; the generated code folds it over
+ * the points into partial results, [component][part], which the core
+ * folds on the host (frx_kernel_result) in a fixed order, so a sum does
+ * not depend on the number of threads. C with OpenMP folds each of at
+ * most FRX__RED_SLICES slices of chunks in per-lane slots (the lane
+ * loop stays a plain simd loop); the GPU targets fold one work-group of
+ * FRX__RED_WG work-items in local memory, one row at a time. */
+
+int frx__kspec_has_reduce(const frx__kspec *s)
+{
+    for (size_t i = 0; i < s->nargs; i++)
+        if (s->args[i].kind == FRX__K_REDUCE)
+            return 1;
+    return 0;
+}
+
+size_t frx__reduce_nparts(const frx_codegen *cg, size_t nrows, size_t n)
+{
+    if (cg->target == FRX_TARGET_C_OPENMP) {
+        size_t nb = (n + cg->soasz - 1) / cg->soasz;
+        return nb < FRX__RED_SLICES ? nb : FRX__RED_SLICES;
+    }
+    return (n + FRX__RED_WG - 1) / FRX__RED_WG * nrows;
+}
+
+static const char *reduce_identity(int op)
+{
+    return op == FRX__RED_MAX ? "-FRX_INF" : op == FRX__RED_MIN ? "FRX_INF"
+                                                                : "0";
+}
+
+/* acc = op(acc, x); max and min ignore a NaN x, as fmax and fmin do. */
+static void reduce_fold(struct sbuf *b, int op, const char *acc,
+                        const char *x)
+{
+    if (op == FRX__RED_SUM)
+        put(b, "%s += %s;\n", acc, x);
+    else
+        put(b, "%s = %s %c %s ? %s : %s;\n", acc, x,
+            op == FRX__RED_MAX ? '>' : '<', acc, x, acc);
+}
+
+static void reduce_prelude(struct sbuf *b, const frx__kspec *s,
+                           const frx_codegen *cg)
+{
+    if (!frx__kspec_has_reduce(s))
+        return;
+    if (cg->target == FRX_TARGET_CUDA || cg->target == FRX_TARGET_HIP)
+        put(b, "#define FRX_INF __int_as_float(0x7f800000)\n");
+    else /* math.h's, and OpenCL C's own */
+        put(b, "#define FRX_INF INFINITY\n");
+}
+
+/* What the GPU targets need to launch FRX__RED_WG work-items a group. */
+static const char *reduce_attribute(const frx__kspec *s,
+                                    const frx_codegen *cg)
+{
+    if (!frx__kspec_has_reduce(s))
+        return "";
+    if (cg->target == FRX_TARGET_OPENCL)
+        return "__attribute__((reqd_work_group_size(" FRX__STR(FRX__RED_WG)
+               ", 1, 1))) ";
+    return "__launch_bounds__(" FRX__STR(FRX__RED_WG) ") ";
+}
+
+/* The body's local copy of a reduction, at the identity. */
+static void reduce_local(struct sbuf *b, const frx__karg *a)
+{
+    put(b, "        fpdtype_t %s", a->name);
+    for (size_t d = 0; d < a->ndims; d++)
+        put(b, "[%zu]", a->dims[d]);
+    put(b, ";\n        for (int _x = 0; _x < %zu; _x++)\n"
+           "            for (int _v = 0; _v < %zu; _v++)\n                ",
+        a->nrow, a->ncol);
+    local_ref(b, a);
+    put(b, " = %s;\n", reduce_identity(a->op));
+}
+
+/* After the body: fold each reduction into this lane's slot (C) or this
+ * work-item's accumulator (GPUs). */
+static void reduce_combine(struct sbuf *b, const frx__kspec *s,
+                           const frx_codegen *cg)
+{
+    for (size_t i = 0; i < s->nargs; i++) {
+        const frx__karg *a = &s->args[i];
+        if (a->kind != FRX__K_REDUCE)
+            continue;
+        char acc[160], x[96];
+        snprintf(acc, sizeof acc, cg->target == FRX_TARGET_C_OPENMP
+                 ? "_rl_%s[_x*%zu + _v][_il]" : "_racc_%s[_x*%zu + _v]",
+                 a->name, a->ncol);
+        snprintf(x, sizeof x, a->ndims == 0 ? "%s" : a->ndims == 1
+                 ? "%s[_v]" : "%s[_x][_v]", a->name);
+        put(b, "        for (int _x = 0; _x < %zu; _x++)\n"
+               "            for (int _v = 0; _v < %zu; _v++)\n"
+               "                ", a->nrow, a->ncol);
+        reduce_fold(b, a->op, acc, x);
+    }
+}
+
+/* C: per-lane slots of each reduction for one slice, at the identity. */
+static void openmp_reduce_slots(struct sbuf *b, const frx__kspec *s,
+                                size_t soasz)
+{
+    for (size_t i = 0; i < s->nargs; i++) {
+        const frx__karg *a = &s->args[i];
+        if (a->kind == FRX__K_REDUCE)
+            put(b, "    fpdtype_t _rl_%s[%zu][%zu];\n"
+                   "    for (int _k = 0; _k < %zu; _k++)\n"
+                   "        for (int _l = 0; _l < %zu; _l++)\n"
+                   "            _rl_%s[_k][_l] = %s;\n", a->name,
+                a->nrow * a->ncol, soasz, a->nrow * a->ncol, soasz,
+                a->name, reduce_identity(a->op));
+    }
+}
+
+/* C: the slice's lanes folded in order into its partial result. */
+static void openmp_reduce_out(struct sbuf *b, const frx__kspec *s,
+                              size_t soasz)
+{
+    for (size_t i = 0; i < s->nargs; i++) {
+        const frx__karg *a = &s->args[i];
+        if (a->kind != FRX__K_REDUCE)
+            continue;
+        char x[96];
+        snprintf(x, sizeof x, "_rl_%s[_k][_l]", a->name);
+        put(b, "    for (int _k = 0; _k < %zu; _k++) {\n"
+               "        fpdtype_t _a = _rl_%s[_k][0];\n"
+               "        for (int _l = 1; _l < %zu; _l++)\n            ",
+            a->nrow * a->ncol, a->name, soasz);
+        reduce_fold(b, a->op, "_a", x);
+        put(b, "        %s_b[_k*_np + _is] = _a;\n    }\n", a->name);
+    }
+}
+
+/* C: slices of whole chunks, one partial result each. */
+static void openmp_reduce_loop(struct sbuf *b, const frx__kspec *s,
+                               const frx_codegen *cg)
+{
+    size_t S = cg->soasz;
+    char full[32];
+    snprintf(full, sizeof full, "%zu", S);
+    put(b, "    const int _nb = (_n + %zu - 1) / %zu;\n"
+           "    const int _np = _nb < %d ? _nb : %d;\n"
+           "#pragma omp parallel for schedule(static)\n"
+           "    for (int _is = 0; _is < _np; _is++) {\n", S, S,
+        FRX__RED_SLICES, FRX__RED_SLICES);
+    openmp_reduce_slots(b, s, S);
+    put(b, "    const int _b1 = (int)((long long)_nb*(_is + 1)/_np);\n"
+           "    for (int _ib = (int)((long long)_nb*_is/_np); _ib < _b1; "
+           "_ib++) {\n"
+           "    const int _ie = _n - _ib*%zu;\n"
+           "    if (_ie >= %zu) {\n", S, S);
+    openmp_lanes(b, s, cg, full);
+    put(b, "    } else {\n");
+    openmp_lanes(b, s, cg, "_ie");
+    put(b, "    }\n    }\n");
+    openmp_reduce_out(b, s, S);
+    put(b, "    }\n");
+}
+
+/* GPUs: one point per work-item, then a tree over the work-group for
+ * each component; work-item 0 writes the group's partial result. */
+static void device_reduce(struct sbuf *b, const frx__kspec *s,
+                          const frx_codegen *cg)
+{
+    int ocl = cg->target == FRX_TARGET_OPENCL;
+    const char *sync = ocl ? "barrier(CLK_LOCAL_MEM_FENCE)"
+                           : "__syncthreads()";
+    if (ocl)
+        put(b, "    const int _i = get_global_id(0), _j = get_global_id(1);\n"
+               "    const int _t = get_local_id(0), _g = get_group_id(0), "
+               "_ng = get_num_groups(0);\n"
+               "    __local fpdtype_t _red[%d];\n", FRX__RED_WG);
+    else
+        put(b, "    const int _i = blockIdx.x*blockDim.x + threadIdx.x;\n"
+               "    const int _j = blockIdx.y;\n"
+               "    const int _t = threadIdx.x, _g = blockIdx.x, "
+               "_ng = gridDim.x;\n"
+               "    __shared__ fpdtype_t _red[%d];\n", FRX__RED_WG);
+    for (size_t i = 0; i < s->nargs; i++) {
+        const frx__karg *a = &s->args[i];
+        if (a->kind == FRX__K_REDUCE)
+            put(b, "    fpdtype_t _racc_%s[%zu];\n"
+                   "    for (int _k = 0; _k < %zu; _k++)\n"
+                   "        _racc_%s[_k] = %s;\n", a->name,
+                a->nrow * a->ncol, a->nrow * a->ncol, a->name,
+                reduce_identity(a->op));
+    }
+    put(b, "    if (_i < _n && _j < _nrows) {\n");
+    if (has_matrix(s))
+        put(b, "    const int _ib = (unsigned)_i / %zuu, "
+               "_il = (unsigned)_i %% %zuu;\n", cg->soasz, cg->soasz);
+    point(b, s, cg);
+    put(b, "    }\n");
+    /* no barrier is needed between components: work-item 0 alone reads
+     * _red[0] after the last step, and writes it first in the next */
+    for (size_t i = 0; i < s->nargs; i++) {
+        const frx__karg *a = &s->args[i];
+        if (a->kind != FRX__K_REDUCE)
+            continue;
+        put(b, "    for (int _k = 0; _k < %zu; _k++) {\n"
+               "        _red[_t] = _racc_%s[_k];\n"
+               "        %s;\n"
+               "        for (int _s = %d; _s > 0; _s >>= 1) {\n"
+               "            if (_t < _s)\n                ",
+            a->nrow * a->ncol, a->name, sync, FRX__RED_WG / 2);
+        reduce_fold(b, a->op, "_red[_t]", "_red[_t + _s]");
+        put(b, "            %s;\n        }\n"
+               "        if (_t == 0)\n"
+               "            %s_b[_k*_ng*_nrows + _j*_ng + _g] = _red[0];\n"
+               "    }\n", sync, a->name);
+    }
+}
+
+/* The generated function's name: frx_k_<name>, a namespaced kernel's
+ * "<plugin>.<name>" with every character a C identifier cannot hold
+ * written as _XX (its hex code), so the name stays an identifier. */
+static int entry_name(const frx__kspec *s, char *fn, size_t n)
+{
+    size_t k = (size_t)snprintf(fn, n, "frx_k_");
+    for (const char *c = s->name; *c && k + 4 < n; c++) {
+        unsigned char u = (unsigned char)*c;
+        if (isalnum(u) || u == '_')
+            fn[k++] = (char)u;
+        else
+            k += (size_t)snprintf(fn + k, n - k, "_%02x", u);
+    }
+    fn[k < n ? k : n - 1] = '\0';
+    if (k + 16 >= n) /* room for "_entry" */
+        return frx_error(FRX_EINVAL, "kernel '%s': the name is too long "
+                         "(at most %zu characters with its namespace)",
+                         s->name, n / 2);
+    return FRX_OK;
+}
+
 int frx__kgen(const frx__kspec *s, const frx_kernel_macro *macros,
               size_t nmacros, const frx_codegen *cg, char **src, char **entry)
 {
@@ -321,14 +585,18 @@ int frx__kgen(const frx__kspec *s, const frx_kernel_macro *macros,
         return frx_error(FRX_EINVAL, "kernel '%s': no such code target or "
                          "layout", s->name);
     struct sbuf b = {0};
-    char fn[128];
-    snprintf(fn, sizeof fn, "frx_k_%s", s->name);
+    char fn[256];
+    int rc = entry_name(s, fn, sizeof fn);
+    if (rc)
+        return rc;
     prelude(&b, s, cg);
+    reduce_prelude(&b, s, cg);
     macros_out(&b, macros, nmacros);
     if (cg->target == FRX_TARGET_C_OPENMP)
         put(&b, "\nvoid %s(", fn);
     else
-        put(&b, "\n%svoid %s(", targets[cg->target].prefix, fn);
+        put(&b, "\n%s%svoid %s(", targets[cg->target].prefix,
+            reduce_attribute(s, cg), fn);
     const struct target *t = &targets[cg->target];
     params(&b, s, t->global, t->restrict_);
     if (cg->target == FRX_TARGET_C_OPENMP) {
@@ -336,15 +604,18 @@ int frx__kgen(const frx__kspec *s, const frx_kernel_macro *macros,
         params(&b, s, "", t->restrict_);
     }
     put(&b, ")\n{\n");
+    int red = frx__kspec_has_reduce(s);
     if (cg->target == FRX_TARGET_C_OPENMP)
-        openmp_loop(&b, s, cg);
+        (red ? openmp_reduce_loop : openmp_loop)(&b, s, cg);
     else
-        device_index(&b, s, cg);
+        (red ? device_reduce : device_index)(&b, s, cg);
     put(&b, "}\n");
     if (cg->target == FRX_TARGET_C_OPENMP)
         openmp_entry(&b, s, fn);
 
-    char *e = frx__strdup(cg->target == FRX_TARGET_C_OPENMP ? strcat(fn, "_entry") : fn);
+    if (cg->target == FRX_TARGET_C_OPENMP)
+        strcat(fn, "_entry"); /* fits: the name's length is bounded */
+    char *e = frx__strdup(fn);
     if (b.failed || !e) {
         free(b.s);
         free(e);

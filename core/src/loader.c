@@ -8,7 +8,10 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <libgen.h>
 #include <limits.h>
 #include <ltdl.h>
@@ -17,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define PLUGIN_SUFFIX ".so"
 
@@ -132,6 +137,173 @@ static void take_struct(void *dst, size_t dst_size, size_t align,
 #define DESC_MIN_SIZE                                                      \
     (offsetof(frx_plugin_desc, name) + sizeof(const char *))
 
+/* ---------------------------------------------------- the ELF header */
+
+/* What dlopen would stumble on, said before it runs: a file cut short
+ * (dlopen maps its segments past the end and the process dies of
+ * SIGBUS) or built for another machine (glibc then says "No such file
+ * or directory"). Files that are not ELF are left to dlopen's message. */
+static const char *machine_name(unsigned m, char *buf, size_t n)
+{
+    static const struct {
+        unsigned m;
+        const char *name;
+    } names[] = {{EM_X86_64, "x86-64"}, {EM_AARCH64, "aarch64"},
+                 {EM_386, "i386"},      {EM_ARM, "arm"},
+                 {EM_PPC64, "ppc64"},   {EM_PPC, "ppc"},
+                 {EM_RISCV, "riscv"},   {EM_S390, "s390x"},
+                 {EM_SPARCV9, "sparc64"}, {EM_MIPS, "mips"},
+                 {EM_IA_64, "ia64"},    {258, "loongarch"}};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (names[i].m == m)
+            return names[i].name;
+    snprintf(buf, n, "machine %u", m);
+    return buf;
+}
+
+/* The fields of an ELF header that matter here, of either class. */
+struct elf_info {
+    unsigned char cls, data;
+    unsigned machine;
+    uint64_t phoff, phnum, phentsize;
+};
+
+static uint64_t field(const unsigned char *p, size_t n, int swap)
+{
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++)
+        v |= (uint64_t)p[swap ? n - 1 - i : i] << (8 * i);
+    return v;
+}
+
+/* Reads the header at the start of fd; 0 if it is not ELF. */
+static int read_elf(int fd, struct elf_info *e, int *swap)
+{
+    unsigned char h[64];
+    if (pread(fd, h, sizeof h, 0) != (ssize_t)sizeof h ||
+        memcmp(h, ELFMAG, SELFMAG) != 0 ||
+        (h[EI_CLASS] != ELFCLASS32 && h[EI_CLASS] != ELFCLASS64))
+        return 0;
+    const union { uint16_t u; unsigned char b[2]; } one = {1};
+    int little = one.b[0] == 1;
+    *swap = (h[EI_DATA] == ELFDATA2LSB) != little;
+    int is64 = h[EI_CLASS] == ELFCLASS64;
+    e->cls = h[EI_CLASS];
+    e->data = h[EI_DATA];
+    e->machine = (unsigned)field(h + 18, 2, *swap);
+    e->phoff = field(h + (is64 ? 32 : 28), is64 ? 8 : 4, *swap);
+    e->phentsize = field(h + (is64 ? 54 : 42), 2, *swap);
+    e->phnum = field(h + (is64 ? 56 : 44), 2, *swap);
+    return 1;
+}
+
+/* This process's own class and machine, from its executable. */
+static pthread_once_t host_once = PTHREAD_ONCE_INIT;
+static struct elf_info host_elf;
+
+static void read_host(void)
+{
+    int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC), swap;
+    if (fd < 0 || !read_elf(fd, &host_elf, &swap))
+        memset(&host_elf, 0, sizeof host_elf);
+    if (fd >= 0)
+        close(fd);
+}
+
+static int check_elf(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return FRX_OK; /* dlopen says why */
+    struct stat st;
+    struct elf_info e;
+    int swap, rc = FRX_OK;
+    if (fstat(fd, &st) != 0 || !read_elf(fd, &e, &swap)) {
+        close(fd);
+        return FRX_OK;
+    }
+    pthread_once(&host_once, read_host);
+    char b1[32], b2[32];
+    if (host_elf.cls && (e.cls != host_elf.cls || e.data != host_elf.data ||
+                         e.machine != host_elf.machine)) {
+        close(fd);
+        return frx_error(FRX_EPLUGIN, "plugin %s was built for %s (%d-bit, "
+                         "%s-endian) but this is %s (%d-bit): rebuild it for "
+                         "this machine, or install the %s build", path,
+                         machine_name(e.machine, b1, sizeof b1),
+                         e.cls == ELFCLASS64 ? 64 : 32,
+                         e.data == ELFDATA2LSB ? "little" : "big",
+                         machine_name(host_elf.machine, b2, sizeof b2),
+                         host_elf.cls == ELFCLASS64 ? 64 : 32,
+                         machine_name(host_elf.machine, b2, sizeof b2));
+    }
+    uint64_t size = (uint64_t)st.st_size, need = 0;
+    int is64 = e.cls == ELFCLASS64;
+    size_t entsz = is64 ? 56 : 32;
+    if (e.phentsize < entsz || e.phoff > size ||
+        e.phnum * e.phentsize > size - e.phoff)
+        need = e.phoff + e.phnum * e.phentsize;
+    for (uint64_t i = 0; !need && i < e.phnum; i++) {
+        unsigned char ph[56];
+        if (pread(fd, ph, entsz, (off_t)(e.phoff + i * e.phentsize)) !=
+            (ssize_t)entsz) {
+            need = e.phoff + (i + 1) * e.phentsize;
+            break;
+        }
+        if (field(ph, 4, swap) != PT_LOAD)
+            continue;
+        uint64_t off = field(ph + (is64 ? 8 : 4), is64 ? 8 : 4, swap);
+        uint64_t filesz = field(ph + (is64 ? 32 : 16), is64 ? 8 : 4, swap);
+        if (off > size || filesz > size - off)
+            need = off + filesz;
+    }
+    if (need)
+        rc = frx_error(FRX_EPLUGIN, "plugin %s is cut short: it has %llu "
+                       "bytes but its program headers need %llu (an "
+                       "interrupted copy, or a full disk?): build or copy it "
+                       "again", path, (unsigned long long)size,
+                       (unsigned long long)need);
+    close(fd);
+    return rc;
+}
+
+/* For listing: load the file in a child process first, so that a
+ * plugin whose constructor (or entry function) crashes, or ends the
+ * process (exit(), a sanitizer's report), is named and skipped instead
+ * of taking this process down. A file dlopen refuses exits 0 in the
+ * child: this process then says why. */
+static int probe_in_child(const char *path, const char *real)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return FRX_OK; /* cannot tell: load it here */
+    if (pid == 0) {
+        void *h = dlopen(real, RTLD_NOW | RTLD_LOCAL);
+        void *sym = h ? dlsym(h, FRX_PLUGIN_ENTRY_SYMBOL) : NULL;
+        if (sym)
+            ((frx_plugin_entry_fn)sym)();
+        _exit(0);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return FRX_OK;
+    char how[96];
+    if (WIFSIGNALED(status))
+        snprintf(how, sizeof how, "signal %d, %s", WTERMSIG(status),
+                 strsignal(WTERMSIG(status)));
+    else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+        snprintf(how, sizeof how, "it ended the process with exit status "
+                 "%d", WEXITSTATUS(status));
+    else
+        return FRX_OK;
+    return frx_error(FRX_EPLUGIN, "plugin %s crashed while being loaded "
+                     "(%s, in its constructor or " FRX_PLUGIN_ENTRY_SYMBOL
+                     "), so frx does not load it: fix it, or remove it from "
+                     "the search path", path, how);
+}
+
 /* --------------------------------------------------------------- opening */
 
 static const char *dlerror_hint(const char *err)
@@ -172,7 +344,8 @@ static int open_handle(const char *path, const char *real, lt_dlhandle *out)
     if (ltdl_init_error[0])
         return frx_error(FRX_EPLUGIN, "plugin %s: cannot start libltdl: %s",
                          path, ltdl_init_error);
-
+    /* said before, so that a crash in its constructor has a name */
+    frx_log(FRX_LOG_DEBUG, "loading plugin %s", path);
     if (!dlopen(real, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE)) {
         const char *e = dlerror();
         e = e ? e : "unknown dlopen error";
@@ -260,6 +433,28 @@ static const frx_solver_ops *desc_solver(const frx_plugin_desc *d)
     return ops && HAS_FIELD(frx_solver_ops, size, ops->size) ? ops : NULL;
 }
 
+/* The solver interface has its own version: a plugin built for another
+ * major is refused. Ops that end before it, or leave it 0 and have no
+ * create, come from a plugin that only declares its options. */
+static int check_solver_api(const char *path, const frx_solver_ops *ops)
+{
+    if (!ops || !HAS_FIELD(frx_solver_ops, api_minor, ops->size))
+        return FRX_OK;
+    int has_create = HAS_FIELD(frx_solver_ops, create, ops->size) &&
+                     ops->create;
+    if ((ops->api_major == 0 && !has_create) ||
+        ops->api_major == FRX_SOLVER_API_MAJOR)
+        return FRX_OK;
+    return frx_error(FRX_EPLUGIN,
+                     "plugin %s was built for frx solver API %u.%u but this "
+                     "frx has solver API %d.%d: rebuild the plugin against "
+                     "this frx%s", path, (unsigned)ops->api_major,
+                     (unsigned)ops->api_minor, FRX_SOLVER_API_MAJOR,
+                     FRX_SOLVER_API_MINOR, ops->api_major ? ""
+                     : " (set .api_major = FRX_SOLVER_API_MAJOR and "
+                       ".api_minor = FRX_SOLVER_API_MINOR in its ops)");
+}
+
 /* The plugin object for a checked descriptor. It holds copies of the
  * plugin's structs in this frx's layout, so the rest of frx reads any
  * field directly: what the plugin did not provide is zero. */
@@ -271,6 +466,10 @@ static int make_plugin(const char *path, const char *real, lt_dlhandle h,
     if (d->kind == FRX_PLUGIN_BACKEND && !backend)
         return frx_error(FRX_EPLUGIN, "plugin %s: a backend without backend "
                          "ops: set .backend in its descriptor", path);
+    int rc = d->kind == FRX_PLUGIN_SOLVER ? check_solver_api(path, solver)
+                                          : FRX_OK;
+    if (rc)
+        return rc;
 
     struct frx_plugin *p = frx__calloc(1, sizeof *p, "a plugin");
     if (!p)
@@ -340,7 +539,8 @@ static int check_file(const char *path)
     return FRX_OK;
 }
 
-int frx_plugin_open(const char *path, frx_plugin **out)
+/* probe: load a new file in a child process first (listing). */
+static int open_plugin(const char *path, frx_plugin **out, int probe)
 {
     if (!out)
         return frx_error(FRX_EINVAL, "frx_plugin_open: out is NULL");
@@ -364,6 +564,18 @@ int frx_plugin_open(const char *path, frx_plugin **out)
 
     pthread_mutex_lock(&registry_lock);
     struct frx_plugin *p = registry_lookup(real);
+    pthread_mutex_unlock(&registry_lock);
+    if (!p)
+        r = check_elf(path);
+    /* outside the lock: the child must not inherit it held */
+    if (!p && !r && probe)
+        r = probe_in_child(path, real);
+    if (r) {
+        free(real);
+        return r;
+    }
+    pthread_mutex_lock(&registry_lock);
+    p = registry_lookup(real);
     if (p)
         r = check_name(path, p->desc.name, name);
     else
@@ -374,6 +586,11 @@ int frx_plugin_open(const char *path, frx_plugin **out)
         return r;
     *out = p;
     return FRX_OK;
+}
+
+int frx_plugin_open(const char *path, frx_plugin **out)
+{
+    return open_plugin(path, out, 0);
 }
 
 const frx_plugin_desc *frx_plugin_descriptor(const frx_plugin *p)
@@ -629,12 +846,10 @@ static int valid_name(const char *name)
     return name && name[0] && !strchr(name, '/');
 }
 
-int frx_plugin_find(const frx_config *cfg, const char *name,
-                    frx_plugin **out)
+/* The first frx-<name>.so along the search path, in *found (malloc'd). */
+static int find_file(const frx_config *cfg, const char *name, char **found)
 {
-    if (!out)
-        return frx_error(FRX_EINVAL, "frx_plugin_find: out is NULL");
-    *out = NULL;
+    *found = NULL;
     if (!valid_name(name))
         return frx_error(FRX_EINVAL, "frx_plugin_find: bad plugin name '%s'",
                          name ? name : "(null)");
@@ -653,10 +868,9 @@ int frx_plugin_find(const frx_config *cfg, const char *name,
         }
         struct stat st;
         if (stat(path, &st) == 0) {
-            r = frx_plugin_open(path, out);
-            free(path);
             dirlist_free(&l);
-            return r;
+            *found = path;
+            return FRX_OK;
         }
         free(path);
     }
@@ -670,6 +884,30 @@ int frx_plugin_find(const frx_config *cfg, const char *name,
                   name, file, tried);
     free(tried);
     return r;
+}
+
+int frx_plugin_find(const frx_config *cfg, const char *name,
+                    frx_plugin **out)
+{
+    if (!out)
+        return frx_error(FRX_EINVAL, "frx_plugin_find: out is NULL");
+    *out = NULL;
+    char *path;
+    int r = find_file(cfg, name, &path);
+    if (r)
+        return r;
+    r = frx_plugin_open(path, out);
+    free(path);
+    return r;
+}
+
+int frx__plugin_exists(const frx_config *cfg, const char *name)
+{
+    char *path;
+    if (find_file(cfg, name, &path) != FRX_OK)
+        return 0;
+    free(path);
+    return 1;
 }
 
 /* ------------------------------------------------------------- listing */
@@ -776,7 +1014,7 @@ nomem:
 
 /* One file: shadowed by an earlier one of its name, or opened. */
 static int visit(struct seen *s, const char *path, frx_plugin_visit_fn fn,
-                 void *ud)
+                 void *ud, int probe)
 {
     char name[256];
     name_from_file(path, name, sizeof name);
@@ -792,13 +1030,21 @@ static int visit(struct seen *s, const char *path, frx_plugin_visit_fn fn,
     if (r)
         return r;
     frx_plugin *p;
-    r = frx_plugin_open(path, &p);
+    r = open_plugin(path, &p, probe);
     fn(path, r ? NULL : p, r, r ? frx_errmsg() : "", ud);
     return FRX_OK;
 }
 
+/* Listings load new files in a child first, unless MPI runs: forking
+ * under some MPI transports is not safe. */
 int frx_plugin_foreach(const frx_config *cfg, frx_plugin_visit_fn fn,
                        void *ud)
+{
+    return frx__plugin_foreach(cfg, fn, ud, !frx__mpi_running());
+}
+
+int frx__plugin_foreach(const frx_config *cfg, frx_plugin_visit_fn fn,
+                        void *ud, int probe)
 {
     if (!fn)
         return frx_error(FRX_EINVAL, "frx_plugin_foreach: no function");
@@ -813,7 +1059,7 @@ int frx_plugin_foreach(const frx_config *cfg, frx_plugin_visit_fn fn,
         r = list_dir(l.dir[i], &names, &n);
         for (size_t j = 0; j < n && r == FRX_OK; j++) {
             char *path = join_path(l.dir[i], names[j]);
-            r = path ? visit(&s, path, fn, ud) : FRX_ENOMEM;
+            r = path ? visit(&s, path, fn, ud, probe) : FRX_ENOMEM;
             free(path);
         }
         free_names(names, n);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static int log_level = FRX_LOG_WARN;
 static int log_level_set_by_env = -1; /* -1: FRX_LOG not read yet */
@@ -11,10 +12,11 @@ int frx__timers_on = -1;
 
 static const char *const level_names[] = {"error", "warn", "info", "debug"};
 
+/* In any case: FRX_LOG=DEBUG is as good as debug. */
 int frx_log_level_from_name(const char *name)
 {
     for (int i = 0; i < 4; i++)
-        if (name && strcmp(name, level_names[i]) == 0)
+        if (name && strcasecmp(name, level_names[i]) == 0)
             return i;
     return -1;
 }
@@ -24,10 +26,15 @@ static void read_env(void)
     if (log_level_set_by_env >= 0)
         return;
     log_level_set_by_env = 0;
-    int lvl = frx_log_level_from_name(getenv("FRX_LOG"));
+    const char *env = getenv("FRX_LOG");
+    int lvl = frx_log_level_from_name(env);
     if (lvl >= 0) {
         log_level = lvl;
         log_level_set_by_env = 1;
+    } else if (env && *env) { /* said once: the env is read once */
+        frx_log(FRX_LOG_WARN, "FRX_LOG=%.40s is not a log level: use "
+                "error, warn, info or debug (in any case); it is ignored",
+                env);
     }
 }
 

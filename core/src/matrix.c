@@ -23,6 +23,8 @@ static size_t leaddim_of(const frx_backend *be, size_t nvar, size_t neles)
     return round_up(cols, be->info.alignment / be->fpsize);
 }
 
+static int matrix_store(frx_matrix *m, const void *host);
+
 static size_t aos_index(size_t soasz, size_t nvar, size_t v, size_t e)
 {
     return (e / soasz) * nvar * soasz + v * soasz + e % soasz;
@@ -124,10 +126,30 @@ void frx__matrix_range(const frx_matrix *m, size_t *lo, size_t *hi)
     *hi = *lo + span_bytes(m) / m->be->fpsize;
 }
 
+int frx__refuse_const(const struct frx_alloc *a, const char *what)
+{
+    if (!a->is_const)
+        return FRX_OK;
+    return frx_error(FRX_EINVAL, "%s: the matrix is a const matrix (or a "
+                     "slice or view of one), which is never written: equal "
+                     "const matrices are one matrix, so a write would change "
+                     "every one of them; use frx_matrix_create for data that "
+                     "changes", what);
+}
+
 int frx_matrix_write(frx_matrix *m, const void *host)
 {
     if (!m || !host)
         return frx_error(FRX_EINVAL, "frx_matrix_write: NULL argument");
+    int rc = frx__refuse_const(m->alloc, "frx_matrix_write");
+    if (rc)
+        return rc;
+    return matrix_store(m, host);
+}
+
+/* The write itself, also for filling a new const matrix. */
+static int matrix_store(frx_matrix *m, const void *host)
+{
     const frx_backend *be = m->be;
     size_t fs = be->fpsize, soasz = be->info.soasz, span = span_bytes(m);
     unsigned char *buf = frx__calloc(span, 1, "a matrix staging buffer");
@@ -253,7 +275,7 @@ int frx_matrix_create_const(frx_backend *be, size_t nrow, size_t ncol,
             else
                 ((double *)host)[i] = data[i];
         }
-        rc = frx_matrix_write(c->m, host);
+        rc = matrix_store(c->m, host);
         if (rc)
             frx_matrix_destroy(c->m);
     }
@@ -264,6 +286,7 @@ int frx_matrix_create_const(frx_backend *be, size_t nrow, size_t ncol,
         return rc;
     }
     c->m->is_const = 1;
+    c->m->alloc->is_const = 1;
     c->hash = h;
     c->nrow = nrow;
     c->ncol = ncol;

@@ -17,6 +17,14 @@ void frx__mpi_rank_size(int *rank, int *size)
     }
 }
 
+int frx__mpi_running(void)
+{
+    int init = 0, fin = 0;
+    MPI_Initialized(&init);
+    MPI_Finalized(&fin);
+    return init && !fin;
+}
+
 int frx__mpi_local_rank(void)
 {
     /* Set by the launcher: Open MPI, then MPICH/Hydra, then Slurm. */

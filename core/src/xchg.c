@@ -154,7 +154,10 @@ int frx_xchg_view_pack(frx_xchg_view *xv) { return frx__xchg_move(xv, 1, 0); }
 
 int frx_xchg_view_unpack(frx_xchg_view *xv)
 {
-    return frx__xchg_move(xv, 0, 0);
+    if (!xv)
+        return frx_error(FRX_EINVAL, "frx_xchg_view_unpack: NULL argument");
+    int rc = frx__refuse_const(xv->view->alloc, "frx_xchg_view_unpack");
+    return rc ? rc : frx__xchg_move(xv, 0, 0);
 }
 
 int frx__xchg_move(frx_xchg_view *xv, int pack, uint32_t flags)

@@ -27,12 +27,21 @@ static int copy(struct gpu *g, uint64_t addr, void *host, size_t bytes,
 int frx_gpu_launch(struct gpu *g, void *fn, size_t n, size_t nrows,
                    void **params, const char *what)
 {
+    return frx_gpu_launch_block(g, fn, n, nrows, 0, params, what);
+}
+
+int frx_gpu_launch_block(struct gpu *g, void *fn, size_t n, size_t nrows,
+                         unsigned block, void **params, const char *what)
+{
+    struct gpu_limits lim = g->lim;
+    if (block)
+        lim.block = block;
     unsigned grid[2];
-    int rc = frx_gpu_geometry(&g->lim, n, nrows, what, grid);
+    int rc = frx_gpu_geometry(&lim, n, nrows, what, grid);
     if (rc)
         return rc;
     g->idle = 0;
-    return g->vd->launch(g, fn, grid, g->lim.block, params);
+    return g->vd->launch(g, fn, grid, lim.block, params);
 }
 
 int frx_gpu_sync(void *state)

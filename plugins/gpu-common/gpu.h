@@ -70,13 +70,15 @@ int frx_gpu_geometry(const struct gpu_limits *lim, size_t n, size_t nrows,
 union gpu_value {
     uint64_t p; /* a device address */
     int32_t i;
+    int64_t l;  /* FRX_PARAM_INT64: offsets, leading dimensions */
     float f;
     double d;
 };
 
 /* The parameters of a launch as a kernel takes them: v[k] set from
- * params[k] (mem handles are device addresses; integers must fit 32
- * bits; floating values in the backend's precision) and ptr[k] = &v[k]. */
+ * params[k] (mem handles are device addresses; FRX_PARAM_INT must fit
+ * 32 bits, FRX_PARAM_INT64 is 64; floating values in the backend's
+ * precision) and ptr[k] = &v[k]. */
 int frx_gpu_params(const frx_param *params, size_t n, int precision,
                    const char *what, union gpu_value *v, void **ptr);
 
@@ -211,6 +213,11 @@ void frx_gpu_stop(struct gpu *g);
 /* Issue through these, which mark the stream busy. */
 int frx_gpu_launch(struct gpu *g, void *fn, size_t n, size_t nrows,
                    void **params, const char *what);
+/* The same with `block` threads a block (0: g->lim.block): kernels that
+ * fold a block in shared memory (reductions) need theirs (ABI 1.3,
+ * frx_kernel_src.local_size). */
+int frx_gpu_launch_block(struct gpu *g, void *fn, size_t n, size_t nrows,
+                         unsigned block, void **params, const char *what);
 
 /* Code from source, through frx's disk cache (kernel.c). */
 int frx_gpu_program(struct gpu *g, const char *name, const char *source,

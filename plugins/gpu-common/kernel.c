@@ -10,7 +10,8 @@
 
 struct gpu_prog {
     void *mod, *fn;
-    char name[64]; /* the kernel's, for messages */
+    unsigned block; /* threads a block it needs (reductions), or 0 */
+    char name[64];  /* the kernel's, for messages */
 };
 
 /* Keep the source in $TMPDIR/frx-<vendor>-XXXXXX/<name><suffix>. */
@@ -146,6 +147,14 @@ int frx_gpu_kernel_compile(void *state, const frx_kernel_src *src,
     if (!p)
         return frx_error(FRX_ENOMEM, "%s: out of memory", g->vendor);
     snprintf(p->name, sizeof p->name, "%s", src->name);
+    size_t need = FRX_SIZE_HOLDS(frx_kernel_src, src, local_size)
+                      ? src->local_size : 0;
+    if (need > 1024) { /* the most threads a block any device runs */
+        free(p);
+        return frx_error(FRX_EBACKEND, "%s: kernel '%s' needs blocks of %zu "
+                         "threads: at most 1024", g->vendor, src->name, need);
+    }
+    p->block = (unsigned)need;
     int rc = frx_gpu_program(g, src->name, src->source, &p->mod, compiled);
     if (rc == FRX_OK)
         rc = g->vd->function(g, p->mod, src->entry, &p->fn);
@@ -183,7 +192,8 @@ int frx_gpu_kernel_launch(void *state, void *prog, const frx_launch *l)
     if (rc == FRX_OK)
         rc = frx_gpu_params(l->params, l->nparams, g->precision, what,
                             g->vals, g->ptrs);
-    return rc ? rc : frx_gpu_launch(g, p->fn, l->n, l->nrows, g->ptrs, what);
+    return rc ? rc : frx_gpu_launch_block(g, p->fn, l->n, l->nrows, p->block,
+                                          g->ptrs, what);
 }
 
 void frx_gpu_kernel_free(void *state, void *prog)

@@ -47,6 +47,9 @@ int frx_gpu_params(const frx_param *params, size_t n, int precision,
                                  (long long)p->i);
             v[k].i = (int32_t)p->i;
             break;
+        case FRX_PARAM_INT64: /* frx_ix64 in the generated code */
+            v[k].l = p->i;
+            break;
         case FRX_PARAM_FP:
             if (precision == FRX_DOUBLE)
                 v[k].d = p->d;

@@ -281,11 +281,20 @@ int frx_opencl_kernel_compile(void *state, const frx_kernel_src *src,
     if (rc == FRX_OK && err != CL_SUCCESS)
         rc = frx_opencl_fail(err, "clGetKernelWorkGroupInfo", "kernel '%s'",
                              src->name);
+    /* ABI 1.3: a kernel that folds work-groups (a reduction) must be
+     * launched with the group size its code was generated for */
+    size_t need = FRX_SIZE_HOLDS(frx_kernel_src, src, local_size)
+                      ? src->local_size : 0;
+    if (rc == FRX_OK && need && wgs && wgs < need)
+        rc = frx_error(FRX_EBACKEND, "kernel '%s' needs work-groups of %zu "
+                       "on '%s', which allows %zu for it", src->name, need,
+                       s->device_name, wgs);
     if (rc) {
         frx_opencl_kernel_free(s, p);
         return rc;
     }
-    p->local = wgs && wgs < s->local_size ? wgs : s->local_size;
+    p->local = need ? need : wgs && wgs < s->local_size ? wgs
+                                                         : s->local_size;
     snprintf(p->name, sizeof p->name, "%s", src->name);
     *out = p;
     return FRX_OK;
@@ -297,6 +306,10 @@ static cl_int set_param(const struct ocl_state *s, cl_kernel k, cl_uint i,
     if (p->type == FRX_PARAM_MEM) {
         cl_mem m = frx_opencl_buf(p->mem);
         return clSetKernelArg(k, i, sizeof m, &m);
+    }
+    if (p->type == FRX_PARAM_INT64) {
+        cl_long v = (cl_long)p->i;
+        return clSetKernelArg(k, i, sizeof v, &v);
     }
     if (p->type == FRX_PARAM_INT) {
         if (p->i < INT32_MIN || p->i > INT32_MAX)

@@ -20,57 +20,12 @@ struct omp_prog {
     void (*entry)(const omp_kp *);
 };
 
-/* Run cmd through the shell; its output (stdout and stderr) into *out. */
-static int run_capture(const char *cmd, char **out)
-{
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return -1;
-    size_t len = 0, cap = 4096;
-    char *buf = malloc(cap);
-    for (size_t k; buf && (k = fread(buf + len, 1, cap - len - 1, p)) > 0;) {
-        len += k;
-        if (len + 1 == cap) {
-            char *b = realloc(buf, cap *= 2);
-            if (!b)
-                free(buf);
-            buf = b;
-        }
-    }
-    int status = pclose(p);
-    if (buf)
-        buf[len] = '\0';
-    *out = buf;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-}
-
-/* 'text' with embedded quotes escaped, for sh -c. */
-static void sh_quote(char *dst, size_t n, const char *text)
-{
-    size_t k = 0;
-    if (n < 3)
-        return;
-    dst[k++] = '\'';
-    for (const char *c = text; *c && k + 5 < n; c++) {
-        if (*c == '\'') {
-            memcpy(dst + k, "'\\''", 4);
-            k += 4;
-        } else {
-            dst[k++] = *c;
-        }
-    }
-    dst[k++] = '\'';
-    dst[k] = '\0';
-}
-
 const char *frx_openmp_compiler_id(struct omp_state *s)
 {
     if (s->cc_id[0])
         return s->cc_id;
-    char cmd[1024], q[512], *out = NULL;
-    sh_quote(q, sizeof q, s->cc);
-    snprintf(cmd, sizeof cmd, "%s --version 2>&1", q);
-    int rc = run_capture(cmd, &out);
+    char *argv[] = {(char *)s->cc, "--version", NULL}, *out = NULL;
+    int rc = frx_openmp_run(argv, &out);
     snprintf(s->cc_id, sizeof s->cc_id, "%s: %s", s->cc,
              rc == 0 && out ? strtok(out, "\n") : "unknown");
     free(out);
@@ -113,13 +68,25 @@ static int build(const char *out_path, void *ud)
         return frx_error(FRX_EIO, "kernel '%s': cannot write %s: %m",
                          b->src->name, file);
 
-    char qcc[512], qfile[4300], qout[4300], cmd[12000], *log = NULL;
-    sh_quote(qcc, sizeof qcc, b->s->cc);
-    sh_quote(qfile, sizeof qfile, file);
-    sh_quote(qout, sizeof qout, out_path);
-    snprintf(cmd, sizeof cmd, "%s %s -fPIC -shared -o %s %s 2>&1", qcc,
-             b->s->cflags, qout, qfile);
-    int status = run_capture(cmd, &log);
+    /* cc, the words of cflags, then ours: an argument vector */
+    size_t nf = 0;
+    while (b->s->cflag_words[nf])
+        nf++;
+    char **argv = calloc(nf + 7, sizeof *argv), *log = NULL, cmd[12000];
+    if (!argv)
+        return frx_error(FRX_ENOMEM, "openmp: out of memory");
+    argv[0] = (char *)b->s->cc;
+    memcpy(argv + 1, b->s->cflag_words, nf * sizeof *argv);
+    char *tail[] = {"-fPIC", "-shared", "-o", (char *)out_path, file, NULL};
+    memcpy(argv + 1 + nf, tail, sizeof tail);
+    int status = frx_openmp_run(argv, &log);
+    frx_openmp_show(argv, cmd, sizeof cmd);
+    free(argv);
+    if (status < 0)
+        return frx_error(FRX_EBACKEND, "kernel '%s': cannot run the C "
+                         "compiler '%s': %m; set backend.openmp.cc to a "
+                         "compiler on PATH or its full path", b->src->name,
+                         b->s->cc);
     if (status != 0) {
         int rc = frx_error(FRX_EBACKEND,
                            "kernel '%s': the C compiler failed (exit %d): "
@@ -185,7 +152,7 @@ int frx_openmp_kernel_launch(void *state, void *prog, const frx_launch *l)
         const frx_param *p = &l->params[i];
         if (p->type == FRX_PARAM_MEM)
             kp[i].p = p->mem; /* the host is the device */
-        else if (p->type == FRX_PARAM_INT)
+        else if (p->type == FRX_PARAM_INT || p->type == FRX_PARAM_INT64)
             kp[i].i = p->i;
         else
             kp[i].d = p->d;

@@ -39,6 +39,21 @@ static int omp_create(const frx_backend_init *init, frx_backend_info *info,
                             "-O3 -march=native -fopenmp", &s->cflags);
     if (rc == FRX_OK)
         rc = frx_cfg_int(init->options, "threads", 0, 0, 4096, &s->threads);
+    char bad = 0;
+    if (rc == FRX_OK &&
+        frx_openmp_split_words(s->cflags, &s->cflag_words, &bad) != FRX_OK) {
+        const frx_cfgnode *at = frx_cfg_get(init->options, "cflags");
+        char where[512] = "";
+        if (at)
+            snprintf(where, sizeof where, "%s:%d:%d: ",
+                     frx_config_file(frx_cfg_owner(at)), frx_cfg_line(at),
+                     frx_cfg_col(at));
+        rc = bad ? frx_error(FRX_ECONFIG, "%sbackend.openmp.cflags: a %c "
+                             "quote is not closed (cflags are words split at "
+                             "blanks, quoted with ' or \"; no shell runs "
+                             "them)", where, bad)
+                 : frx_error(FRX_ENOMEM, "openmp: out of memory");
+    }
     if (rc) {
         free(s);
         return rc;
@@ -64,19 +79,30 @@ static int omp_create(const frx_backend_init *init, frx_backend_info *info,
 
 static void omp_destroy(void *state)
 {
-    free(state); /* libltdl stays up: kernels are never unloaded */
+    struct omp_state *s = state;
+    frx_openmp_free_words(s->cflag_words);
+    free(s); /* libltdl stays up: kernels are never unloaded */
 }
 
+/* Zeroed and aligned. calloc takes large blocks straight from mmap,
+ * zero and untouched until used (by the threads that use them first),
+ * where aligned_alloc and memset would touch every page now. The block
+ * calloc gave is kept just below the address handed out, for free. */
 static int omp_mem_alloc(void *state, size_t bytes, void **mem)
 {
     (void)state;
     size_t padded = (bytes + OMP_ALIGN - 1) / OMP_ALIGN * OMP_ALIGN;
-    void *p = aligned_alloc(OMP_ALIGN, padded ? padded : OMP_ALIGN);
-    if (!p)
+    char *raw = padded >= bytes && padded < SIZE_MAX - OMP_ALIGN
+                    ? calloc(1, (padded ? padded : OMP_ALIGN) + OMP_ALIGN)
+                    : NULL;
+    if (!raw)
         return frx_error(FRX_ENOMEM,
                          "openmp: cannot allocate %zu bytes of host memory",
                          bytes);
-    memset(p, 0, padded);
+    /* malloc aligns to 16, so there are at least 16 bytes below p */
+    char *p = (char *)(((uintptr_t)raw + OMP_ALIGN) &
+                       ~(uintptr_t)(OMP_ALIGN - 1));
+    ((void **)p)[-1] = raw;
     *mem = p;
     return FRX_OK;
 }
@@ -84,7 +110,8 @@ static int omp_mem_alloc(void *state, size_t bytes, void **mem)
 static void omp_mem_free(void *state, void *mem)
 {
     (void)state;
-    free(mem);
+    if (mem)
+        free(((void **)mem)[-1]);
 }
 
 static int omp_mem_write(void *state, void *mem, size_t off, const void *src,

@@ -7,6 +7,7 @@
 struct omp_state {
     int precision;
     const char *cc, *cflags; /* from backend.openmp, owned by the config */
+    char **cflag_words;      /* cflags split into words (spawn.c) */
     long threads;
     size_t soasz;
     char cc_id[256];         /* `cc --version`, read once */
@@ -27,5 +28,11 @@ int frx_openmp_product_prepare(void *state, const char *lib,
 int frx_openmp_product_run(void *state, void *plan,
                            const frx_product_exec *e);
 void frx_openmp_product_free(void *state, void *plan);
+
+/* spawn.c: the compiler's command line, run without a shell. */
+int frx_openmp_split_words(const char *text, char ***words, char *bad);
+void frx_openmp_free_words(char **words);
+int frx_openmp_run(char *const argv[], char **out);
+void frx_openmp_show(char *const argv[], char *buf, size_t n);
 
 #endif

@@ -6,6 +6,8 @@ frx_cli_test(config-check-ok 0 ": ok"
   config check ${PROJECT_SOURCE_DIR}/config/demo.yaml)
 frx_cli_test(config-check-full 0 "full.yaml: ok"
   config check ${FRX_CFG_DATA}/full.yaml)
+set_tests_properties(cli-config-check-full PROPERTIES ENVIRONMENT
+  "${FRX_TEST_ENV};FRX_PLUGIN_PATH=${FRX_FIXTURE_DIR}")
 
 # Bad cases: file:line:col messages, a summary line, exit status 1.
 frx_cli_test(config-check-unknown-key 1
@@ -56,3 +58,10 @@ frx_cli_test(config-check-rules-name 1
 frx_cli_test(config-check-rules-key 1
   "bad-rules.yaml:10:7: unknown key 'devcie' in 'backend.rules' \\(did you mean 'device'\\?\\)"
   config check ${CMAKE_CURRENT_SOURCE_DIR}/data/config/bad-rules.yaml)
+
+# mesh.*: what the schema cannot see is checked too
+frx_cli_test(config-check-mesh-lengths 1
+  "bad-mesh.yaml:6:10: 'mesh.lower' has 2 value[(]s[)] but 'mesh.n' has 3: give one per direction"
+  config check ${FRX_CFG_DATA}/bad-mesh.yaml)
+frx_cli_test(config-check-mesh-count 1 "bad-mesh.yaml has 2 errors"
+  config check ${FRX_CFG_DATA}/bad-mesh.yaml)

@@ -12,7 +12,7 @@ cmake -S "$src/examples/plugin-hello" -B "$tmp/hello" \
 cmake --build "$tmp/hello" >/dev/null
 out=$(FRX_PLUGIN_PATH="$tmp/hello" "$tmp/prefix/bin/frx" plugins)
 printf '%s\n' "$out"
-printf '%s\n' "$out" | grep -Eq "^solver +hello +1[.]0[.]0 +abi [0-9]+[.][0-9]+ .*frx-hello[.]so +ok$"
+printf '%s\n' "$out" | grep -Eq "^solver +hello +1[.]0[.]0 +abi [0-9]+[.][0-9]+ .*frx-hello[.]so +ok: options only: it cannot run$"
 printf '%s\n' "$out" | grep -Eq "^backend +openmp .*can start"
 pkg=$(PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig" pkg-config --variable=plugindir frx)
 test "$(realpath "$pkg")" = "$(realpath "$tmp/prefix/lib/frx")"

@@ -63,8 +63,8 @@ static int rtc_create(void **out, const char *src, const char *name,
     return 0;
 }
 
-/* The parameters of function name in src: 'p'ointer, 'i'nt, 'f'loat;
- * the number of them, or -1. */
+/* The parameters of function name in src: 'p'ointer, 'i'nt, 'l' (a
+ * 64-bit frx_ix64), 'f'loat; the number of them, or -1. */
 static int signature(const char *src, const char *name, char *kinds)
 {
     char head[160];
@@ -82,7 +82,8 @@ static int signature(const char *src, const char *name, char *kinds)
         if (strncmp(type, "const ", 6) == 0)
             type += 6;
         kinds[n++] = strchr(param, '*') ? 'p'
-                   : strncmp(type, "int ", 4) == 0 ? 'i' : 'f';
+                   : strncmp(type, "int ", 4) == 0 ? 'i'
+                   : strncmp(type, "frx_ix64 ", 9) == 0 ? 'l' : 'f';
         at += len;
         if (*at == ',')
             at++;
@@ -126,8 +127,8 @@ static char *as_c(const char *src, const char *name)
             continue;
         fprintf(f, "\nconst unsigned frx_fake_sizes_%s[] = {%d", fn, n);
         for (int i = 0; i < n; i++)
-            fprintf(f, ", %d", kinds[i] == 'p' ? 8 : kinds[i] == 'i' ? 4
-                                                 : dbl ? 8 : 4);
+            fprintf(f, ", %d", kinds[i] == 'p' || kinds[i] == 'l' ? 8
+                               : kinds[i] == 'i' ? 4 : dbl ? 8 : 4);
         fprintf(f, "};\nvoid frx_fake_run_%s(unsigned gx, unsigned gy, "
                    "unsigned bx, void **p);\n"
                    "void frx_fake_run_%s(unsigned gx, unsigned gy, "
@@ -140,9 +141,9 @@ static char *as_c(const char *src, const char *name)
                    "        %s(", fn, fn, fn);
         for (int i = 0; i < n; i++)
             fprintf(f, "%s*(%s *)p[%d]", i ? ", " : "",
-                    kinds[i] == 'p' ? "void *" : kinds[i] == 'i'
-                                                     ? "int" : "fpdtype_t",
-                    i);
+                    kinds[i] == 'p'   ? "void *"
+                    : kinds[i] == 'i' ? "int"
+                    : kinds[i] == 'l' ? "frx_ix64" : "fpdtype_t", i);
         fputs(");\n    }\n}\n", f);
     }
     return fclose(f) == 0 ? out : (free(out), NULL);
@@ -558,7 +559,9 @@ static int fake_create(const frx_backend_init *init, frx_backend_info *info,
     g->rtc.destroy = rtc_destroy;
     g->rtc.errstr = rtc_errstr;
     snprintf(g->arch, sizeof g->arch, "host");
-    snprintf(g->driver, sizeof g->driver, "fakegpu 1");
+    /* in the cache key: bumped when the runner it wraps kernels in
+     * changes (2: 64-bit frx_ix64 parameters) */
+    snprintf(g->driver, sizeof g->driver, "fakegpu 2");
     snprintf(g->rtc_version, sizeof g->rtc_version, "cc");
     snprintf(g->device, sizeof g->device, "fake GPU");
     int rc = frx_gpu_start(g);

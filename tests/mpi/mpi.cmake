@@ -85,6 +85,26 @@ set_tests_properties(mpi-startup-unavailable-rank
   TIMEOUT 30 ENVIRONMENT
   "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1;FRX_PLUGIN_PATH=${FRX_FIXTURE_DIR}")
 
+# Ranks started with different cases (MPMD, or a file edited on one
+# node) are refused at start-up with the ranks that differ; layout,
+# comments and backend.rules do not count.
+foreach(case case-a case-b case-a-rules)
+  configure_file(${CMAKE_CURRENT_SOURCE_DIR}/data/mpi/${case}.yaml
+    ${CMAKE_CURRENT_BINARY_DIR}/mpi-${case}.yaml COPYONLY)
+endforeach()
+add_test(NAME mpi-startup-different-cases
+  COMMAND sh ${FRX_EXPECT} 1
+    "rank 1 \\([^)]*\\): [^ ]*mpi-case-b[.]yaml \\(case [0-9a-f]+\\): differs from rank 0"
+    ${FRX_MPIRUN} 1 ${FRX_EXE} run ${CMAKE_CURRENT_BINARY_DIR}/mpi-case-a.yaml
+    : -n 1 ${FRX_EXE} run ${CMAKE_CURRENT_BINARY_DIR}/mpi-case-b.yaml)
+add_test(NAME mpi-startup-same-case-other-rules
+  COMMAND sh ${FRX_EXPECT} 0 "2 rank\\(s\\) on openmp.*: ok"
+    ${FRX_MPIRUN} 1 ${FRX_EXE} run ${CMAKE_CURRENT_BINARY_DIR}/mpi-case-a.yaml
+    : -n 1 ${FRX_EXE} run ${CMAKE_CURRENT_BINARY_DIR}/mpi-case-a-rules.yaml)
+set_tests_properties(mpi-startup-different-cases
+  mpi-startup-same-case-other-rules PROPERTIES TIMEOUT 30
+  ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+
 # One job on two backends: rank 1 on opencl, the rest on openmp, must
 # give what all-openmp gives (the reference is the same serial one).
 if(TARGET frx-opencl)
@@ -113,3 +133,120 @@ if(TARGET frx-opencl)
     mpi-startup-device-aware-refused PROPERTIES TIMEOUT 60
     ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
 endif()
+
+# The time loop on the ODE fixture (tests/fixtures/ode.c), per backend;
+# on openmp also with the elements shared out over 2 ranks.
+frx_check_test(test_timeloop test_timeloop.c)
+add_dependencies(test_timeloop frx-fixtures)
+foreach(be IN LISTS FRX_TEST_BACKENDS)
+  set(nps 1)
+  if(be STREQUAL "openmp")
+    set(nps 1 2)
+  endif()
+  foreach(np IN LISTS nps)
+    add_test(NAME timeloop-${be}-np${np} COMMAND ${FRX_MPIRUN} ${np}
+      $<TARGET_FILE:test_timeloop> ${be})
+    set_tests_properties(timeloop-${be}-np${np} PROPERTIES SKIP_RETURN_CODE 77
+      TIMEOUT 600 ENVIRONMENT
+      "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1;FRX_PLUGIN_PATH=${FRX_FIXTURE_DIR}")
+  endforeach()
+endforeach()
+
+# Mesh partitions: every element on one rank, weights honoured within
+# 5%, shared faces matched face by face on both sides, the same
+# partition twice; refusals on every rank.
+add_executable(test_mesh_parts mpi/test_mesh_parts.c meshutil.c)
+target_link_libraries(test_mesh_parts PRIVATE frx m)
+frx_target_defaults(test_mesh_parts)
+foreach(np 2 3 4)
+  foreach(case weights rules linear periodic tri hex tiny tiny-linear too-few
+      weights-mismatch)
+    set(name mpi-mesh-${case}-np${np})
+    add_test(NAME ${name} COMMAND ${FRX_MPIRUN} ${np}
+      $<TARGET_FILE:test_mesh_parts> ${case})
+    set_tests_properties(${name} PROPERTIES TIMEOUT 60
+      ENVIRONMENT "${FRX_MPI_TEST_ENV}")
+  endforeach()
+endforeach()
+# METIS's partition is the same from one run to the next
+add_test(NAME mpi-mesh-same-twice-np3 COMMAND sh
+  ${CMAKE_CURRENT_SOURCE_DIR}/mpi/same-twice.sh
+  ${FRX_MPIRUN} 3 $<TARGET_FILE:test_mesh_parts> weights)
+set_tests_properties(mpi-mesh-same-twice-np3 PROPERTIES TIMEOUT 60
+  ENVIRONMENT "${FRX_MPI_TEST_ENV}")
+
+# Output and checkpoints (core/src/io.h): the internal writers built in
+# from their sources, on a made-up mesh (io_mesh.c).
+set(FRX_IO_SRC ${PROJECT_SOURCE_DIR}/core/src)
+add_executable(test_vtk mpi/test_vtk.c mpi/io_mesh.c
+  ${FRX_IO_SRC}/io_util.c ${FRX_IO_SRC}/vtk.c)
+add_executable(test_ckpt mpi/test_ckpt.c mpi/io_mesh.c
+  ${FRX_IO_SRC}/io_util.c ${FRX_IO_SRC}/io_route.c ${FRX_IO_SRC}/ckpt.c)
+foreach(t test_vtk test_ckpt)
+  target_include_directories(${t} PRIVATE ${FRX_IO_SRC})
+  target_link_libraries(${t} PRIVATE frx PkgConfig::HDF5_MPI m)
+  frx_target_defaults(${t})
+endforeach()
+foreach(np 1 2 3)
+  add_test(NAME mpi-vtk-np${np}
+    COMMAND ${FRX_MPIRUN} ${np} $<TARGET_FILE:test_vtk>)
+endforeach()
+foreach(np 1 2 3 4)
+  add_test(NAME mpi-ckpt-np${np}
+    COMMAND ${FRX_MPIRUN} ${np} $<TARGET_FILE:test_ckpt>)
+endforeach()
+set_tests_properties(mpi-vtk-np1 mpi-vtk-np2 mpi-vtk-np3 mpi-ckpt-np1
+  mpi-ckpt-np2 mpi-ckpt-np3 mpi-ckpt-np4 PROPERTIES TIMEOUT 120
+  ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+
+# The same files through VTK's own reader (what ParaView uses), with
+# Debian's python3-vtk9; skipped where it is not installed.
+find_program(FRX_SYSTEM_PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
+if(FRX_SYSTEM_PYTHON3)
+  add_test(NAME mpi-vtk-reader-np3 COMMAND sh
+    ${CMAKE_CURRENT_SOURCE_DIR}/own-tmpdir.sh
+    sh ${CMAKE_CURRENT_SOURCE_DIR}/mpi/vtk-reader.sh ${FRX_SYSTEM_PYTHON3}
+    ${CMAKE_CURRENT_SOURCE_DIR}/mpi/vtk_reader.py $<TARGET_FILE:test_vtk> 3
+    ${MPIEXEC_EXECUTABLE} --oversubscribe ${MPIEXEC_NUMPROC_FLAG})
+  set_tests_properties(mpi-vtk-reader-np3 PROPERTIES SKIP_RETURN_CODE 77
+    TIMEOUT 120 ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+endif()
+# Set-up checks across ranks: graphs touching a buffer MPI holds, and
+# exchanges whose sides disagree, are refused at commit.
+add_executable(test_setup mpi/test_setup.c)
+target_link_libraries(test_setup PRIVATE frx)
+frx_target_defaults(test_setup)
+foreach(np 2 3)
+  add_test(NAME mpi-setup-checks-np${np}
+    COMMAND sh ${FRX_EXPECT} 0 "set-up checks on ${np} rank\\(s\\): [0-9]+ passed, 0 failed"
+      ${FRX_MPIRUN} ${np} $<TARGET_FILE:test_setup>)
+  set_tests_properties(mpi-setup-checks-np${np} PROPERTIES TIMEOUT 60
+    ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+endforeach()
+
+# One rank failing: at set-up every rank stops together, naming it; mid-
+# run it ends the job at once (MPI_Abort), naming itself. Faults come
+# from an LD_PRELOAD library (fault.c), never from libfrx. A wrong
+# value received by one rank is named by that rank, even where a sum
+# over ranks would cancel it (+1 on rank 1, -1 on rank 2).
+set(FRX_FAULT_RUN ${FRX_MPIRUN} 3 -x LD_PRELOAD=$<TARGET_FILE:frx-fault>)
+add_test(NAME mpi-fault-setup-np3
+  COMMAND sh ${FRX_EXPECT} 1
+    "rank 1 \\([^)]*\\): frx_view_create: out of memory for 4096 points \\(injected"
+    --and "demo: views failed on 1 of 3 rank"
+    ${FRX_FAULT_RUN} -x FRX_FAULT=views:1
+    ${FRX_EXE} run ${PROJECT_SOURCE_DIR}/config/demo.yaml)
+add_test(NAME mpi-fault-midrun-np3
+  COMMAND sh ${FRX_EXPECT} 1
+    "rank 1 of 3 stops the job: MPI_Start \\(receive from rank 0, tag 0\\) failed on rank 1"
+    ${FRX_FAULT_RUN} -x FRX_FAULT=start:1:5
+    ${FRX_EXE} run ${PROJECT_SOURCE_DIR}/config/demo.yaml)
+add_test(NAME mpi-fault-received-values-np3
+  COMMAND sh ${FRX_EXPECT} 1
+    "rank 1 \\([^)]*\\): 1 of 16384 values received from rank 0 differ"
+    --and "rank 2 \\([^)]*\\): 1 of 16384 values received from rank 1 differ"
+    ${FRX_FAULT_RUN} -x FRX_FAULT=recv-add:1:1,recv-add:2:-1
+    ${FRX_EXE} run ${PROJECT_SOURCE_DIR}/config/demo.yaml)
+set_tests_properties(mpi-fault-setup-np3 mpi-fault-midrun-np3
+  mpi-fault-received-values-np3 PROPERTIES TIMEOUT 30
+  ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1;${FRX_FAULT_ENV}")

@@ -19,23 +19,58 @@ enum frx_mpi_mode { FRX_MPI_HOST_STAGED = 1, FRX_MPI_DEVICE_AWARE = 2 };
 
 /* Collective over comm: every rank creates its backend (backend.name, or
  * the first of backend.rules matching its rank or host), then all agree:
- * if any rank failed, every rank returns FRX_EUNAVAIL and rank 0's
- * message lists each failing rank, its host and the reason; precision
- * must be the same everywhere; backend.mpi is resolved and logged. */
+ * if any rank failed, every rank returns FRX_EUNAVAIL (FRX_ECONFIG for a
+ * bad case) and its message lists each failing rank, its host and the
+ * reason; every rank must have read the same case (a hash of its tree,
+ * less backend.rules: ranks that differ are named) and ended up on the
+ * same precision; backend.mpi is resolved and logged. */
 FRX_EXTERN int frx_backend_create_all(const frx_config *cfg, MPI_Comm comm,
                                       frx_backend **out);
 FRX_EXTERN int frx_backend_mpi_mode(const frx_backend *be);
 
+/* Set-up across ranks follows one rule: every collective step is
+ * entered by every rank, with the status of what it did before, so that
+ * all return an error together instead of one rank entering a
+ * collective that the others never reach. frx's own collective steps
+ * (frx_backend_create_all, frx_comm_create, frx_comm_report) do this
+ * inside; between them, an application passes each rank's status of its
+ * local steps (matrices, views, kernels) to frx_comm_agree.
+ *
+ * Collective over comm: FRX_OK on every rank if rc is FRX_OK on every
+ * rank; else every rank returns the first failing rank's code, with a
+ * message "<what> failed on N of M rank(s):" and a line "rank R (host):
+ * reason" per failing rank. Costs one small MPI_Allreduce when all went
+ * well.
+ *
+ * What cannot be agreed -- a failure while a graph with MPI nodes runs,
+ * when the other ranks already wait for this one -- ends the job: the
+ * rank logs its number and the reason and calls MPI_Abort on frx's
+ * communicator with code 1. */
+FRX_EXTERN int frx_comm_agree(MPI_Comm comm, int rc, const char *what);
+
+
 typedef struct frx_comm frx_comm;
 
-/* A communicator of frx's own (a duplicate of comm that returns MPI
- * errors instead of aborting). */
+/* A communicator of frx's own (duplicates of comm that return MPI
+ * errors instead of aborting). Collective, agreed as above. */
 FRX_EXTERN int frx_comm_create(frx_backend *be, MPI_Comm comm,
                                frx_comm **out);
 FRX_EXTERN void frx_comm_destroy(frx_comm *c);
 FRX_EXTERN MPI_Comm frx_comm_mpi(const frx_comm *c);
 
-/* Register the exchange of xm with peer; *id names it in graph nodes. */
+/* For a failure mid-run that the other ranks cannot be told of: logs
+ * "rank R of N stops the job: <frx_errmsg()> (<code>)" and calls
+ * MPI_Abort on c's communicator with code 1. frx_graph_run does this
+ * itself for a graph holding MPI nodes. */
+FRX_EXTERN void frx_comm_abort(frx_comm *c, int rc);
+
+/* Register the exchange of xm with peer; *id names it in graph nodes.
+ * Each side sends the other its shape as it registers; the first
+ * frx_graph_commit of a graph holding the exchange compares them and
+ * refuses (FRX_ESHAPE, both shapes named, on both ranks) a pair that
+ * differs, so a receive never overflows or half-fills. That commit waits
+ * for the peer to register the exchange: register every exchange before
+ * committing graphs. Nothing of it runs per graph run. */
 FRX_EXTERN int frx_comm_add_send(frx_comm *c, frx_xchg_matrix *xm, int peer,
                                  int *id);
 FRX_EXTERN int frx_comm_add_recv(frx_comm *c, frx_xchg_matrix *xm, int peer,
@@ -44,7 +79,15 @@ FRX_EXTERN int frx_comm_add_recv(frx_comm *c, frx_xchg_matrix *xm, int peer,
 /* Graph nodes: start a receive (posted before anything else), start a
  * send (after what writes its buffer, with the device synchronised and
  * the buffer on the host when host-staged), wait for either (a received
- * buffer is then on the device for what reads it). */
+ * buffer is then on the device for what reads it).
+ *
+ * From its start to its wait MPI holds the buffer: a receive writes it,
+ * a send reads it. frx_graph_commit refuses (FRX_EINVAL, naming the
+ * node and the start and wait nodes) a node added between them that
+ * reads or writes a receive's buffer, or writes a send's; a start with
+ * no later wait in the graph; and a wait with no start before it. The
+ * graph never reorders such a node itself: add it after the wait (or,
+ * for a send, before its start). */
 FRX_EXTERN int frx_graph_add_recv(frx_graph *g, frx_comm *c, int id,
                                   const int *deps, size_t ndeps, int *node);
 FRX_EXTERN int frx_graph_add_send(frx_graph *g, frx_comm *c, int id,
@@ -55,6 +98,52 @@ FRX_EXTERN int frx_graph_add_wait(frx_graph *g, frx_comm *c, int id,
 /* Collective: pack, transfer-wait and unpack times of each rank, as
  * min/median/max over ranks, logged by rank 0 at level info. */
 FRX_EXTERN int frx_comm_report(frx_comm *c);
+
+/* ---------------------------------------------------------------- solvers */
+
+/* A solver plugin driven by frx's time loop (DESIGN.md, "Solver
+ * lifecycle" and "Time loop"). Every function here is collective over
+ * the communicator's ranks: a failure on one rank is a failure on every
+ * rank, with each failing rank's reason in frx_errmsg(). */
+struct frx_mesh;
+typedef struct frx_solver frx_solver;
+
+/* What a run did. Set size (and l2, l2_cap) before the call. */
+typedef struct frx_run_stats {
+    uint32_t size;
+    uint64_t step;      /* the step number reached (a restart continues
+                           the count of the run it came from) */
+    uint64_t steps_run; /* steps this run took */
+    uint64_t rejected;  /* steps the PI controller rejected */
+    uint64_t nrhs;      /* RHS evaluations of this run */
+    uint64_t ndofs;     /* solution values over every rank */
+    double t, dt;       /* the time reached; the size of the next step */
+    double wall;        /* seconds in the time loop */
+    double errest;      /* rk45: the last step's error estimate, in units
+                           of the tolerance; 0 otherwise */
+    double *l2;         /* room for l2_cap values, or NULL: the L2 norm
+                           of each variable's error at the end (NaN when
+                           the solver has no exact solution) */
+    size_t l2_cap;
+} frx_run_stats;
+
+/* Start the solver of the case's solver.name (options solver.*, time
+ * loop time.*, output.*, checkpoint.*, check.*) on this rank's backend,
+ * communicator and part of the mesh (NULL: a case without a mesh): its
+ * registers, its RHS and check graphs, and the initial condition, or
+ * the checkpoint restart (not NULL). */
+FRX_EXTERN int frx_solver_create(const frx_config *cfg, frx_backend *be,
+                                 frx_comm *comm, const struct frx_mesh *mesh,
+                                 const char *restart, frx_solver **out);
+/* Run the time loop to time.t-end or time.steps; stats may be NULL. */
+FRX_EXTERN int frx_solver_run(frx_solver *s, frx_run_stats *stats);
+FRX_EXTERN void frx_solver_destroy(frx_solver *s);
+
+/* `frx run` of a case with a solver: backends, frx's communicator (a
+ * duplicate of comm), the mesh when the case has one, the solver and
+ * its time loop; progress and summary on rank 0. */
+FRX_EXTERN int frx_run_case(const frx_config *cfg, MPI_Comm comm,
+                            const char *restart, frx_run_stats *stats);
 
 #ifdef __cplusplus
 }

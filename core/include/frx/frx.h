@@ -96,6 +96,13 @@ FRX_EXTERN const frx_cfgnode *frx_config_root(const frx_config *cfg);
  * find (backend.<name>.*). Every error is reported, one per line of
  * frx_errmsg(); returns FRX_ECONFIG if there was any. */
 FRX_EXTERN int frx_config_check(const frx_config *cfg);
+/* The same checks, opening only the backend plugins the case names
+ * (backend.name and each backend.rules name; every backend plugin if
+ * one of them is auto): what `frx run` does, so that a broken plugin
+ * the case does not use cannot stop a run. A backend.<name> section of
+ * a backend the case does not name is accepted unchecked when
+ * frx-<name>.so is along the search path. */
+FRX_EXTERN int frx_config_check_for_run(const frx_config *cfg);
 
 /* Tree access. path is dotted ("backend.openmp.cc"); NULL/"" = node. */
 FRX_EXTERN const frx_cfgnode *frx_cfg_get(const frx_cfgnode *node,
@@ -145,7 +152,10 @@ FRX_EXTERN int frx_plugin_probe(const frx_plugin *p, char *why, size_t n);
 
 /* Every frx-*.so along the search path, in search order (first one of a
  * name wins; later ones are reported as shadowed). p is NULL when the
- * file could not be opened; err and msg say why. */
+ * file could not be opened; err and msg say why. Unless MPI is running,
+ * each file not loaded yet is first loaded in a forked child, so that
+ * one whose constructor crashes is reported (with its signal) instead
+ * of ending the process. */
 typedef void (*frx_plugin_visit_fn)(const char *path, const frx_plugin *p,
                                     int err, const char *msg, void *ud);
 FRX_EXTERN int frx_plugin_foreach(const frx_config *cfg,
@@ -270,6 +280,13 @@ FRX_EXTERN int frx_xchg_view_snapshot(frx_xchg_view *xv,
  *   ndim 2 runs over nrows x n: a matrix [a][b] has a*nrows rows (row
  *   x*nrows + j for row j of the kernel) and b variables.
  *   broadcast [a][b]: a const matrix (a x b) read whole by every point.
+ *   out reduce(max|min|sum) [a][b]: a result folded over every point:
+ *   the body's local copy starts at the operator's identity (-inf, +inf
+ *   or 0) at each point and whatever the body leaves in it is folded
+ *   in; bind it with frx_arg_reduce() and read it with
+ *   frx_kernel_result() after a run. max and min ignore NaN (as fmax
+ *   and fmin); a sum keeps it. The fold is the same on every run of
+ *   the same kernel on the same backend, whatever the number of threads.
  */
 typedef struct frx_kernel_decl {
     const char *name;
@@ -326,7 +343,8 @@ enum {
     FRX_ARG_VIEW,
     FRX_ARG_XCHG,
     FRX_ARG_SCALAR,
-    FRX_ARG_UNSET /* a scalar set later with frx_kernel_set_scalar */
+    FRX_ARG_UNSET, /* a scalar set later with frx_kernel_set_scalar */
+    FRX_ARG_REDUCE /* a reduction's result (frx_kernel_result) */
 };
 
 FRX_EXTERN frx_arg frx_arg_matrix(frx_matrix *m);
@@ -334,6 +352,7 @@ FRX_EXTERN frx_arg frx_arg_view(frx_view *v);
 FRX_EXTERN frx_arg frx_arg_xchg(frx_xchg_matrix *xm);
 FRX_EXTERN frx_arg frx_arg_scalar(double value);
 FRX_EXTERN frx_arg frx_arg_unset(void);
+FRX_EXTERN frx_arg frx_arg_reduce(void);
 
 /* Bind a registered kernel to its arguments (in declaration order) over
  * nrows x n (nrows is 1 for ndim 1). Every argument's kind, dtype,
@@ -347,6 +366,12 @@ FRX_EXTERN int frx_kernel_set_scalar(frx_kernel *k, const char *arg,
                                      double value);
 FRX_EXTERN int frx_kernel_run(frx_kernel *k);
 FRX_EXTERN void frx_kernel_destroy(frx_kernel *k);
+/* The result of reduction argument arg over every point of the kernel's
+ * last run: n values (its dims, row-major: n = a*b for [a][b], 1 for a
+ * scalar shape), in double. It waits for that run; only the partial
+ * results (one per slice of chunks, or per work-group) are copied. */
+FRX_EXTERN int frx_kernel_result(frx_kernel *k, const char *arg,
+                                 double *values, size_t n);
 
 typedef struct frx_backend_stats {
     size_t compiles;    /* kernels compiled by this process */
@@ -431,6 +456,15 @@ FRX_EXTERN int frx_graph_add_unpack(frx_graph *g, frx_xchg_view *xv,
 FRX_EXTERN int frx_graph_add_product(frx_graph *g, frx_product *p,
                                      const int *deps, size_t ndeps,
                                      int *node);
+/* A host node: fn(ud) runs on the host in graph order, as a barrier.
+ * It runs after every node added before it has completed (the backend
+ * is synchronised first, so the callback may read what they wrote:
+ * frx_kernel_result, frx_matrix_read) and before any node added after
+ * it starts (so it may set scalars those use). A nonzero return stops
+ * frx_graph_run, which returns it; record the reason with frx_error. */
+typedef int (*frx_host_fn)(void *ud);
+FRX_EXTERN int frx_graph_add_host(frx_graph *g, frx_host_fn fn, void *ud,
+                                  int *node);
 FRX_EXTERN int frx_graph_commit(frx_graph *g);
 FRX_EXTERN int frx_graph_run(frx_graph *g);
 /* The committed order: order[k] is the k-th node run (n entries). */

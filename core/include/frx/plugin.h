@@ -31,7 +31,12 @@ enum frx_option_type {
     FRX_OPT_ENUM,        /* choices: "a|b|c" */
     FRX_OPT_STRING_LIST, /* a YAML list of strings */
     FRX_OPT_MAP,         /* a mapping; its keys are checked elsewhere */
-    FRX_OPT_MAP_LIST     /* a list of mappings, keys "<key>.<name>" */
+    FRX_OPT_MAP_LIST,    /* a list of mappings, keys "<key>.<name>" */
+    /* ABI 1.3: YAML lists of numbers or booleans, like [4, 4]; min and
+     * max bound each item */
+    FRX_OPT_INT_LIST,
+    FRX_OPT_DOUBLE_LIST,
+    FRX_OPT_BOOL_LIST
 };
 
 /* One key of a schema; arrays end with a zeroed entry (key == NULL). */
@@ -39,7 +44,8 @@ typedef struct frx_option {
     const char *key;     /* relative dotted path, e.g. "cflags" */
     int type;            /* enum frx_option_type */
     const char *choices; /* FRX_OPT_ENUM */
-    double min, max;     /* FRX_OPT_INT/DOUBLE; min > max: unbounded */
+    double min, max;     /* FRX_OPT_INT/DOUBLE and their lists; min >
+                            max: unbounded */
     const char *def;     /* default, as text for messages and docs */
     int required;
     const char *help;
@@ -105,22 +111,36 @@ typedef struct frx_pack_args {
 /* A generated kernel to compile: source defining the function entry. */
 typedef struct frx_kernel_src {
     uint32_t size;
-    const char *name;   /* the kernel's name, for messages */
+    const char *name;   /* the kernel's name, for messages (a solver's
+                           kernels: "<plugin>.<name>") */
     const char *entry;  /* the function to look up */
     const char *source;
     int ndim;
+    /* ABI 1.3: work-items per group every launch of this kernel must
+     * use (GPU targets of kernels with reductions, whose generated code
+     * folds one group in local memory); 0: the backend's choice. */
+    size_t local_size;
 } frx_kernel_src;
 
 /* Launch parameters, in the order of the generated function's
- * parameters: nrows and n first, then each argument's. */
-enum frx_param_type { FRX_PARAM_MEM = 1, FRX_PARAM_INT, FRX_PARAM_FP };
+ * parameters: nrows and n first, then each argument's. FRX_PARAM_INT is
+ * a 32-bit int in the generated code (counts, int32_t scalars);
+ * FRX_PARAM_INT64 (ABI 1.3) a 64-bit one (offsets into allocations and
+ * leading dimensions: int64_t in C, long in OpenCL C, long long in CUDA
+ * and HIP). */
+enum frx_param_type {
+    FRX_PARAM_MEM = 1,
+    FRX_PARAM_INT,
+    FRX_PARAM_FP,
+    FRX_PARAM_INT64 /* ABI 1.3 */
+};
 
 enum frx_access { FRX_ACCESS_READ = 1, FRX_ACCESS_WRITE = 2 };
 
 typedef struct frx_param {
     int type;
     void *mem;   /* FRX_PARAM_MEM: a mem handle from mem_alloc */
-    int64_t i;   /* FRX_PARAM_INT */
+    int64_t i;   /* FRX_PARAM_INT and FRX_PARAM_INT64 */
     double d;    /* FRX_PARAM_FP, converted to the backend precision */
     int access;  /* FRX_PARAM_MEM: FRX_ACCESS_* bits, from the intents */
 } frx_param;
@@ -233,9 +253,136 @@ typedef struct frx_backend_ops {
 
 /* ---------------------------------------------------------------- solver */
 
+/* The solver interface is versioned on its own (frx_solver_ops.api_*):
+ * a solver plugin built for another major is refused at load; minors
+ * only append. A plugin whose ops leave api_major 0 and create NULL
+ * only declares options. The core drives a solver through `frx run`
+ * (frx_solver_create/run/destroy in comm.h):
+ *
+ *   create -> the core allocates the registers of the solution (per
+ *   register one matrix per block: nupts x nvars x neles) -> initial
+ *   into register 0 (or a checkpoint is read) -> build_rhs once for
+ *   each (u, f) register pair the time scheme uses, build_check once
+ *   for each register that can hold u after a step -> the time loop
+ *   runs those graphs (set_time before each RHS) -> destroy.
+ *
+ * Every call happens on every rank, in the same order; a failure on
+ * one rank (an FRX_E* code, message through frx_error) stops every
+ * rank with that rank's message. Kernels and macros a solver registers
+ * are namespaced: the core sets the backend's kernel namespace to the
+ * plugin's name around every call into the solver, where
+ * frx_kernel_register and frx_kernel_create see only the plugin's own
+ * kernels (messages call them "<plugin>.<name>"), so two solver plugins
+ * may both have a `tflux`. */
+#define FRX_SOLVER_API_MAJOR 1
+#define FRX_SOLVER_API_MINOR 0
+
+struct frx_comm; /* comm.h */
+struct frx_mesh; /* mesh.h */
+
+/* What the core hands the solver (read only, valid until destroy). */
+typedef struct frx_solver_init {
+    uint32_t size;
+    frx_backend *backend;
+    struct frx_comm *comm;        /* frx's communicator, for exchanges */
+    const frx_config *config;
+    const frx_cfgnode *options;   /* solver.*, checked against the schema */
+    const struct frx_mesh *mesh;  /* this rank's part of the mesh; NULL
+                                     for a case without `mesh` */
+    double t0;                    /* time.t-start (a restart continues
+                                     from the checkpoint's time, which
+                                     set_time gives) */
+    double dt;                    /* time.dt; 0 with time.cfl */
+    double t_end;                 /* time.t-end; HUGE_VAL without */
+    int restart;                  /* 1: u comes from a checkpoint and
+                                     initial is not called */
+} frx_solver_init;
+
+/* One solved variable ("rho", "u", ...): output, checkpoints, norms. */
+typedef struct frx_solver_var {
+    const char *name;
+} frx_solver_var;
+
+/* The solution on the elements of one block of the mesh (one element
+ * type): a matrix of nupts rows, nvars variables and neles elements.
+ * Host arrays belong to the solver and live until destroy. */
+typedef struct frx_solver_block {
+    uint32_t size;
+    size_t nupts, neles;
+    const double *upts;     /* [neles][nupts][ndims] point coordinates */
+    const double *qweights; /* [neles][nupts] quadrature weight x |J|, for
+                               norms; NULL: no norms */
+    /* output: nvis points per element at vis_pts [neles][nvis][ndims],
+     * values vis_op [nvis][nupts] x the solution; written as one VTK
+     * cell of type vtk_type (VTK_LAGRANGE_QUADRILATERAL = 70, ...) whose
+     * points are the nvis points in VTK's order */
+    int vtk_type;
+    size_t nvis;
+    const double *vis_pts;
+    const double *vis_op;
+} frx_solver_block;
+
+/* What the solver tells the core at create. The core zeroes it and
+ * sets size; the solver fills the fields that size holds. */
+typedef struct frx_solver_info {
+    uint32_t size;
+    size_t nvars;
+    const frx_solver_var *vars;     /* nvars entries of var_size bytes */
+    size_t var_size;
+    size_t nblocks;                 /* as the mesh's blocks, same order */
+    const frx_solver_block *blocks; /* nblocks entries of block_size */
+    size_t block_size;
+    unsigned check_every;           /* run the check graph every N steps
+                                       (0: never) */
+    int order;                      /* formal order of accuracy (logs) */
+    int ndims;                      /* coordinates of a point in upts,
+                                       vis_pts and exact(): the mesh's
+                                       (0 here takes it); without a mesh
+                                       the solver's own, 0 if it has
+                                       none */
+} frx_solver_info;
+
 typedef struct frx_solver_ops {
     uint32_t size;
     const frx_option *options; /* schema of solver.* */
+
+    /* ABI 1.3: the solver interface. */
+    uint16_t api_major, api_minor; /* FRX_SOLVER_API_* it was built for */
+    /* Fill info, register kernels, return the state in *state. Where
+     * it fails after setting *state, destroy(*state) is still called,
+     * so it may return as soon as something fails. */
+    int (*create)(const frx_solver_init *init, frx_solver_info *info,
+                  void **state);
+    void (*destroy)(void *state);
+    /* The initial condition at t0 into u (one matrix per block; the
+     * registers start at zero). */
+    int (*initial)(void *state, frx_matrix *const *u);
+    /* Add to g the nodes that compute f = R(u); the core commits and
+     * runs g. Called at start-up once per (u, f) register pair the time
+     * scheme uses; f never aliases u. */
+    int (*build_rhs)(void *state, frx_matrix *const *u,
+                     frx_matrix *const *f, frx_graph *g);
+    /* Optional: called before each RHS evaluation with its stage time
+     * (to set time-dependent scalars with frx_kernel_set_scalar). */
+    int (*set_time)(void *state, double t);
+    /* Optional: add nodes that check u, run after every check_every-th
+     * step; called once per register that can hold u. A check is a
+     * reduction kernel and a host node (frx_graph_add_host) that reads
+     * its result and returns an FRX_E* code with its message
+     * (frx_error); every rank stops, the message naming step, time,
+     * rank and the check's message. Put failing host nodes after any
+     * exchange in the graph. */
+    int (*build_check)(void *state, frx_matrix *const *u, frx_graph *g);
+    /* Optional: the exact solution at time t at n points xyz [n][ndims]
+     * (each block's upts; NULL when ndims is 0) into vals [n][nvars]:
+     * L2 error norms, with the blocks' qweights, at the end of a run. */
+    int (*exact)(void *state, double t, size_t n, const double *xyz,
+                 double *vals);
+    /* Optional (needed for time.cfl): this rank's largest stable dt for
+     * u at the CFL number cfl; the core takes the least over ranks,
+     * before every step. */
+    int (*max_dt)(void *state, frx_matrix *const *u, double cfl,
+                  double *dt);
 } frx_solver_ops;
 
 /* ------------------------------------------------------------ descriptor */
@@ -294,6 +441,13 @@ FRX_EXTERN int frx_cache_fetch(const char *const *parts, size_t nparts,
                                const char *suffix, frx_cache_build_fn build,
                                void *ud, frx_cache_entry *out);
 FRX_EXTERN void frx_cache_done(frx_cache_entry *e);
+
+/* ABI 1.3: how long frx_cache_fetch waits for another process's lock on
+ * an entry before it gives up with an error (default 300 s; the case's
+ * cache.lock-timeout sets it when a backend starts). It says that it
+ * waits, and for which pid, after 2 s. A cache directory that cannot be
+ * written is used read-only: its valid entries load, nothing is built. */
+FRX_EXTERN void frx_cache_set_lock_timeout(double seconds);
 
 /* SHA-256 of data, as 64 hex digits and a NUL. */
 FRX_EXTERN void frx_sha256_hex(const void *data, size_t len, char hex[65]);

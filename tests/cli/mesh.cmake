@@ -1,0 +1,72 @@
+# `frx mesh ...` as a user runs it. Included from tests/cli/tests.cmake.
+set(FRX_MESH_DATA ${PROJECT_SOURCE_DIR}/tests/data/mesh)
+
+frx_cli_test(mesh-info-inlet 0 "^  inlet +1 face$"
+  mesh info ${FRX_MESH_DATA}/channel.msh)
+frx_cli_test(mesh-info-wall 0 "^  wall +4 faces$"
+  mesh info ${FRX_MESH_DATA}/channel.msh)
+frx_cli_test(mesh-info-types 0 "^  quadrilateral, order 1: 2$"
+  mesh info ${FRX_MESH_DATA}/channel.msh)
+frx_cli_test(mesh-info-faces 0
+  "^faces: +7 [(]1 interior, 0 periodic, 6 on boundaries[)]$"
+  mesh info ${FRX_MESH_DATA}/channel.msh)
+frx_cli_test(mesh-info-id 0 "mesh id: +[0-9a-f]{64}"
+  mesh info ${FRX_MESH_DATA}/channel.msh)
+frx_cli_test(mesh-partition-linear 0 "^ +1 +1 +50.00% +50.00%$"
+  mesh partition ${FRX_MESH_DATA}/channel.msh -n 2 --method linear)
+frx_cli_test(mesh-partition-linear-cut 0 "^cut faces: 1 of 7 "
+  mesh partition ${FRX_MESH_DATA}/channel.msh -n 2 --method linear)
+frx_cli_test(mesh-partition-metis 0 "cut faces: 1 of 7 "
+  mesh partition ${FRX_MESH_DATA}/channel.msh -n 2)
+
+# Bad files: the line and what is wrong, exit status 1.
+frx_cli_test(mesh-info-bad-type 1 "bad-type.msh:45: unknown element type 99"
+  mesh info ${FRX_MESH_DATA}/bad-type.msh)
+frx_cli_test(mesh-info-no-file 1 "nope.msh: cannot open the mesh file: No such file"
+  mesh info ${FRX_MESH_DATA}/nope.msh)
+frx_cli_test(mesh-partition-too-many 1 "3 parts of a mesh of 2 elements: every part needs an element"
+  mesh partition ${FRX_MESH_DATA}/channel.msh -n 3)
+
+# Usage.
+frx_cli_test(mesh-help 0 "usage: frx mesh info FILE" mesh --help)
+frx_cli_test(mesh-info-help 0 "frx mesh partition FILE -n N" mesh info --help)
+frx_cli_test(mesh-no-args 2 "usage: frx mesh info FILE" mesh)
+frx_cli_test(mesh-unknown-command 2 "frx mesh: unknown command 'infoo'" mesh infoo)
+frx_cli_test(mesh-info-no-file-arg 2 "frx mesh info: which file[?]" mesh info)
+frx_cli_test(mesh-partition-no-n 2 "frx mesh partition: how many parts[?] [(]-n N[)]"
+  mesh partition ${FRX_MESH_DATA}/channel.msh)
+frx_cli_test(mesh-partition-bad-weights 2
+  "--weights needs 2 positive numbers separated by commas, like 3,1: got '1,x'"
+  mesh partition ${FRX_MESH_DATA}/channel.msh -n 2 --weights 1,x)
+frx_cli_test(mesh-partition-bad-method 2 "--method is metis or linear, got 'best'"
+  mesh partition ${FRX_MESH_DATA}/channel.msh -n 2 --method best)
+frx_cli_test(help-lists-mesh 0 "mesh info FILE +a Gmsh mesh as frx reads it" help)
+
+# PyFR's own vortex mesh (the peer case beside the checkout), skipped
+# with the reason where that folder is absent.
+function(frx_pyfr_cli_test name regex)
+  if(EXISTS ${FRX_PYFR_VORTEX_MSH})
+    frx_cli_test(${name} 0 "${regex}" ${ARGN})
+  else()
+    add_test(NAME cli-${name} COMMAND sh -c
+      "echo 'skipped: no PyFR vortex mesh at ${FRX_PYFR_VORTEX_MSH}'; exit 77")
+    set_tests_properties(cli-${name} PROPERTIES SKIP_RETURN_CODE 77
+      ENVIRONMENT "${FRX_TEST_ENV}")
+  endif()
+endfunction()
+set(FRX_VORTEX ${FRX_PYFR_VORTEX_MSH})
+frx_pyfr_cli_test(mesh-info-pyfr-vortex "^  quadrilateral, order 1: 400$"
+  mesh info ${FRX_VORTEX})
+frx_pyfr_cli_test(mesh-info-pyfr-vortex-x
+  "^  periodic_0 +20 faces, translation [(]-20, 0[)]$" mesh info ${FRX_VORTEX})
+frx_pyfr_cli_test(mesh-info-pyfr-vortex-y
+  "^  periodic_1 +20 faces, translation [(]0, 20[)]$" mesh info ${FRX_VORTEX})
+frx_pyfr_cli_test(mesh-info-pyfr-vortex-faces
+  "^faces: +800 [(]760 interior, 40 periodic, 0 on boundaries[)]$"
+  mesh info ${FRX_VORTEX})
+frx_pyfr_cli_test(mesh-partition-pyfr-vortex "^ +0 +200 +50.00% +50.00%$"
+  mesh partition ${FRX_VORTEX} -n 4 --weights 3,1,1,1 --method linear)
+frx_pyfr_cli_test(mesh-partition-pyfr-vortex-1 "^ +1 +67 +16.75% +16.67%$"
+  mesh partition ${FRX_VORTEX} -n 4 --weights 3,1,1,1 --method linear)
+frx_pyfr_cli_test(mesh-partition-pyfr-vortex-metis "^cut faces: [0-9]+ of 800 "
+  mesh partition ${FRX_VORTEX} -n 3)

@@ -1,0 +1,75 @@
+# `frx run` of cases with a solver plugin (the ODE fixtures), as a user
+# runs them. Included from tests/cli/tests.cmake.
+set(FRX_SOLVER_DATA ${PROJECT_SOURCE_DIR}/tests/data/solver)
+set(FRX_SOLVER_ENV
+  "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1;FRX_PLUGIN_PATH=${FRX_FIXTURE_DIR}")
+
+# frx_solver_test(NAME NP RC REGEX CASE [ARGS...]): mpirun -np NP frx run.
+function(frx_solver_test name np rc regex case)
+  add_test(NAME solver-${name} COMMAND sh ${FRX_EXPECT} ${rc} ${regex}
+    ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} --oversubscribe
+    ${FRX_EXE} run ${FRX_SOLVER_DATA}/${case} ${ARGN})
+  set_tests_properties(solver-${name} PROPERTIES TIMEOUT 120
+    ENVIRONMENT "${FRX_SOLVER_ENV}")
+endfunction()
+
+frx_solver_test(summary 1 0
+  "frx: 20 steps to step 20, t = 1, in [0-9.]+ s" ode.yaml)
+frx_solver_test(rates 2 0
+  "frx: 111 DOFs, 80 RHS evaluations: [0-9.e+]+ RHS evaluations/s, [0-9.e+]+ DOF-updates/s"
+  ode.yaml)
+frx_solver_test(norms 2 0 "frx: L2 error at t = 1: u [0-9.]+e-08" ode.yaml)
+frx_solver_test(progress-lines 1 0
+  "step 10  t 0.5  dt 0.05  wall [0-9:]+  ETA [0-9:]+" ode.yaml)
+# a check failing on one rank stops both, naming step, time and rank
+frx_solver_test(check-stops-every-rank 2 1
+  "frx: step 7, t = 0.7: a check failed on 1 of 2 rank[(]s[)]:" check-fails.yaml)
+frx_solver_test(check-names-rank 2 1
+  "^  rank 1: ode: the check fails at step 7 on rank 1, as solver.fail-step asks"
+  check-fails.yaml)
+frx_solver_test(nonfinite-stops 2 1
+  "^  rank 1: variable 'u' is NaN or Inf" blows-up.yaml)
+frx_solver_test(no-plugin 2 1
+  "no-plugin.yaml:3:16: solver.name: no plugin 'nosuch' [(]frx-nosuch.so[)] in: .*fixtures"
+  no-plugin.yaml)
+frx_cli_test(run-restart-needs-solver 1 "--restart needs a case with solver.name"
+  run ${PROJECT_SOURCE_DIR}/config/demo.yaml --restart nowhere.h5)
+set_tests_properties(cli-run-restart-needs-solver PROPERTIES
+  ENVIRONMENT "${FRX_MPI_TEST_ENV}")
+# a failure inside a step: the failing rank names itself, the job ends
+frx_solver_test(step-failure-aborts 2 1
+  "step 3, t = 0.2: a step failed on rank 1: ode: set_time fails at t = 0.25 on rank 1.*stopping the job"
+  step-fails.yaml)
+# on a terminal the progress line is rewritten in place
+find_program(FRX_SCRIPT script)
+if(FRX_SCRIPT)
+  add_test(NAME solver-progress-in-place COMMAND sh
+    ${CMAKE_CURRENT_SOURCE_DIR}/cli/tty.sh ${FRX_EXE}
+    ${FRX_SOLVER_DATA}/ode-tty.yaml)
+  set_tests_properties(solver-progress-in-place PROPERTIES TIMEOUT 60
+    ENVIRONMENT "${FRX_SOLVER_ENV}")
+endif()
+# on a mesh over 2 ranks: the progress lines and the summary
+frx_solver_test(mesh-progress 2 0 "step 10  t [0-9.]+  dt [0-9.e-]+  wall" ode-mesh.yaml)
+frx_solver_test(mesh-summary 2 0 "frx: L2 error at t = 2: u [0-9.]+e-0[89]" ode-mesh.yaml)
+
+# Bitwise restarts: 2N steps == N steps + checkpoint + restart + N steps,
+# on the same and on another number of ranks; rk4 with N odd (u then
+# sits in the other register), rk45 with its adaptive dt.
+foreach(run "rk4;1;1;5" "rk45;2;2;6" "rk45;2;3;6" "ssp-rk3;3;2;4")
+  list(GET run 0 scheme)
+  list(GET run 1 np1)
+  list(GET run 2 np2)
+  list(GET run 3 n)
+  set(name solver-restart-${scheme}-np${np1}-to-np${np2})
+  add_test(NAME ${name} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/restart.sh
+    ${MPIEXEC_EXECUTABLE} ${FRX_EXE} ${np1} ${np2} ${scheme} ${n})
+  set_tests_properties(${name} PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77
+    ENVIRONMENT "${FRX_SOLVER_ENV}")
+endforeach()
+add_test(NAME solver-output-intervals COMMAND sh
+  ${CMAKE_CURRENT_SOURCE_DIR}/cli/output.sh ${MPIEXEC_EXECUTABLE} ${FRX_EXE})
+set_tests_properties(solver-output-intervals PROPERTIES TIMEOUT 120
+  ENVIRONMENT "${FRX_SOLVER_ENV}")
+frx_solver_test(restart-missing-file 2 1
+  "frx: cannot open the checkpoint nosuch.h5" ode-mesh.yaml --restart nosuch.h5)

@@ -1,0 +1,118 @@
+/* Geometry of a rank's mesh part for the mesh tests. */
+#include "meshutil.h"
+
+#include <math.h>
+#include <string.h>
+
+int mu_face_corners(int etype, int f, int *corners)
+{
+    static const int tri[3][2] = {{0, 1}, {1, 2}, {2, 0}};
+    static const int quad[4][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}};
+    static const int hex[6][4] = {{0, 3, 2, 1}, {0, 1, 5, 4}, {0, 4, 7, 3},
+                                  {1, 2, 6, 5}, {2, 3, 7, 6}, {4, 5, 6, 7}};
+    switch (etype) {
+    case FRX_ETYPE_TRI:
+        memcpy(corners, tri[f], sizeof tri[f]);
+        return 2;
+    case FRX_ETYPE_QUAD:
+        memcpy(corners, quad[f], sizeof quad[f]);
+        return 2;
+    case FRX_ETYPE_HEX:
+        memcpy(corners, hex[f], sizeof hex[f]);
+        return 4;
+    default:
+        return 0;
+    }
+}
+
+static frx_mesh_block block(const frx_mesh *m, uint32_t blk)
+{
+    frx_mesh_block b = {.size = sizeof b};
+    frx_mesh_get_block(m, blk, &b);
+    return b;
+}
+
+static int ndims(const frx_mesh *m)
+{
+    frx_mesh_info info = {.size = sizeof info};
+    frx_mesh_get_info(m, &info);
+    return info.ndims;
+}
+
+const double *mu_shape_point(const frx_mesh *m, uint32_t blk, uint32_t ele,
+                             size_t i)
+{
+    frx_mesh_block b = block(m, blk);
+    return b.shape + ((size_t)ele * b.nshape + i) * (size_t)ndims(m);
+}
+
+int mu_face_ncorners(const frx_mesh *m, frx_face s)
+{
+    int c[4];
+    return mu_face_corners(block(m, s.blk).etype, s.face, c);
+}
+
+void mu_face_corner(const frx_mesh *m, frx_face s, int i, double *x)
+{
+    int c[4];
+    mu_face_corners(block(m, s.blk).etype, s.face, c);
+    memcpy(x, mu_shape_point(m, s.blk, s.ele, (size_t)c[i]),
+           (size_t)ndims(m) * sizeof *x);
+}
+
+void mu_face_mid(const frx_mesh *m, frx_face s, double *x)
+{
+    int n = mu_face_ncorners(m, s), d = ndims(m);
+    double y[3];
+    memset(x, 0, 3 * sizeof *x);
+    for (int i = 0; i < n; i++) {
+        mu_face_corner(m, s, i, y);
+        for (int k = 0; k < d; k++)
+            x[k] += y[k] / n;
+    }
+}
+
+uint64_t mu_gid(const frx_mesh *m, frx_face s)
+{
+    return block(m, s.blk).gid[s.ele];
+}
+
+double mu_orientation(const frx_mesh *m, uint32_t blk, uint32_t ele)
+{
+    static const int hexnb[8][3] = {{1, 3, 4}, {2, 0, 5}, {3, 1, 6},
+                                    {0, 2, 7}, {7, 5, 0}, {4, 6, 1},
+                                    {5, 7, 2}, {6, 4, 3}};
+    frx_mesh_block b = block(m, blk);
+    double worst = INFINITY;
+    int nc = b.etype == FRX_ETYPE_TRI ? 3 : b.etype == FRX_ETYPE_QUAD ? 4 : 8;
+    for (int i = 0; i < nc; i++) {
+        const double *x = mu_shape_point(m, blk, ele, (size_t)i);
+        double v;
+        if (nc < 8) {
+            const double *a = mu_shape_point(m, blk, ele, (size_t)(i + 1) % nc);
+            const double *p = mu_shape_point(m, blk, ele,
+                                             (size_t)(i + nc - 1) % nc);
+            v = (a[0] - x[0]) * (p[1] - x[1]) - (a[1] - x[1]) * (p[0] - x[0]);
+        } else {
+            double u[3][3];
+            for (int k = 0; k < 3; k++)
+                for (int d = 0; d < 3; d++)
+                    u[k][d] = mu_shape_point(m, blk, ele,
+                                             (size_t)hexnb[i][k])[d] - x[d];
+            v = u[0][0] * (u[1][1] * u[2][2] - u[1][2] * u[2][1]) -
+                u[0][1] * (u[1][0] * u[2][2] - u[1][2] * u[2][0]) +
+                u[0][2] * (u[1][0] * u[2][1] - u[1][1] * u[2][0]);
+        }
+        worst = fmin(worst, v);
+    }
+    return worst;
+}
+
+double mu_dist(const double *a, const double *b, const double *shift,
+               int nd)
+{
+    double d = 0;
+    for (int k = 0; k < nd; k++)
+        d = fmax(d, fabs(a[k] - b[k] - (shift ? shift[k] : 0)));
+    return d;
+}

@@ -1,0 +1,33 @@
+/* Geometry of a rank's mesh part, for the mesh tests: the conventions
+ * of docs/mesh.md written out again independently of the core. */
+#ifndef FRX_MESHUTIL_H
+#define FRX_MESHUTIL_H
+
+#include <frx/mesh.h>
+
+/* The corners of face f of an element type, in the element's face
+ * order (counter-clockwise seen from outside); how many. */
+int mu_face_corners(int etype, int f, int *corners);
+
+/* Point i of an element's shape, and the corners of a face side. */
+const double *mu_shape_point(const frx_mesh *m, uint32_t blk, uint32_t ele,
+                             size_t i);
+/* Corner i of face side s (in its element's face order) into x. */
+void mu_face_corner(const frx_mesh *m, frx_face s, int i, double *x);
+int mu_face_ncorners(const frx_mesh *m, frx_face s);
+/* The mean of a face side's corners. */
+void mu_face_mid(const frx_mesh *m, frx_face s, double *x);
+/* The global element number of a side. */
+uint64_t mu_gid(const frx_mesh *m, frx_face s);
+
+/* The smallest signed area (2-D) or corner Jacobian (3-D) of the
+ * corners of element ele of block blk: positive when the element is
+ * positively oriented. */
+double mu_orientation(const frx_mesh *m, uint32_t blk, uint32_t ele);
+
+/* |a - b - shift| in the max norm over ndims values (shift may be
+ * NULL). */
+double mu_dist(const double *a, const double *b, const double *shift,
+               int ndims);
+
+#endif
