@@ -615,11 +615,14 @@ int frx_product_create_using(frx_matrix *a, frx_matrix *b, frx_matrix *c,
     a->refs++, b->refs++, c->refs++;
     size_t lo, hi;
     frx__matrix_range(a, &lo, &hi);
-    p->acc[0] = (frx__access){a->alloc, 0, lo, hi};
+    p->acc[0] = (frx__access){.res = a->alloc, .writes = 0, .lo = lo,
+                               .hi = hi};
     frx__matrix_range(b, &lo, &hi);
-    p->acc[1] = (frx__access){b->alloc, 0, lo, hi};
+    p->acc[1] = (frx__access){.res = b->alloc, .writes = 0, .lo = lo,
+                               .hi = hi};
     frx__matrix_range(c, &lo, &hi);
-    p->acc[2] = (frx__access){c->alloc, 1, lo, hi};
+    p->acc[2] = (frx__access){.res = c->alloc, .writes = 1, .lo = lo,
+                               .hi = hi};
     *out = p;
     return FRX_OK;
 }
