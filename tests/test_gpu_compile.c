@@ -8,7 +8,11 @@
  * are opened as the plugins open them (gpu-common's loader). Exits 77
  * (ctest's skip) with the reason when the library is missing.
  *
+ * Operator products are generated for FR operators of quadrilaterals and
+ * hexahedra (compile_products) and compiled the same way.
+ *
  *   test_gpu_compile nvrtc|hiprtc */
+#include "fr_operators.h"
 #include "gpu.h"
 #include "kernels.h"
 
@@ -90,6 +94,48 @@ static int compile_all(const struct gpu_rtc *r, int target,
     return failed;
 }
 
+/* Product code of FR operators that cover what the generator writes:
+ * small and large unrolled code, blocks of 1 to 16 rows, beta = 0 or not,
+ * and loops (an operator past the unrolling limit), in both precisions.
+ * (Every operator compiles the same constructs with other literals; the
+ * conformance tests run them all.) */
+static int compile_products(const struct gpu_rtc *r, int target,
+                            const struct arch *a, const char *opt,
+                            int *total)
+{
+    static const struct {
+        size_t dim, p;
+        enum fr_op op;
+        size_t rows;
+    } cases[] = {{2, 1, FR_INTERP, 1}, {2, 3, FR_GRAD, 4},
+                 {2, 6, FR_QUAD, 8}, {3, 4, FR_GRAD, 16},
+                 {3, 3, FR_QUAD, 8}};
+    int failed = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        fr_operator o = fr_make(cases[i].dim, cases[i].p, cases[i].op);
+        for (int prec = FRX_DOUBLE; prec >= FRX_SINGLE; prec--) {
+            frx_codegen cg = {.target = target, .precision = prec,
+                              .soasz = a->soasz,
+                              .alignment = FRX_GPU_ALIGNMENT};
+            char *src, *entry, what[64];
+            snprintf(what, sizeof what, "product %s", o.name);
+            if (frx_product_generate(&cg, o.m, o.k, o.a,
+                                     (int)((i + (size_t)prec) % 2),
+                                     cases[i].rows, 0, 0, &src, &entry)) {
+                printf("FAIL: generate %s: %s\n", what, frx_errmsg());
+                failed++;
+                continue;
+            }
+            failed += compile_one(r, opt, what, src);
+            (*total)++;
+            free(src);
+            free(entry);
+        }
+        free(o.a);
+    }
+    return failed;
+}
+
 int main(int argc, char **argv)
 {
     int nv = argc > 1 && strcmp(argv[1], "nvrtc") == 0;
@@ -148,6 +194,8 @@ int main(int argc, char **argv)
         int before = failed;
         failed += compile_all(&r, nv ? FRX_TARGET_CUDA : FRX_TARGET_HIP,
                               &archs[a], opt, &total);
+        failed += compile_products(&r, nv ? FRX_TARGET_CUDA : FRX_TARGET_HIP,
+                                   &archs[a], opt, &total);
         printf("%s: %s\n", archs[a].name, failed == before ? "ok" : "FAILED");
         compiled_archs++;
     }

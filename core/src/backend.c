@@ -1,6 +1,7 @@
 /* Backend selection and dispatch: one backend per rank, from the case. */
 #include "frx-impl.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,41 @@ static int check_ops(const frx_plugin *p)
                              "plugin %s: backend function '%s' is missing: "
                              "rebuild the plugin against this frx",
                              frx_plugin_path(p), required_ops[i]);
+    return FRX_OK;
+}
+
+/* backend.<name>.products: auto, generated or a library the plugin
+ * offers (for its operator products). */
+static int read_products(frx_backend *be, const frx_cfgnode *options)
+{
+    const char *v;
+    int rc = frx_cfg_string(options, "products", "auto", &v);
+    if (rc)
+        return rc;
+    if (strcmp(v, "auto") != 0) {
+        const char *names[16];
+        size_t n = frx_backend_products(be, names, 16);
+        /* one variant of the generated code: checked by each product */
+        int ok = strncmp(v, "generated/r", 11) == 0 &&
+                 isdigit((unsigned char)v[11]);
+        char list[256] = "auto";
+        for (size_t i = 0; i < n && i < 16; i++) {
+            ok |= strcmp(v, names[i]) == 0;
+            snprintf(list + strlen(list), sizeof list - strlen(list),
+                     ", %s", names[i]);
+        }
+        if (!ok) {
+            char where[256];
+            return frx_error(FRX_ECONFIG, "%s: backend.%s.products: '%s' is "
+                             "not a product provider of this backend (it "
+                             "has: %s, or a variant such as generated/r8)",
+                             frx__cfg_where(frx_cfg_get(options, "products"),
+                                            where, sizeof where),
+                             be->name, v, list);
+        }
+        if (!(be->products = frx__strdup(v)))
+            return FRX_ENOMEM;
+    }
     return FRX_OK;
 }
 
@@ -79,9 +115,12 @@ static int start(const frx_config *cfg, const frx_plugin *p,
                        "a multiple of %zu; fix the plugin",
                        frx_plugin_path(p), be->info.soasz,
                        be->info.alignment, be->fpsize);
+    if (rc == FRX_OK)
+        rc = read_products(be, init.options);
     if (rc) {
         if (be->state && be->ops->destroy)
             be->ops->destroy(be->state);
+        free(be->products);
         free(be->name);
         free(be);
         return rc;
@@ -188,6 +227,7 @@ void frx_backend_destroy(frx_backend *be)
     frx__kernels_release(be); /* compiled code belongs to the plugin */
     if (be->ops->destroy)
         be->ops->destroy(be->state);
+    free(be->products);
     free(be->name);
     free(be);
 }

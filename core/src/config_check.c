@@ -312,6 +312,15 @@ static void add_backend(struct check *c, const frx_plugin_desc *d)
         if (add_parents(c, prefix, opts[i].key) ||
             add_copy(c, prefix, &opts[i], 0))
             return;
+    /* every backend's products are chosen by the core (product.c) */
+    char key[300];
+    snprintf(key, sizeof key, "%s.products", prefix);
+    frx_option products = {
+        .key = "products", .type = FRX_OPT_STRING, .def = "auto",
+        .help = "operator products: auto (time every provider once), "
+                "generated, or a library the backend offers"};
+    if (!find_entry(c, key) && add_copy(c, prefix, &products, 0))
+        return;
     for (size_t i = first; i < c->n; i++)
         if (c->e[i].o.type == FRX_OPT_MAP)
             c->e[i].open = !has_children(c, c->e[i].o.key);

@@ -122,6 +122,34 @@ int frx__kspec_has_reduce(const frx__kspec *s);
 size_t frx__const_leaddim(size_t ncol, size_t soasz, size_t alignment,
                           size_t fpsize);
 
+/* Compiled code of a generated source, shared by every user of the same
+ * source (kernel.c): compiled once, or loaded from the disk cache. */
+int frx__program(frx_backend *be, const char *name, const char *src,
+                 const char *entry, int ndim, size_t local_size,
+                 void **prog);
+
+/* ------------------------------------------------------------- products */
+
+/* The generated code of an operator product (product_gen.c). */
+typedef struct frx__pgen {
+    int target, precision;
+    size_t soasz;
+    size_t m, k;
+    const double *a;  /* m x k, row-major */
+    int beta0;        /* beta == 0: C is never read */
+    size_t rows;      /* rows of C accumulated together, 1 to 256 */
+    size_t ldb, ldc;  /* C with OpenMP: B's and C's leading dimensions,
+                         written into the code */
+    size_t width;     /* C with OpenMP: chunks a thread takes at a time,
+                         each block of rows going over all of them */
+    int stream;       /* C with OpenMP, beta = 0: streaming stores (chunks
+                         aligned to 64 bytes) */
+    int loops;        /* loop over runs of nonzero columns, reading A from
+                         its buffer, rather than unroll every nonzero */
+} frx__pgen;
+
+int frx__pgen_source(const frx__pgen *g, char **src, char **entry);
+
 /* ------------------------------------------------------------------ hash */
 
 typedef struct frx__sha256 {
@@ -165,6 +193,7 @@ struct frx_backend {
                                        during its calls, else NULL */
     struct frx__prog *progs;        /* compiled code, by source hash */
     frx_backend_stats stats;
+    char *products;                 /* backend.<name>.products, or NULL */
     int mpi_mode;                   /* enum frx_mpi_mode, 0 until set */
     double t_pack, t_wait, t_unpack; /* seconds, for frx_comm_report */
 };
@@ -207,13 +236,26 @@ enum { FRX__INFLIGHT_START = 1, FRX__INFLIGHT_WAIT = 2 };
 
 const char *frx__kernel_name(const frx_kernel *k);
 
+/* The values a constant matrix was made from (nrow x ncol doubles), or
+ * NULL if m is not one. */
+const double *frx__const_values(const frx_matrix *m);
+
+/* Do matrices a and b share an element of their allocation? *at: one
+ * that both hold (rows ld apart are compared row by row, so slices of
+ * one matrix side by side do not meet). */
+int frx__matrices_meet(const frx_matrix *a, const frx_matrix *b, size_t *at);
+/* A product's name in messages: "m x k", A's shape. */
+const char *frx__product_name(const frx_product *p);
+
 /* The elements of its allocation a matrix or a view spans, [lo, hi). */
 void frx__matrix_range(const frx_matrix *m, size_t *lo, size_t *hi);
 
 size_t frx__kernel_accesses(const frx_kernel *k, const frx__access **out);
+size_t frx__product_accesses(const frx_product *p, const frx__access **out);
 
 /* A kernel run and a pack (pack = 1) or unpack with frx_exec_flags. */
 int frx__kernel_run(frx_kernel *k, uint32_t flags);
+int frx__product_run(frx_product *p, uint32_t flags);
 int frx__xchg_move(frx_xchg_view *xv, int pack, uint32_t flags);
 /* Copy an xchg matrix to (to_host) or from its host mirror: started,
  * with *done to wait for, where the backend can (copy_start); else

@@ -6,11 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum node_type { NODE_KERNEL = 1, NODE_PACK, NODE_UNPACK, NODE_HOST };
+enum node_type {
+    NODE_KERNEL = 1,
+    NODE_PACK,
+    NODE_UNPACK,
+    NODE_HOST,
+    NODE_PRODUCT
+};
 
 struct node {
     int type;
     frx_kernel *kernel;
+    frx_product *product;
     frx_xchg_view *xv;
     frx__host_fn fn; /* NODE_HOST */
     frx__host_fn prepare; /* NODE_HOST, optional: once, at commit */
@@ -70,6 +77,8 @@ static size_t accesses(const struct node *nd, const frx__access **acc)
 {
     if (nd->type == NODE_KERNEL)
         return frx__kernel_accesses(nd->kernel, acc);
+    if (nd->type == NODE_PRODUCT)
+        return frx__product_accesses(nd->product, acc);
     *acc = nd->acc;
     return nd->nacc;
 }
@@ -126,6 +135,15 @@ int frx_graph_add_kernel(frx_graph *g, frx_kernel *k, const int *deps,
     if (!g || !k)
         return frx_error(FRX_EINVAL, "frx_graph_add_kernel: NULL argument");
     return add(g, (struct node){.type = NODE_KERNEL, .kernel = k}, deps,
+               ndeps, node);
+}
+
+int frx_graph_add_product(frx_graph *g, frx_product *p, const int *deps,
+                          size_t ndeps, int *node)
+{
+    if (!g || !p)
+        return frx_error(FRX_EINVAL, "frx_graph_add_product: NULL argument");
+    return add(g, (struct node){.type = NODE_PRODUCT, .product = p}, deps,
                ndeps, node);
 }
 
@@ -214,6 +232,9 @@ static void describe(const struct node *nd, char *buf, size_t n)
         break;
     case NODE_PACK: snprintf(buf, n, "a pack"); break;
     case NODE_UNPACK: snprintf(buf, n, "an unpack"); break;
+    case NODE_PRODUCT:
+        snprintf(buf, n, "product %s", frx__product_name(nd->product));
+        break;
     default:
         snprintf(buf, n, "%s", nd->nacc && nd->acc[0].what
                                    ? nd->acc[0].what : "a host step");
@@ -328,6 +349,11 @@ static int run_host(const struct node *nd)
     return nd->fn(nd->ud);
 }
 
+static int run_product(const struct node *nd)
+{
+    return frx__product_run(nd->product, nd->flags);
+}
+
 int frx_graph_commit(frx_graph *g)
 {
     if (!g)
@@ -395,6 +421,7 @@ int frx_graph_commit(frx_graph *g)
         steps[k].run = nd->type == NODE_KERNEL ? run_kernel
                      : nd->type == NODE_PACK   ? run_pack
                      : nd->type == NODE_UNPACK ? run_unpack
+                     : nd->type == NODE_PRODUCT ? run_product
                                                : run_host;
     }
     free(edge), free(indeg), free(urgent), free(done), free(waited);

@@ -540,6 +540,15 @@ static int meets(const struct footprint *a, const struct footprint *b,
     return 1; /* xchg matrices: the same one */
 }
 
+int frx__matrices_meet(const frx_matrix *a, const frx_matrix *b, size_t *at)
+{
+    frx_arg x = frx_arg_matrix((frx_matrix *)a);
+    frx_arg y = frx_arg_matrix((frx_matrix *)b);
+    struct footprint fa = footprint_of(&x, a->be->fpsize);
+    struct footprint fb = footprint_of(&y, b->be->fpsize);
+    return meets(&fa, &fb, at);
+}
+
 /* A written argument may not share memory with any other: each point
  * loads its inputs and stores its outputs, and the buffers are restrict,
  * so an overlap gives results that differ by backend. */
@@ -607,6 +616,43 @@ static int check_space(const frx_backend *be, const char *name,
     return FRX_OK;
 }
 
+/* Compile (or reuse) src on be: programs are kept by the hash of their
+ * source. local_size: the work-group size the code needs, 0 for any
+ * (frx_kernel_src.local_size). */
+int frx__program(frx_backend *be, const char *name, const char *src,
+                 const char *entry, int ndim, size_t local_size,
+                 void **prog)
+{
+    char hash[65];
+    frx_sha256_hex(src, strlen(src), hash);
+    for (struct frx__prog *p = be->progs; p; p = p->next)
+        if (strcmp(p->hash, hash) == 0) {
+            be->stats.reuses++;
+            *prog = p->prog;
+            return FRX_OK;
+        }
+    struct frx__prog *p = frx__calloc(1, sizeof *p, "a program record");
+    int compiled = 0;
+    frx_kernel_src ks = {.size = sizeof ks, .name = name, .entry = entry,
+                         .source = src, .ndim = ndim,
+                         .local_size = local_size};
+    int rc = p ? be->ops->kernel_compile(be->state, &ks, &p->prog, &compiled)
+               : FRX_ENOMEM;
+    if (rc) {
+        free(p);
+        return rc;
+    }
+    if (compiled)
+        be->stats.compiles++;
+    else
+        be->stats.cache_loads++;
+    memcpy(p->hash, hash, sizeof hash);
+    p->next = be->progs;
+    be->progs = p;
+    *prog = p->prog;
+    return FRX_OK;
+}
+
 /* Compile (or reuse) the code of spec on be. */
 static int program_for(frx_backend *be, const frx__kspec *s, void **prog)
 {
@@ -624,37 +670,11 @@ static int program_for(frx_backend *be, const frx__kspec *s, void **prog)
     free(ms);
     if (rc)
         return rc;
-    char hash[65];
-    frx_sha256_hex(src, strlen(src), hash);
-    for (struct frx__prog *p = be->progs; p; p = p->next)
-        if (strcmp(p->hash, hash) == 0) {
-            be->stats.reuses++;
-            *prog = p->prog;
-            free(src), free(entry);
-            return FRX_OK;
-        }
-    struct frx__prog *p = frx__calloc(1, sizeof *p, "a program record");
-    int compiled = 0;
-    frx_kernel_src ks = {.size = sizeof ks, .name = s->name, .entry = entry,
-                         .source = src, .ndim = s->ndim};
-    if (frx__kspec_has_reduce(s) && cg.target != FRX_TARGET_C_OPENMP)
-        ks.local_size = FRX__RED_WG;
-    rc = p ? be->ops->kernel_compile(be->state, &ks, &p->prog, &compiled)
-           : FRX_ENOMEM;
+    size_t local = frx__kspec_has_reduce(s) && cg.target != FRX_TARGET_C_OPENMP
+                       ? FRX__RED_WG : 0;
+    rc = frx__program(be, s->name, src, entry, s->ndim, local, prog);
     free(src), free(entry);
-    if (rc) {
-        free(p);
-        return rc;
-    }
-    if (compiled)
-        be->stats.compiles++;
-    else
-        be->stats.cache_loads++;
-    memcpy(p->hash, hash, sizeof hash);
-    p->next = be->progs;
-    be->progs = p;
-    *prog = p->prog;
-    return FRX_OK;
+    return rc;
 }
 
 int frx_kernel_create(frx_backend *be, const char *name, size_t nrows,

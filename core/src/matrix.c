@@ -297,6 +297,14 @@ int frx_matrix_create_const(frx_backend *be, size_t nrow, size_t ncol,
     return FRX_OK;
 }
 
+const double *frx__const_values(const frx_matrix *m)
+{
+    for (const struct frx_const_entry *c = m->be->consts; c; c = c->next)
+        if (c->m == m)
+            return c->data;
+    return NULL;
+}
+
 static void const_forget(frx_matrix *m)
 {
     for (struct frx_const_entry **p = &m->be->consts; *p; p = &(*p)->next)

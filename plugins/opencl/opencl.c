@@ -426,6 +426,12 @@ static const frx_backend_ops ocl_ops = {
     .host_free = ocl_host_free,
     .copy_start = ocl_copy_start,
     .copy_wait = ocl_copy_wait,
+#ifdef FRX_HAVE_CLBLAST
+    .product_libs = frx_opencl_product_libs,
+    .product_prepare = frx_opencl_product_prepare,
+    .product_run = frx_opencl_product_run,
+    .product_free = frx_opencl_product_free,
+#endif
 };
 
 static const frx_plugin_desc ocl_desc = {

@@ -142,6 +142,14 @@ void frx_opencl_deps_synced(struct ocl_state *s);
 void frx_opencl_mem_forget(struct ocl_state *s, struct ocl_mem *m);
 void frx_opencl_deps_free(struct ocl_state *s);
 
+/* product.c, built where CLBlast is installed */
+extern const char *const frx_opencl_product_libs[];
+int frx_opencl_product_prepare(void *state, const char *lib,
+                               const frx_product_args *a, void **plan);
+int frx_opencl_product_run(void *state, void *plan,
+                           const frx_product_exec *e);
+void frx_opencl_product_free(void *state, void *plan);
+
 /* pack.c */
 int frx_opencl_pack_init(struct ocl_state *s);
 void frx_opencl_pack_free(struct ocl_state *s);

@@ -69,6 +69,7 @@ static int omp_create(const frx_backend_init *init, frx_backend_info *info,
     size_t fpsize = init->precision == FRX_SINGLE ? 4 : 8;
     info->alignment = OMP_ALIGN;
     info->soasz = 2 * 32 / fpsize; /* two AVX vectors, as PyFR does */
+    s->soasz = info->soasz;
     info->host_accessible = 1;
     snprintf(info->device, sizeof info->device, "host, %d OpenMP threads",
              s->threads > 0 ? (int)s->threads : omp_get_max_threads());
@@ -147,6 +148,12 @@ static const frx_backend_ops omp_ops = {
     .kernel_compile = frx_openmp_kernel_compile,
     .kernel_launch = frx_openmp_kernel_launch,
     .kernel_free = frx_openmp_kernel_free,
+#ifdef FRX_HAVE_LIBXSMM
+    .product_libs = frx_openmp_product_libs,
+    .product_prepare = frx_openmp_product_prepare,
+    .product_run = frx_openmp_product_run,
+    .product_free = frx_openmp_product_free,
+#endif
 };
 
 static const frx_plugin_desc omp_desc = {

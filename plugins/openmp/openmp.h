@@ -9,6 +9,7 @@ struct omp_state {
     const char *cc, *cflags; /* from backend.openmp, owned by the config */
     char **cflag_words;      /* cflags split into words (spawn.c) */
     long threads;
+    size_t soasz;
     char cc_id[256];         /* `cc --version`, read once */
 };
 
@@ -19,6 +20,14 @@ int frx_openmp_kernel_launch(void *state, void *prog, const frx_launch *l);
 void frx_openmp_kernel_free(void *state, void *prog);
 const char *frx_openmp_compiler_id(struct omp_state *s);
 int frx_openmp_unpack(void *state, const frx_pack_args *a);
+
+/* product.c, built where libxsmm is installed */
+extern const char *const frx_openmp_product_libs[];
+int frx_openmp_product_prepare(void *state, const char *lib,
+                               const frx_product_args *a, void **plan);
+int frx_openmp_product_run(void *state, void *plan,
+                           const frx_product_exec *e);
+void frx_openmp_product_free(void *state, void *plan);
 
 /* spawn.c: the compiler's command line, run without a shell. */
 int frx_openmp_split_words(const char *text, char ***words, char *bad);

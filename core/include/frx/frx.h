@@ -379,10 +379,59 @@ typedef struct frx_backend_stats {
     size_t reuses;      /* kernel binds that reused compiled code */
     size_t events;      /* completion events the backend made (opencl on
                            an out-of-order queue); 0 where it has none */
+    size_t product_timings; /* products whose provider this process chose
+                               by timing the candidates */
+    size_t product_cached;  /* products whose provider came from the disk
+                               cache, timing nothing */
 } frx_backend_stats;
 
 FRX_EXTERN void frx_backend_get_stats(const frx_backend *be,
                                       frx_backend_stats *out);
+
+/* -------------------------------------------------------------- products */
+
+/* Operator products C = alpha*A*B + beta*C, A a constant operator (m x k,
+ * frx_matrix_create_const), B (k rows) and C (m rows) matrices of the
+ * same nvar and neles (slices and group members too). Row r of a matrix
+ * holds its nvar x neles values contiguously, so the product is one
+ * row-major GEMM over the element columns. beta = 0 never reads C.
+ *
+ * Providers: "generated" (code written from A's values, zeros skipped),
+ * and the libraries the backend offers (openmp: "libxsmm"; opencl:
+ * "clblast"). With provider NULL or "auto" every candidate is timed once
+ * on B and a scratch copy of C's layout, the fastest kept, and the choice
+ * stored in frx's disk cache (keyed by A's values, the shapes, the
+ * precision, backend and device), so later runs time nothing;
+ * backend.<name>.products in the case forces one. A provider that cannot
+ * do this product (a library where C is a slice ending inside a chunk,
+ * or beta other than 0 or 1 for libxsmm) is an error when named, skipped
+ * by auto. */
+typedef struct frx_product frx_product;
+
+FRX_EXTERN int frx_product_create(frx_matrix *a, frx_matrix *b,
+                                  frx_matrix *c, double alpha, double beta,
+                                  frx_product **out);
+FRX_EXTERN int frx_product_create_using(frx_matrix *a, frx_matrix *b,
+                                        frx_matrix *c, double alpha,
+                                        double beta, const char *provider,
+                                        frx_product **out);
+FRX_EXTERN int frx_product_run(frx_product *p);
+FRX_EXTERN void frx_product_destroy(frx_product *p);
+/* The provider that runs it: "generated", "libxsmm", ... */
+FRX_EXTERN const char *frx_product_provider(const frx_product *p);
+/* The source of one variant of the generated code (for tools, and tests
+ * that compile GPU code without a GPU): A m x k, beta zero (C never read)
+ * or not, rows of C accumulated together (the N of "generated/rN"); ldb
+ * and ldc are written into C with OpenMP code (0 elsewhere). *src and
+ * *entry are malloc'd, like frx_kernel_generate's. */
+FRX_EXTERN int frx_product_generate(const frx_codegen *cg, size_t m,
+                                    size_t k, const double *a, int beta0,
+                                    size_t rows, size_t ldb, size_t ldc,
+                                    char **src, char **entry);
+/* The providers a backend offers, "generated" first: names[0..n) (at most
+ * max written); returns how many there are. */
+FRX_EXTERN size_t frx_backend_products(const frx_backend *be,
+                                       const char **names, size_t max);
 
 /* ---------------------------------------------------------------- graphs */
 
@@ -403,6 +452,10 @@ FRX_EXTERN int frx_graph_add_pack(frx_graph *g, frx_xchg_view *xv,
 FRX_EXTERN int frx_graph_add_unpack(frx_graph *g, frx_xchg_view *xv,
                                     const int *deps, size_t ndeps,
                                     int *node);
+/* A product reads A and B (and C when beta != 0) and writes C. */
+FRX_EXTERN int frx_graph_add_product(frx_graph *g, frx_product *p,
+                                     const int *deps, size_t ndeps,
+                                     int *node);
 /* A host node: fn(ud) runs on the host in graph order, as a barrier.
  * It runs after every node added before it has completed (the backend
  * is synchronised first, so the callback may read what they wrote:

@@ -160,6 +160,31 @@ typedef struct frx_launch {
  * it must still order it before later commands on the same buffers. */
 enum frx_exec_flags { FRX_EXEC_NO_WAITERS = 1 };
 
+/* An operator product a library provider runs: C = alpha*A*B + beta*C,
+ * row-major, A m x k, B k x n, C m x n, offsets and leading dimensions in
+ * elements of the backend precision. A is a constant matrix, on the
+ * device at a_mem (its values also given as host doubles, dense, m x k);
+ * B and C are given to each run (the core times a candidate on a scratch
+ * C). beta = 0 must not read C (NaN there must not leak). ABI 1.3. */
+typedef struct frx_product_args {
+    uint32_t size;
+    size_t m, n, k;
+    const double *a;   /* host, m x k row-major, exactly as the user gave */
+    void *a_mem;       /* A on the device, in the backend precision */
+    size_t a_off, lda;
+    size_t ldb, ldc;
+    double alpha, beta;
+} frx_product_args;
+
+/* One run of a prepared product on B and C (mem handles, offsets in
+ * elements). ABI 1.3. */
+typedef struct frx_product_exec {
+    uint32_t size;
+    void *b, *c;
+    size_t b_off, c_off;
+    uint32_t flags; /* FRX_EXEC_* */
+} frx_product_exec;
+
 typedef struct frx_backend_ops {
     uint32_t size;
     int priority;               /* for backend.name: auto; higher wins */
@@ -211,6 +236,19 @@ typedef struct frx_backend_ops {
     int (*copy_start)(void *state, void *mem, void *host, size_t bytes,
                       int to_host, void **done);
     int (*copy_wait)(void *state, void *done);
+
+    /* ABI 1.3, optional: library providers of operator products, besides
+     * the code the core generates. product_libs: their names, NULL at the
+     * end (absent or empty: none). product_prepare makes a plan of
+     * library lib for one product, or returns FRX_ENOTSUP (with a reason
+     * through frx_error) when the library cannot do it; product_run runs
+     * a plan on B and C, ordered like a kernel launch that reads A and B
+     * (and C where beta != 0) and writes C. */
+    const char *const *product_libs;
+    int (*product_prepare)(void *state, const char *lib,
+                           const frx_product_args *a, void **plan);
+    int (*product_run)(void *state, void *plan, const frx_product_exec *e);
+    void (*product_free)(void *state, void *plan);
 } frx_backend_ops;
 
 /* ---------------------------------------------------------------- solver */

@@ -1,0 +1,172 @@
+/* openmp library provider of operator products: libxsmm's fixed sparse
+ * matrix times dense matrix (fsspmdm), as PyFR uses it. libxsmm makes a
+ * kernel for A by JIT (sparse where it can, else dense); frx's threads
+ * each run it over their blocks of columns. */
+#include "openmp.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxsmm.h>
+
+/* libxsmm 1.17's fsspmdm: alpha must be 1 (A is scaled here instead),
+ * beta 0 or 1, and its kernels take 16 columns a call (8 for a sparse
+ * one in double precision), so a handle's N is a multiple of 16. The
+ * bulk goes in wide blocks, the rest in blocks of 16, and where the
+ * columns leave 8 over (double precision, an odd number of chunks) those
+ * go through a plain loop. A handle whose sparse JIT fails falls back to
+ * a dense kernel that it does not check: the same dense kernel is asked
+ * for here first, and the product refused where there is none. */
+#define BLOCK 16
+#define WIDE (4 * BLOCK)
+
+struct xsmm_plan {
+    int dbl;
+    size_t n, m, k, ldb, ldc;
+    double beta;
+    void *h_wide, *h_narrow;
+    void *a; /* alpha*A, for the columns left over */
+};
+
+static void *make(int dbl, size_t m, size_t n, size_t k, size_t ldb,
+                  size_t ldc, double beta, int nt, const void *a)
+{
+    libxsmm_blasint M = (libxsmm_blasint)m, N = (libxsmm_blasint)n,
+                    K = (libxsmm_blasint)k, LDB = (libxsmm_blasint)ldb,
+                    LDC = (libxsmm_blasint)ldc;
+    int flags = LIBXSMM_GEMM_FLAGS('N', 'N') |
+                (beta == 0 && nt ? LIBXSMM_GEMM_FLAG_ALIGN_C_NTS_HINT : 0);
+    int dense; /* the kernel the handle falls back to */
+    if (dbl) {
+        const double one = 1, b = beta;
+        dense = libxsmm_dmmdispatch(BLOCK, M, K, &LDB, &K, &LDC, &one, &b,
+                                    &flags, NULL) != NULL;
+        return dense ? libxsmm_dfsspmdm_create(M, N, K, K, LDB, LDC, 1.0,
+                                               beta, nt, a) : NULL;
+    }
+    const float one = 1, b = (float)beta;
+    dense = libxsmm_smmdispatch(BLOCK, M, K, &LDB, &K, &LDC, &one, &b,
+                                &flags, NULL) != NULL;
+    return dense ? libxsmm_sfsspmdm_create(M, N, K, K, LDB, LDC, 1.0f,
+                                           (float)beta, nt, a) : NULL;
+}
+
+static void release(int dbl, void *h)
+{
+    if (h && dbl)
+        libxsmm_dfsspmdm_destroy(h);
+    else if (h)
+        libxsmm_sfsspmdm_destroy(h);
+}
+
+int frx_openmp_product_prepare(void *state, const char *lib,
+                               const frx_product_args *a, void **out)
+{
+    struct omp_state *s = state;
+    if (strcmp(lib, "libxsmm") != 0)
+        return frx_error(FRX_ENOTSUP, "openmp has no product library '%s'",
+                         lib);
+    if (a->beta != 0 && a->beta != 1)
+        return frx_error(FRX_ENOTSUP, "libxsmm multiplies with beta 0 or 1 "
+                         "only, not %g", a->beta);
+    if (a->m > INT32_MAX || a->k > INT32_MAX || a->ldb > INT32_MAX ||
+        a->ldc > INT32_MAX)
+        return frx_error(FRX_ENOTSUP, "libxsmm takes 32-bit sizes");
+    int dbl = s->precision == FRX_DOUBLE;
+    size_t count = a->m * a->k, fs = dbl ? 8 : 4;
+    struct xsmm_plan *p = calloc(1, sizeof *p);
+    void *scaled = malloc(count * fs);
+    if (!p || !scaled) {
+        free(p), free(scaled);
+        return frx_error(FRX_ENOMEM, "openmp: out of memory");
+    }
+    for (size_t i = 0; i < count; i++) {
+        if (dbl)
+            ((double *)scaled)[i] = a->alpha * a->a[i];
+        else
+            ((float *)scaled)[i] = (float)(a->alpha * a->a[i]);
+    }
+    /* streaming stores where C is large and not read, as PyFR does */
+    int nt = a->beta == 0 && a->m * a->ldc * fs >= 32u << 20;
+    *p = (struct xsmm_plan){.dbl = dbl, .n = a->n, .m = a->m, .k = a->k,
+                            .ldb = a->ldb, .ldc = a->ldc, .beta = a->beta,
+                            .a = scaled};
+    if (a->n >= WIDE)
+        p->h_wide = make(dbl, a->m, WIDE, a->k, a->ldb, a->ldc, a->beta, nt,
+                         scaled);
+    if (a->n >= BLOCK)
+        p->h_narrow = make(dbl, a->m, BLOCK, a->k, a->ldb, a->ldc, a->beta,
+                           nt, scaled);
+    if ((a->n >= WIDE && !p->h_wide) || (a->n >= BLOCK && !p->h_narrow)) {
+        frx_openmp_product_free(s, p);
+        return frx_error(FRX_ENOTSUP, "libxsmm cannot make a kernel for this "
+                         "%zu x %zu operator on this CPU", a->m, a->k);
+    }
+    *out = p;
+    return FRX_OK;
+}
+
+static void execute(int dbl, void *h, const char *b, char *c)
+{
+    if (dbl)
+        libxsmm_dfsspmdm_execute(h, (const double *)b, (double *)c);
+    else
+        libxsmm_sfsspmdm_execute(h, (const float *)b, (float *)c);
+}
+
+/* Columns [j0, n) that no handle takes. */
+static void leftover(const struct xsmm_plan *p, const char *b, char *c,
+                     size_t j0)
+{
+    for (size_t r = 0; r < p->m; r++)
+        for (size_t j = j0; j < p->n; j++) {
+            double acc = 0;
+            for (size_t k = 0; k < p->k; k++)
+                acc += p->dbl ? ((const double *)p->a)[r * p->k + k] *
+                                    ((const double *)b)[k * p->ldb + j]
+                              : (double)((const float *)p->a)[r * p->k + k] *
+                                    ((const float *)b)[k * p->ldb + j];
+            if (p->dbl) {
+                double *cc = (double *)c + r * p->ldc + j;
+                *cc = acc + (p->beta != 0 ? *cc : 0);
+            } else {
+                float *cc = (float *)c + r * p->ldc + j;
+                *cc = (float)acc + (p->beta != 0 ? *cc : 0);
+            }
+        }
+}
+
+int frx_openmp_product_run(void *state, void *plan, const frx_product_exec *e)
+{
+    (void)state;
+    const struct xsmm_plan *p = plan;
+    size_t fs = p->dbl ? 8 : 4;
+    const char *b = (const char *)e->b + e->b_off * fs;
+    char *c = (char *)e->c + e->c_off * fs;
+    long nwide = p->h_wide ? (long)(p->n / WIDE) : 0;
+    size_t base = (size_t)nwide * WIDE;
+    long nnarrow = (long)((p->n - base) / BLOCK);
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < nwide + nnarrow; i++) {
+        size_t j = i < nwide ? (size_t)i * WIDE
+                             : base + (size_t)(i - nwide) * BLOCK;
+        execute(p->dbl, i < nwide ? p->h_wide : p->h_narrow, b + j * fs,
+                c + j * fs);
+    }
+    leftover(p, b, c, base + (size_t)nnarrow * BLOCK);
+    return FRX_OK;
+}
+
+void frx_openmp_product_free(void *state, void *plan)
+{
+    (void)state;
+    struct xsmm_plan *p = plan;
+    if (!p)
+        return;
+    release(p->dbl, p->h_wide);
+    release(p->dbl, p->h_narrow);
+    free(p->a);
+    free(p);
+}
+
+const char *const frx_openmp_product_libs[] = {"libxsmm", NULL};

@@ -1,0 +1,686 @@
+/* Conformance: operator products C = alpha*A*B + beta*C. Every provider
+ * of the backend against a plain reference, on the FR operators of
+ * quadrilaterals p = 1..6 and hexahedra p = 1..4 (sparse) and their
+ * anti-aliasing interpolations (dense), beta 0 and 1, element counts that
+ * are not whole chunks; beta = 0 never reading C; slices, group members
+ * and graph nodes; shape checks; the choice of provider by timing kept
+ * in the disk cache across processes. Run once per backend (argv[1]) in
+ * both precisions; exits 77 when the backend cannot start here. */
+#include "fr_operators.h"
+#include "testutil.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static frx_backend *be;
+static const char *backend_name, *precision, *self_exe;
+
+static double tol(void) { return frx_backend_fpsize(be) == 4 ? 2e-6 : 1e-13; }
+
+/* A's value as the backend holds it. */
+static double held(double a)
+{
+    return frx_backend_fpsize(be) == 4 ? (double)(float)a : a;
+}
+
+/* ------------------------------------------------------------ operators */
+
+#define MAX_OPS 40
+
+/* quad p = 1..6 and hex p = 1..4: interp and grad (sparse); quad p =
+ * 1..6 and hex p = 1..3: quad (dense; hex p = 3 is past the unrolling
+ * limit, so it also covers the generated loops) */
+static size_t all_operators(fr_operator *ops)
+{
+    size_t n = 0;
+    for (size_t p = 1; p <= 6; p++)
+        for (int op = FR_INTERP; op <= FR_QUAD; op++)
+            ops[n++] = fr_make(2, p, (enum fr_op)op);
+    for (size_t p = 1; p <= 4; p++)
+        for (int op = FR_INTERP; op <= FR_QUAD; op++)
+            if (op != FR_QUAD || p <= 3)
+                ops[n++] = fr_make(3, p, (enum fr_op)op);
+    return n;
+}
+
+static void free_operators(fr_operator *ops, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(ops[i].a);
+}
+
+/* ------------------------------------------------------------- a case */
+
+struct pcase {
+    const fr_operator *op;
+    size_t nvar, neles;
+    frx_matrix *a, *b, *c;
+    void *hb, *hc; /* host B, and C as it was before the product */
+};
+
+static frx_matrix *filled(size_t nrow, size_t nvar, size_t neles,
+                          uint64_t *rng, int nan, void **host)
+{
+    frx_matrix *m;
+    ck_assert_int_eq(frx_matrix_create(be, nrow, nvar, neles, &m), FRX_OK);
+    *host = tu_alloc(be, nrow * nvar * neles);
+    for (size_t i = 0; i < nrow * nvar * neles; i++)
+        tu_put(be, *host, i, nan ? NAN : tu_value(rng));
+    ck_assert_int_eq(frx_matrix_write(m, *host), FRX_OK);
+    return m;
+}
+
+/* B random; C random, or NaN (what beta = 0 must never read). */
+static void pcase_make(struct pcase *t, const fr_operator *op, size_t nvar,
+                       size_t neles, uint64_t *rng, int c_nan)
+{
+    *t = (struct pcase){.op = op, .nvar = nvar, .neles = neles};
+    ck_assert_int_eq(frx_matrix_create_const(be, op->m, op->k, op->a, &t->a),
+                     FRX_OK);
+    t->b = filled(op->k, nvar, neles, rng, 0, &t->hb);
+    t->c = filled(op->m, nvar, neles, rng, c_nan, &t->hc);
+}
+
+static void pcase_free(struct pcase *t)
+{
+    frx_matrix_destroy(t->a);
+    frx_matrix_destroy(t->b);
+    frx_matrix_destroy(t->c);
+    free(t->hb), free(t->hc);
+}
+
+/* Row r, column j (variable x element) of C after C = alpha*A*B + beta*C,
+ * given C before as c0 (dense host layout); *scale is the size of what
+ * was summed, for the tolerance. */
+static double reference(const fr_operator *op, const void *hb, const void *c0,
+                        size_t ncols, size_t r, size_t j, double alpha,
+                        double beta, double *scale)
+{
+    double s = 0, mag = 0;
+    for (size_t c = 0; c < op->k; c++) {
+        double t = held(op->a[r * op->k + c]) * tu_get(be, hb, c * ncols + j);
+        s += t;
+        mag += fabs(t);
+    }
+    double v = alpha * s;
+    *scale = 1 + fabs(alpha) * mag;
+    if (beta != 0) {
+        double cv = tu_get(be, c0, r * ncols + j);
+        v += beta * cv;
+        *scale += fabs(beta * cv);
+    }
+    return v;
+}
+
+static void check_c(const struct pcase *t, double alpha, double beta,
+                    const char *what)
+{
+    size_t ncols = t->nvar * t->neles;
+    void *got = tu_alloc(be, t->op->m * ncols);
+    ck_assert_int_eq(frx_matrix_read(t->c, got), FRX_OK);
+    for (size_t r = 0; r < t->op->m; r++)
+        for (size_t j = 0; j < ncols; j++) {
+            double scale;
+            double want = reference(t->op, t->hb, t->hc, ncols, r, j, alpha,
+                                    beta, &scale);
+            double g = tu_get(be, got, r * ncols + j);
+            ck_assert_msg(fabs(g - want) <= tol() * scale,
+                          "%s, %s, alpha %g, beta %g, %zu vars x %zu "
+                          "elements: C[%zu][%zu] = %.17g, want %.17g", what,
+                          t->op->name, alpha, beta, t->nvar, t->neles, r, j,
+                          g, want);
+        }
+    free(got);
+}
+
+/* One product of case t by provider, run and checked; C is rewritten
+ * first so every run starts from t->hc. */
+static void run_one(struct pcase *t, const char *provider, double alpha,
+                    double beta)
+{
+    ck_assert_int_eq(frx_matrix_write(t->c, t->hc), FRX_OK);
+    frx_product *p;
+    int rc = frx_product_create_using(t->a, t->b, t->c, alpha, beta,
+                                      provider, &p);
+    ck_assert_msg(rc == FRX_OK, "%s by %s: %s", t->op->name, provider,
+                  frx_errmsg());
+    ck_assert_int_eq(frx_product_run(p), FRX_OK);
+    check_c(t, alpha, beta, provider);
+    frx_product_destroy(p);
+}
+
+/* The library providers of the backend. */
+static size_t libraries(const char **names)
+{
+    const char *all[16];
+    size_t n = frx_backend_products(be, all, 16), k = 0;
+    for (size_t i = 1; i < n && i < 16; i++) /* [0] is "generated" */
+        names[k++] = all[i];
+    return k;
+}
+
+/* ------------------------------------------------------------- tests */
+
+/* Every operator by a variant of the generated code (the variants and
+ * beta 0 and 1 in turn, so that each variant meets both; a compile per
+ * case is what this test spends its time on) and by every library (beta
+ * 0 and 1, alpha 1 and not), on element counts that are not whole
+ * chunks. */
+START_TEST(every_provider_every_operator)
+{
+    static const size_t rows[] = {1, 4, 8, 16};
+    fr_operator ops[MAX_OPS];
+    size_t nops = all_operators(ops);
+    const char *libs[16];
+    size_t nlibs = libraries(libs);
+    uint64_t rng = 201;
+    for (size_t i = 0; i < nops; i++) {
+        struct pcase t;
+        pcase_make(&t, &ops[i], 1 + i % 3, 13 + 2 * i, &rng, 0);
+        char gen[32];
+        size_t r = rows[i % 4] < ops[i].m ? rows[i % 4] : ops[i].m;
+        snprintf(gen, sizeof gen, "generated/r%zu", r);
+        if ((i / 4) % 2)
+            run_one(&t, gen, -0.5, 1);
+        else
+            run_one(&t, gen, 1, 0);
+        for (size_t l = 0; l < nlibs; l++) {
+            run_one(&t, libs[l], 1, 0);
+            run_one(&t, libs[l], 0.75, 1);
+        }
+        pcase_free(&t);
+    }
+    free_operators(ops, nops);
+}
+END_TEST
+
+/* beta = 0: C full of NaN comes out right from every provider. */
+START_TEST(beta_zero_never_reads_c)
+{
+    fr_operator ops[2] = {fr_make(2, 3, FR_GRAD), fr_make(2, 2, FR_QUAD)};
+    const char *names[16];
+    size_t n = frx_backend_products(be, names, 16);
+    uint64_t rng = 202;
+    for (size_t i = 0; i < 2; i++) {
+        struct pcase t;
+        pcase_make(&t, &ops[i], 2, 45, &rng, 1);
+        for (size_t k = 0; k < n && k < 16; k++)
+            run_one(&t, names[k], 2, 0);
+        pcase_free(&t);
+    }
+    free_operators(ops, 2);
+}
+END_TEST
+
+/* C past 32 MiB and beta = 0: where the backend has variants of the
+ * generated code with streaming stores (openmp), they are right too, NaN
+ * in C never read; auto still picks something that is right. */
+START_TEST(streaming_stores_large_c)
+{
+    fr_operator op = fr_make(2, 1, FR_INTERP); /* 8 x 4 */
+    size_t neles = (32u << 20) / (8 * frx_backend_fpsize(be)) + 3;
+    uint64_t rng = 206;
+    struct pcase t;
+    pcase_make(&t, &op, 1, neles, &rng, 1);
+    frx_product *p;
+    int rc = frx_product_create_using(t.a, t.b, t.c, 1, 0, "generated/r8s",
+                                      &p);
+    if (strcmp(backend_name, "openmp") == 0)
+        ck_assert_msg(rc == FRX_OK, "%s", frx_errmsg());
+    else
+        ck_assert_int_eq(rc, FRX_ENOTFOUND);
+    if (rc == FRX_OK) {
+        ck_assert_int_eq(frx_product_run(p), FRX_OK);
+        check_c(&t, 1, 0, "generated/r8s");
+        frx_product_destroy(p);
+    }
+    run_one(&t, "auto", -1, 0);
+    pcase_free(&t);
+    free(op.a);
+}
+END_TEST
+
+/* Slices of B and C ending inside a chunk of their parents: the product
+ * writes the slice and leaves the parent's other elements alone; a
+ * library, which writes whole chunks, is refused there when named and
+ * skipped by auto. */
+START_TEST(slice_ending_inside_a_chunk)
+{
+    size_t soasz = frx_backend_soasz(be), nvar = 3;
+    size_t neles = 4 * soasz + 5, e0 = soasz, e1 = 3 * soasz + 3;
+    fr_operator op = fr_make(2, 2, FR_INTERP);
+    uint64_t rng = 203;
+    void *hbp, *hcp;
+    frx_matrix *bp = filled(op.k, nvar, neles, &rng, 0, &hbp);
+    frx_matrix *cp = filled(op.m, nvar, neles, &rng, 0, &hcp);
+    frx_matrix *a, *b, *c;
+    ck_assert_int_eq(frx_matrix_create_const(be, op.m, op.k, op.a, &a),
+                     FRX_OK);
+    ck_assert_int_eq(frx_matrix_slice(bp, e0, e1, &b), FRX_OK);
+    ck_assert_int_eq(frx_matrix_slice(cp, e0, e1, &c), FRX_OK);
+
+    const char *libs[16];
+    size_t nlibs = libraries(libs);
+    frx_product *p;
+    for (size_t l = 0; l < nlibs; l++) {
+        ck_assert_int_eq(frx_product_create_using(a, b, c, 1, 0, libs[l],
+                                                  &p), FRX_ENOTSUP);
+        ck_assert_ptr_nonnull(strstr(frx_errmsg(), "ends inside a chunk"));
+    }
+    ck_assert_int_eq(frx_product_create_using(a, b, c, 1, 1, "auto", &p),
+                     FRX_OK);
+    ck_assert_str_eq(frx_product_provider(p), "generated");
+    ck_assert_int_eq(frx_product_run(p), FRX_OK);
+    frx_product_destroy(p);
+
+    size_t w = e1 - e0;
+    void *got = tu_alloc(be, op.m * nvar * neles);
+    ck_assert_int_eq(frx_matrix_read(cp, got), FRX_OK);
+    for (size_t r = 0; r < op.m; r++)
+        for (size_t v = 0; v < nvar; v++)
+            for (size_t e = 0; e < neles; e++) {
+                size_t at = (r * nvar + v) * neles + e;
+                double want = tu_get(be, hcp, at), scale = 1;
+                if (e >= e0 && e < e1) {
+                    double s = 0;
+                    for (size_t k = 0; k < op.k; k++) {
+                        double x = held(op.a[r * op.k + k]) *
+                                   tu_get(be, hbp, (k * nvar + v) * neles + e);
+                        s += x;
+                        scale += fabs(x);
+                    }
+                    scale += fabs(want);
+                    want += s;
+                }
+                ck_assert_msg(fabs(tu_get(be, got, at) - want) <=
+                                  tol() * scale,
+                              "C[%zu][%zu][%zu] = %.17g, want %.17g (the "
+                              "slice is elements %zu to %zu, %zu wide)", r,
+                              v, e, tu_get(be, got, at), want, e0, e1 - 1, w);
+            }
+    free(got), free(hbp), free(hcp), free(op.a);
+    frx_matrix_destroy(a);
+    frx_matrix_destroy(b);
+    frx_matrix_destroy(c);
+    frx_matrix_destroy(bp);
+    frx_matrix_destroy(cp);
+}
+END_TEST
+
+/* B and C members of one group; the same matrix as B and C refused. */
+START_TEST(group_members_and_overlap)
+{
+    fr_operator op = fr_make(3, 2, FR_GRAD);
+    size_t nvar = 5, neles = 23;
+    frx_matrix_shape shapes[2] = {{op.k, nvar, neles}, {op.m, nvar, neles}};
+    frx_matrix *g[2], *a;
+    ck_assert_int_eq(frx_matrix_create_group(be, 2, shapes, g), FRX_OK);
+    ck_assert_int_eq(frx_matrix_create_const(be, op.m, op.k, op.a, &a),
+                     FRX_OK);
+    uint64_t rng = 204;
+    struct pcase t = {.op = &op, .nvar = nvar, .neles = neles, .a = a,
+                      .b = g[0], .c = g[1]};
+    t.hb = tu_alloc(be, op.k * nvar * neles);
+    t.hc = tu_alloc(be, op.m * nvar * neles);
+    for (size_t i = 0; i < op.k * nvar * neles; i++)
+        tu_put(be, t.hb, i, tu_value(&rng));
+    for (size_t i = 0; i < op.m * nvar * neles; i++)
+        tu_put(be, t.hc, i, tu_value(&rng));
+    ck_assert_int_eq(frx_matrix_write(t.b, t.hb), FRX_OK);
+    run_one(&t, NULL, 1, 1);
+
+    frx_matrix *sq;
+    fr_operator d = fr_make(3, 2, FR_GRAD);
+    d.m = d.k; /* the x derivative alone: square */
+    ck_assert_int_eq(frx_matrix_create_const(be, d.m, d.k, d.a, &sq),
+                     FRX_OK);
+    frx_product *p;
+    ck_assert_int_eq(frx_product_create(sq, g[0], g[0], 1, 0, &p),
+                     FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "overlap"));
+    frx_matrix_destroy(sq);
+    pcase_free(&t);
+    free(op.a), free(d.a);
+}
+END_TEST
+
+/* Slices of one matrix side by side are B and C of a product (their rows
+ * interleave in the allocation but share no element); slices that share
+ * elements are refused, naming one; C in a const matrix (or a slice of
+ * one) is refused, as const matrices are never written. */
+START_TEST(slices_side_by_side_overlap_and_const_c)
+{
+    fr_operator d = fr_make(3, 2, FR_GRAD);
+    d.m = d.k; /* the x derivative alone: square, 9 x 9 */
+    size_t soasz = frx_backend_soasz(be), nvar = 2, w = 2 * soasz;
+    frx_matrix *sq, *whole, *b, *c, *c2;
+    ck_assert_int_eq(frx_matrix_create_const(be, d.m, d.k, d.a, &sq),
+                     FRX_OK);
+    ck_assert_int_eq(frx_matrix_create(be, d.k, nvar, 2 * w, &whole),
+                     FRX_OK);
+    ck_assert_int_eq(frx_matrix_slice(whole, 0, w, &b), FRX_OK);
+    ck_assert_int_eq(frx_matrix_slice(whole, w, 2 * w, &c), FRX_OK);
+    uint64_t rng = 206;
+    struct pcase t = {.op = &d, .nvar = nvar, .neles = w, .a = sq, .b = b,
+                      .c = c};
+    t.hb = tu_alloc(be, d.k * nvar * w);
+    t.hc = tu_alloc(be, d.m * nvar * w);
+    for (size_t i = 0; i < d.k * nvar * w; i++)
+        tu_put(be, t.hb, i, tu_value(&rng));
+    for (size_t i = 0; i < d.m * nvar * w; i++)
+        tu_put(be, t.hc, i, tu_value(&rng));
+    ck_assert_int_eq(frx_matrix_write(b, t.hb), FRX_OK);
+    run_one(&t, NULL, 1, 1);
+    ck_assert_int_eq(frx_matrix_write(b, t.hb), FRX_OK);
+    run_one(&t, "generated", 0.5, 0);
+
+    frx_product *p = NULL;
+    ck_assert_int_eq(frx_matrix_slice(whole, soasz, soasz + w, &c2),
+                     FRX_OK);
+    ck_assert_int_eq(frx_product_create(sq, b, c2, 1, 0, &p), FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "B and C overlap (element"));
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "a matrix of its own"));
+    frx_matrix_destroy(c2);
+
+    /* C a const matrix (9 x 1 x 9) and a slice of one (of 9 x 18) */
+    double *vals = calloc(d.m * 2 * d.k, sizeof *vals);
+    for (size_t i = 0; i < d.m * 2 * d.k; i++)
+        vals[i] = 1 + (double)i;
+    frx_matrix *k2, *cs, *b1;
+    ck_assert_int_eq(frx_matrix_create_const(be, d.m, 2 * d.k, vals, &k2),
+                     FRX_OK);
+    ck_assert_int_eq(frx_matrix_slice(k2, 0, d.k, &cs), FRX_OK);
+    ck_assert_int_eq(frx_matrix_create(be, d.k, 1, d.k, &b1), FRX_OK);
+    ck_assert_int_eq(frx_product_create(sq, b1, cs, 1, 0, &p), FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "product C = A*B: C: the "
+                                               "matrix is a const matrix"));
+    ck_assert_ptr_null(p);
+    frx_matrix_destroy(cs);
+    frx_matrix_destroy(b1);
+    frx_matrix_destroy(k2);
+    free(vals), free(d.a);
+    frx_matrix_destroy(whole);
+    pcase_free(&t);
+}
+END_TEST
+
+START_TEST(shapes_checked)
+{
+    fr_operator op = fr_make(2, 1, FR_INTERP); /* 8 x 4 */
+    frx_matrix *a, *b, *c, *b3;
+    ck_assert_int_eq(frx_matrix_create_const(be, op.m, op.k, op.a, &a),
+                     FRX_OK);
+    ck_assert_int_eq(frx_matrix_create(be, 4, 2, 10, &b), FRX_OK);
+    ck_assert_int_eq(frx_matrix_create(be, 8, 2, 11, &c), FRX_OK);
+    ck_assert_int_eq(frx_matrix_create(be, 3, 2, 10, &b3), FRX_OK);
+    frx_product *p = NULL;
+    ck_assert_int_eq(frx_product_create(a, b, c, 1, 0, &p), FRX_ESHAPE);
+    ck_assert_str_eq(frx_errmsg(), "product C = A*B: A is 8 x 4, B is 4 x 2 "
+                     "x 10 and C is 8 x 2 x 11 (rows x nvar x neles): B and "
+                     "C need the same nvar and neles");
+    ck_assert_int_eq(frx_product_create(a, b3, c, 1, 0, &p), FRX_ESHAPE);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "B is 3 x 2 x 10"));
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "B needs as many rows as A "
+                                               "has columns"));
+    ck_assert_int_eq(frx_product_create(b, b, c, 1, 0, &p), FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "frx_matrix_create_const"));
+    ck_assert_int_eq(frx_product_create_using(a, b, b, 1, 0, "nope", &p),
+                     FRX_ESHAPE); /* shapes first */
+    frx_matrix *c10;
+    ck_assert_int_eq(frx_matrix_create(be, 8, 2, 10, &c10), FRX_OK);
+    ck_assert_int_eq(frx_product_create(a, b, c10, NAN, 0, &p), FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "must be finite"));
+    ck_assert_int_eq(frx_product_create_using(a, b, c10, 1, 0, "nope", &p),
+                     FRX_ENOTFOUND);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "no provider 'nope'"));
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "auto, generated"));
+    ck_assert_int_eq(frx_product_create_using(a, b, c10, 1, 0,
+                                              "generated/r3", &p),
+                     FRX_ENOTFOUND);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "generated/r4"));
+    ck_assert_ptr_null(p);
+    frx_matrix_destroy(a);
+    frx_matrix_destroy(b);
+    frx_matrix_destroy(b3);
+    frx_matrix_destroy(c);
+    frx_matrix_destroy(c10);
+    free(op.a);
+}
+END_TEST
+
+/* A graph: a kernel writes B, a product reads it into C, another kernel
+ * scales C; added out of order where the data tells, and run twice. */
+static const frx_kernel_decl tp_fill = {
+    .name = "tp_fill", .ndim = 2,
+    .args = "in fpdtype_t[2] x, out fpdtype_t[2] y",
+    .body = "y[0] = 2*x[0];\ny[1] = x[1] - 1;"};
+static const frx_kernel_decl tp_scale = {
+    .name = "tp_scale", .ndim = 2,
+    .args = "inout fpdtype_t[2] y", .body = "y[0] *= 3;\ny[1] *= 3;"};
+
+START_TEST(graph_orders_products)
+{
+    fr_operator op = fr_make(2, 2, FR_GRAD); /* 18 x 9 */
+    size_t nvar = 2, neles = 19;
+    uint64_t rng = 205;
+    void *hx, *hb, *hc;
+    frx_matrix *x = filled(op.k, nvar, neles, &rng, 0, &hx);
+    frx_matrix *b = filled(op.k, nvar, neles, &rng, 0, &hb);
+    frx_matrix *c = filled(op.m, nvar, neles, &rng, 1, &hc);
+    frx_matrix *a;
+    ck_assert_int_eq(frx_matrix_create_const(be, op.m, op.k, op.a, &a),
+                     FRX_OK);
+    ck_assert_int_eq(frx_kernel_register(be, &tp_fill), FRX_OK);
+    ck_assert_int_eq(frx_kernel_register(be, &tp_scale), FRX_OK);
+    frx_arg fa[] = {frx_arg_matrix(x), frx_arg_matrix(b)};
+    frx_arg sa[] = {frx_arg_matrix(c)};
+    frx_kernel *fill, *scale;
+    frx_product *p;
+    ck_assert_int_eq(frx_kernel_create(be, "tp_fill", op.k, neles, fa, 2,
+                                       &fill), FRX_OK);
+    ck_assert_int_eq(frx_kernel_create(be, "tp_scale", op.m, neles, sa, 1,
+                                       &scale), FRX_OK);
+    ck_assert_int_eq(frx_product_create(a, b, c, 1, 0, &p), FRX_OK);
+    frx_graph *g;
+    int n[3];
+    ck_assert_int_eq(frx_graph_create(be, &g), FRX_OK);
+    ck_assert_int_eq(frx_graph_add_kernel(g, fill, NULL, 0, &n[0]), FRX_OK);
+    ck_assert_int_eq(frx_graph_add_product(g, p, NULL, 0, &n[1]), FRX_OK);
+    ck_assert_int_eq(frx_graph_add_kernel(g, scale, NULL, 0, &n[2]), FRX_OK);
+    ck_assert_int_eq(frx_graph_commit(g), FRX_OK);
+    int order[3];
+    ck_assert_int_eq(frx_graph_order(g, order, 3), FRX_OK);
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(order[i], n[i]);
+    for (int rep = 0; rep < 2; rep++)
+        ck_assert_int_eq(frx_graph_run(g), FRX_OK);
+    /* B = fill(x); C = 3*A*B (beta 0: the NaN C never mattered) */
+    size_t ncols = nvar * neles;
+    for (size_t k = 0; k < op.k; k++)
+        for (size_t e = 0; e < neles; e++) {
+            tu_put(be, hb, (k * 2 + 0) * neles + e,
+                   2 * tu_get(be, hx, (k * 2 + 0) * neles + e));
+            tu_put(be, hb, (k * 2 + 1) * neles + e,
+                   tu_get(be, hx, (k * 2 + 1) * neles + e) - 1);
+        }
+    struct pcase t = {.op = &op, .nvar = nvar, .neles = neles, .a = a,
+                      .b = b, .c = c, .hb = hb, .hc = hc};
+    check_c(&t, 3, 0, "graph");
+    (void)ncols;
+    frx_graph_destroy(g);
+    frx_product_destroy(p);
+    frx_kernel_destroy(fill);
+    frx_kernel_destroy(scale);
+    frx_matrix_destroy(x);
+    free(hx), free(op.a);
+    pcase_free(&t);
+}
+END_TEST
+
+/* backend.<name>.products forces a provider; a provider the backend does
+ * not have is refused at start-up with its place in the case. */
+START_TEST(case_forces_a_provider)
+{
+    const char *names[17];
+    size_t n = frx_backend_products(be, names, 16);
+    names[n++] = "generated/r1"; /* one variant */
+    for (size_t i = 0; i < n && i < 17; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "backend:\n  name: %s\n  precision: %s\n"
+                 "  %s:\n    products: %s\n", backend_name, precision,
+                 backend_name, names[i]);
+        frx_config *cfg;
+        frx_backend *b2;
+        ck_assert_int_eq(frx_config_parse(text, strlen(text), "case.yaml",
+                                          &cfg), FRX_OK);
+        ck_assert_int_eq(frx_config_check(cfg), FRX_OK);
+        ck_assert_int_eq(frx_backend_create(cfg, &b2), FRX_OK);
+        fr_operator op = fr_make(2, 1, FR_GRAD);
+        frx_matrix *a, *b, *c;
+        ck_assert_int_eq(frx_matrix_create_const(b2, op.m, op.k, op.a, &a),
+                         FRX_OK);
+        ck_assert_int_eq(frx_matrix_create(b2, op.k, 1, 64, &b), FRX_OK);
+        ck_assert_int_eq(frx_matrix_create(b2, op.m, 1, 64, &c), FRX_OK);
+        frx_product *p;
+        ck_assert_int_eq(frx_product_create(a, b, c, 1, 0, &p), FRX_OK);
+        ck_assert_str_eq(frx_product_provider(p), i + 1 == n ? "generated"
+                                                              : names[i]);
+        /* a library or a variant is used as it is; the generated code's
+         * variants are timed against each other */
+        frx_backend_stats st;
+        frx_backend_get_stats(b2, &st);
+        ck_assert_uint_eq(st.product_timings + st.product_cached, i == 0);
+        frx_product_destroy(p);
+        frx_matrix_destroy(a);
+        frx_matrix_destroy(b);
+        frx_matrix_destroy(c);
+        frx_backend_destroy(b2);
+        frx_config_free(cfg);
+        free(op.a);
+    }
+    char text[512];
+    snprintf(text, sizeof text, "backend:\n  name: %s\n  precision: %s\n"
+             "  %s:\n    products: cublas\n", backend_name, precision,
+             backend_name);
+    frx_config *cfg;
+    frx_backend *b2;
+    ck_assert_int_eq(frx_config_parse(text, strlen(text), "case.yaml", &cfg),
+                     FRX_OK);
+    ck_assert_int_eq(frx_backend_create(cfg, &b2), FRX_ECONFIG);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "case.yaml:5:15: backend."));
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "'cublas' is not a product "
+                                               "provider"));
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "it has: auto, generated"));
+    frx_config_free(cfg);
+}
+END_TEST
+
+/* ---------------------------------------------------------- disk cache */
+
+/* A child process makes an auto product of an operator unique to tag and
+ * prints "provider timings cached". */
+static int child_main(const char *tag)
+{
+    frx_config *cfg;
+    be = tu_backend_or_skip(backend_name, precision, &cfg);
+    fr_operator op = fr_make(2, 1, FR_INTERP);
+    op.a[0] += (double)(strlen(tag) + (size_t)atoi(tag)) / 1024; /* unique */
+    frx_matrix *a, *b, *c;
+    frx_product *p;
+    int rc = frx_matrix_create_const(be, op.m, op.k, op.a, &a);
+    if (rc == FRX_OK)
+        rc = frx_matrix_create(be, op.k, 2, 300, &b);
+    if (rc == FRX_OK)
+        rc = frx_matrix_create(be, op.m, 2, 300, &c);
+    if (rc == FRX_OK)
+        rc = frx_product_create(a, b, c, 1, 0, &p);
+    if (rc == FRX_OK)
+        rc = frx_product_run(p);
+    if (rc) {
+        fprintf(stderr, "child: %s\n", frx_errmsg());
+        return 1;
+    }
+    frx_backend_stats st;
+    frx_backend_get_stats(be, &st);
+    printf("%s %zu %zu\n", frx_product_provider(p), st.product_timings,
+           st.product_cached);
+    frx_product_destroy(p);
+    frx_matrix_destroy(a);
+    frx_matrix_destroy(b);
+    frx_matrix_destroy(c);
+    frx_backend_destroy(be);
+    frx_config_free(cfg);
+    free(op.a);
+    return 0;
+}
+
+static void run_child(const char *tag, char *provider, size_t *timings,
+                      size_t *cached)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' %s --child %s %s", self_exe,
+             backend_name, precision, tag);
+    FILE *f = popen(cmd, "r");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fscanf(f, "%63s %zu %zu", provider, timings, cached), 3);
+    ck_assert_int_eq(pclose(f), 0);
+}
+
+/* The children use a cache directory of their own, which tests running
+ * beside this one (one damages every entry it finds) cannot touch. */
+START_TEST(second_process_times_nothing)
+{
+    char tag[64], first[64], second[64], dir[4200];
+    snprintf(tag, sizeof tag, "%d%s", (int)getpid() % 100000, precision);
+    char *shared = strdup(getenv("FRX_CACHE_DIR"));
+    snprintf(dir, sizeof dir, "%s/products-%s", shared, tag);
+    ck_assert_int_eq(mkdir(dir, 0700), 0);
+    setenv("FRX_CACHE_DIR", dir, 1);
+    size_t t1, c1, t2, c2;
+    run_child(tag, first, &t1, &c1);
+    ck_assert_uint_eq(t1, 1);
+    ck_assert_uint_eq(c1, 0);
+    run_child(tag, second, &t2, &c2);
+    ck_assert_uint_eq(t2, 0);
+    ck_assert_uint_eq(c2, 1);
+    ck_assert_str_eq(first, second);
+    setenv("FRX_CACHE_DIR", shared, 1);
+    free(shared);
+}
+END_TEST
+
+static Suite *products_suite(void)
+{
+    Suite *s = suite_create("products");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 900); /* cold compiles of many operators */
+    tcase_add_test(tc, shapes_checked);
+    tcase_add_test(tc, every_provider_every_operator);
+    tcase_add_test(tc, beta_zero_never_reads_c);
+    tcase_add_test(tc, streaming_stores_large_c);
+    tcase_add_test(tc, slice_ending_inside_a_chunk);
+    tcase_add_test(tc, group_members_and_overlap);
+    tcase_add_test(tc, slices_side_by_side_overlap_and_const_c);
+    tcase_add_test(tc, graph_orders_products);
+    tcase_add_test(tc, case_forces_a_provider);
+    tcase_add_test(tc, second_process_times_nothing);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    self_exe = argv[0];
+    backend_name = argc > 1 ? argv[1] : "openmp";
+    if (argc == 5 && strcmp(argv[2], "--child") == 0) {
+        precision = argv[3];
+        return child_main(argv[4]);
+    }
+    return tu_run_per_precision(backend_name, products_suite, &be,
+                                &precision);
+}
