@@ -349,6 +349,66 @@ START_TEST(group_members_and_overlap)
 }
 END_TEST
 
+/* Slices of one matrix side by side are B and C of a product (their rows
+ * interleave in the allocation but share no element); slices that share
+ * elements are refused, naming one; C in a const matrix (or a slice of
+ * one) is refused, as const matrices are never written. */
+START_TEST(slices_side_by_side_overlap_and_const_c)
+{
+    fr_operator d = fr_make(3, 2, FR_GRAD);
+    d.m = d.k; /* the x derivative alone: square, 9 x 9 */
+    size_t soasz = frx_backend_soasz(be), nvar = 2, w = 2 * soasz;
+    frx_matrix *sq, *whole, *b, *c, *c2;
+    ck_assert_int_eq(frx_matrix_create_const(be, d.m, d.k, d.a, &sq),
+                     FRX_OK);
+    ck_assert_int_eq(frx_matrix_create(be, d.k, nvar, 2 * w, &whole),
+                     FRX_OK);
+    ck_assert_int_eq(frx_matrix_slice(whole, 0, w, &b), FRX_OK);
+    ck_assert_int_eq(frx_matrix_slice(whole, w, 2 * w, &c), FRX_OK);
+    uint64_t rng = 206;
+    struct pcase t = {.op = &d, .nvar = nvar, .neles = w, .a = sq, .b = b,
+                      .c = c};
+    t.hb = tu_alloc(be, d.k * nvar * w);
+    t.hc = tu_alloc(be, d.m * nvar * w);
+    for (size_t i = 0; i < d.k * nvar * w; i++)
+        tu_put(be, t.hb, i, tu_value(&rng));
+    for (size_t i = 0; i < d.m * nvar * w; i++)
+        tu_put(be, t.hc, i, tu_value(&rng));
+    ck_assert_int_eq(frx_matrix_write(b, t.hb), FRX_OK);
+    run_one(&t, NULL, 1, 1);
+    ck_assert_int_eq(frx_matrix_write(b, t.hb), FRX_OK);
+    run_one(&t, "generated", 0.5, 0);
+
+    frx_product *p = NULL;
+    ck_assert_int_eq(frx_matrix_slice(whole, soasz, soasz + w, &c2),
+                     FRX_OK);
+    ck_assert_int_eq(frx_product_create(sq, b, c2, 1, 0, &p), FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "B and C overlap (element"));
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "a matrix of its own"));
+    frx_matrix_destroy(c2);
+
+    /* C a const matrix (9 x 1 x 9) and a slice of one (of 9 x 18) */
+    double *vals = calloc(d.m * 2 * d.k, sizeof *vals);
+    for (size_t i = 0; i < d.m * 2 * d.k; i++)
+        vals[i] = 1 + (double)i;
+    frx_matrix *k2, *cs, *b1;
+    ck_assert_int_eq(frx_matrix_create_const(be, d.m, 2 * d.k, vals, &k2),
+                     FRX_OK);
+    ck_assert_int_eq(frx_matrix_slice(k2, 0, d.k, &cs), FRX_OK);
+    ck_assert_int_eq(frx_matrix_create(be, d.k, 1, d.k, &b1), FRX_OK);
+    ck_assert_int_eq(frx_product_create(sq, b1, cs, 1, 0, &p), FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "product C = A*B: C: the "
+                                               "matrix is a const matrix"));
+    ck_assert_ptr_null(p);
+    frx_matrix_destroy(cs);
+    frx_matrix_destroy(b1);
+    frx_matrix_destroy(k2);
+    free(vals), free(d.a);
+    frx_matrix_destroy(whole);
+    pcase_free(&t);
+}
+END_TEST
+
 START_TEST(shapes_checked)
 {
     fr_operator op = fr_make(2, 1, FR_INTERP); /* 8 x 4 */
@@ -605,6 +665,7 @@ static Suite *products_suite(void)
     tcase_add_test(tc, streaming_stores_large_c);
     tcase_add_test(tc, slice_ending_inside_a_chunk);
     tcase_add_test(tc, group_members_and_overlap);
+    tcase_add_test(tc, slices_side_by_side_overlap_and_const_c);
     tcase_add_test(tc, graph_orders_products);
     tcase_add_test(tc, case_forces_a_provider);
     tcase_add_test(tc, second_process_times_nothing);

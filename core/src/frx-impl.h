@@ -125,7 +125,8 @@ size_t frx__const_leaddim(size_t ncol, size_t soasz, size_t alignment,
 /* Compiled code of a generated source, shared by every user of the same
  * source (kernel.c): compiled once, or loaded from the disk cache. */
 int frx__program(frx_backend *be, const char *name, const char *src,
-                 const char *entry, int ndim, size_t local_size, void **prog);
+                 const char *entry, int ndim, size_t local_size,
+                 void **prog);
 
 /* ------------------------------------------------------------- products */
 
@@ -238,6 +239,13 @@ const char *frx__kernel_name(const frx_kernel *k);
 /* The values a constant matrix was made from (nrow x ncol doubles), or
  * NULL if m is not one. */
 const double *frx__const_values(const frx_matrix *m);
+
+/* Do matrices a and b share an element of their allocation? *at: one
+ * that both hold (rows ld apart are compared row by row, so slices of
+ * one matrix side by side do not meet). */
+int frx__matrices_meet(const frx_matrix *a, const frx_matrix *b, size_t *at);
+/* A product's name in messages: "m x k", A's shape. */
+const char *frx__product_name(const frx_product *p);
 
 /* The elements of its allocation a matrix or a view spans, [lo, hi). */
 void frx__matrix_range(const frx_matrix *m, size_t *lo, size_t *hi);

@@ -232,6 +232,9 @@ static void describe(const struct node *nd, char *buf, size_t n)
         break;
     case NODE_PACK: snprintf(buf, n, "a pack"); break;
     case NODE_UNPACK: snprintf(buf, n, "an unpack"); break;
+    case NODE_PRODUCT:
+        snprintf(buf, n, "product %s", frx__product_name(nd->product));
+        break;
     default:
         snprintf(buf, n, "%s", nd->nacc && nd->acc[0].what
                                    ? nd->acc[0].what : "a host step");
@@ -345,6 +348,7 @@ static int run_host(const struct node *nd)
     }
     return nd->fn(nd->ud);
 }
+
 static int run_product(const struct node *nd)
 {
     return frx__product_run(nd->product, nd->flags);

@@ -540,6 +540,15 @@ static int meets(const struct footprint *a, const struct footprint *b,
     return 1; /* xchg matrices: the same one */
 }
 
+int frx__matrices_meet(const frx_matrix *a, const frx_matrix *b, size_t *at)
+{
+    frx_arg x = frx_arg_matrix((frx_matrix *)a);
+    frx_arg y = frx_arg_matrix((frx_matrix *)b);
+    struct footprint fa = footprint_of(&x, a->be->fpsize);
+    struct footprint fb = footprint_of(&y, b->be->fpsize);
+    return meets(&fa, &fb, at);
+}
+
 /* A written argument may not share memory with any other: each point
  * loads its inputs and stores its outputs, and the buffers are restrict,
  * so an overlap gives results that differ by backend. */
@@ -607,8 +616,12 @@ static int check_space(const frx_backend *be, const char *name,
     return FRX_OK;
 }
 
+/* Compile (or reuse) src on be: programs are kept by the hash of their
+ * source. local_size: the work-group size the code needs, 0 for any
+ * (frx_kernel_src.local_size). */
 int frx__program(frx_backend *be, const char *name, const char *src,
-                 const char *entry, int ndim, size_t local_size, void **prog)
+                 const char *entry, int ndim, size_t local_size,
+                 void **prog)
 {
     char hash[65];
     frx_sha256_hex(src, strlen(src), hash);
@@ -621,7 +634,8 @@ int frx__program(frx_backend *be, const char *name, const char *src,
     struct frx__prog *p = frx__calloc(1, sizeof *p, "a program record");
     int compiled = 0;
     frx_kernel_src ks = {.size = sizeof ks, .name = name, .entry = entry,
-                         .source = src, .ndim = ndim, .local_size = local_size};
+                         .source = src, .ndim = ndim,
+                         .local_size = local_size};
     int rc = p ? be->ops->kernel_compile(be->state, &ks, &p->prog, &compiled)
                : FRX_ENOMEM;
     if (rc) {
@@ -656,8 +670,8 @@ static int program_for(frx_backend *be, const frx__kspec *s, void **prog)
     free(ms);
     if (rc)
         return rc;
-    size_t local = frx__kspec_has_reduce(s) &&
-                   cg.target != FRX_TARGET_C_OPENMP ? FRX__RED_WG : 0;
+    size_t local = frx__kspec_has_reduce(s) && cg.target != FRX_TARGET_C_OPENMP
+                       ? FRX__RED_WG : 0;
     rc = frx__program(be, s->name, src, entry, s->ndim, local, prog);
     free(src), free(entry);
     return rc;

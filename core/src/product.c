@@ -49,6 +49,7 @@ struct frx_product {
     struct impl run;
     frx_param params[15]; /* generated code's launch, on the real C */
     frx__access acc[3];
+    char name[48]; /* "m x k", for messages */
 };
 
 /* ------------------------------------------------------------ checks */
@@ -78,10 +79,13 @@ static int check_args(const frx_matrix *a, const frx_matrix *b,
     if (!a->is_const)
         return frx_error(FRX_EINVAL, "product C = A*B: A must be a constant "
                          "matrix: make it with frx_matrix_create_const");
-    if (b->is_const || c->is_const)
-        return frx_error(FRX_EINVAL, "product C = A*B: %s is a constant "
+    if (b->is_const)
+        return frx_error(FRX_EINVAL, "product C = A*B: B is a constant "
                          "matrix; B and C must be plain matrices (slices and "
-                         "group members are fine)", b->is_const ? "B" : "C");
+                         "group members are fine)");
+    int rc = frx__refuse_const(c->alloc, "product C = A*B: C");
+    if (rc)
+        return rc;
     if (a->be != b->be || a->be != c->be)
         return frx_error(FRX_EINVAL, "product C = A*B: A, B and C belong to "
                          "different backends: make them on one");
@@ -91,13 +95,12 @@ static int check_args(const frx_matrix *a, const frx_matrix *b,
         return shape_error(a, b, c, "C needs as many rows as A");
     if (b->nvar != c->nvar || b->neles != c->neles)
         return shape_error(a, b, c, "B and C need the same nvar and neles");
-    size_t blo, bhi, clo, chi;
-    frx__matrix_range(b, &blo, &bhi);
-    frx__matrix_range(c, &clo, &chi);
-    if (b->alloc == c->alloc && blo < chi && clo < bhi)
-        return frx_error(FRX_EINVAL, "product C = A*B: B and C overlap in "
-                         "their allocation; write the product to a matrix "
-                         "of its own");
+    size_t at;
+    if (frx__matrices_meet(b, c, &at))
+        return frx_error(FRX_EINVAL, "product C = A*B: B and C overlap "
+                         "(element %zu of their allocation is in both), and "
+                         "C is written while B is read: write the product "
+                         "to a matrix of its own", at);
     return FRX_OK;
 }
 
@@ -607,18 +610,19 @@ int frx_product_create_using(frx_matrix *a, frx_matrix *b, frx_matrix *c,
         return rc;
     }
     p->run.cand = &p->chosen;
+    snprintf(p->name, sizeof p->name, "%zu x %zu", p->m, p->k);
     gen_params(p, c->alloc->mem, c->offset / be->fpsize, p->params);
     a->refs++, b->refs++, c->refs++;
     size_t lo, hi;
     frx__matrix_range(a, &lo, &hi);
-    p->acc[0] = (frx__access){.res = a->alloc, .writes = 0,
-                              .lo = lo, .hi = hi};
+    p->acc[0] = (frx__access){.res = a->alloc, .writes = 0, .lo = lo,
+                               .hi = hi};
     frx__matrix_range(b, &lo, &hi);
-    p->acc[1] = (frx__access){.res = b->alloc, .writes = 0,
-                              .lo = lo, .hi = hi};
+    p->acc[1] = (frx__access){.res = b->alloc, .writes = 0, .lo = lo,
+                               .hi = hi};
     frx__matrix_range(c, &lo, &hi);
-    p->acc[2] = (frx__access){.res = c->alloc, .writes = 1,
-                              .lo = lo, .hi = hi};
+    p->acc[2] = (frx__access){.res = c->alloc, .writes = 1, .lo = lo,
+                               .hi = hi};
     *out = p;
     return FRX_OK;
 }
@@ -651,6 +655,8 @@ const char *frx_product_provider(const frx_product *p)
 {
     return !p ? NULL : p->chosen.lib ? p->chosen.lib : "generated";
 }
+
+const char *frx__product_name(const frx_product *p) { return p->name; }
 
 size_t frx__product_accesses(const frx_product *p, const frx__access **out)
 {

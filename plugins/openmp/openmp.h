@@ -21,12 +21,6 @@ void frx_openmp_kernel_free(void *state, void *prog);
 const char *frx_openmp_compiler_id(struct omp_state *s);
 int frx_openmp_unpack(void *state, const frx_pack_args *a);
 
-/* spawn.c: the compiler's command line, run without a shell. */
-int frx_openmp_split_words(const char *text, char ***words, char *bad);
-void frx_openmp_free_words(char **words);
-int frx_openmp_run(char *const argv[], char **out);
-void frx_openmp_show(char *const argv[], char *buf, size_t n);
-
 /* product.c, built where libxsmm is installed */
 extern const char *const frx_openmp_product_libs[];
 int frx_openmp_product_prepare(void *state, const char *lib,
@@ -34,5 +28,11 @@ int frx_openmp_product_prepare(void *state, const char *lib,
 int frx_openmp_product_run(void *state, void *plan,
                            const frx_product_exec *e);
 void frx_openmp_product_free(void *state, void *plan);
+
+/* spawn.c: the compiler's command line, run without a shell. */
+int frx_openmp_split_words(const char *text, char ***words, char *bad);
+void frx_openmp_free_words(char **words);
+int frx_openmp_run(char *const argv[], char **out);
+void frx_openmp_show(char *const argv[], char *buf, size_t n);
 
 #endif

@@ -13,6 +13,7 @@ include(cli/plugins.cmake OPTIONAL)
 include(cli/run.cmake OPTIONAL)
 include(cli/solver.cmake OPTIONAL)
 include(cli/mesh.cmake)
+include(cli/installed.cmake)
 
 # The installed SDK builds a plugin out of tree (examples/plugin-hello).
 add_test(NAME sdk-out-of-tree-plugin

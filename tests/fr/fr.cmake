@@ -32,8 +32,10 @@ foreach(run IN LISTS advection_runs)
   list(GET run 1 np)
   add_test(NAME fr-advection-${be}-np${np} COMMAND ${FRX_MPIRUN} ${np}
     $<TARGET_FILE:test_advection> ${be})
+  # long enough for a cold kernel cache under the sanitizers (PoCL
+  # compiling every product variant the timing tries): about 8 minutes
   set_tests_properties(fr-advection-${be}-np${np} PROPERTIES
-    SKIP_RETURN_CODE 77 TIMEOUT 600
+    SKIP_RETURN_CODE 77 TIMEOUT 1500
     ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
 endforeach()
 add_test(NAME fr-advection-long-openmp-np2 COMMAND ${FRX_MPIRUN} 2

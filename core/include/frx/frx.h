@@ -452,6 +452,10 @@ FRX_EXTERN int frx_graph_add_pack(frx_graph *g, frx_xchg_view *xv,
 FRX_EXTERN int frx_graph_add_unpack(frx_graph *g, frx_xchg_view *xv,
                                     const int *deps, size_t ndeps,
                                     int *node);
+/* A product reads A and B (and C when beta != 0) and writes C. */
+FRX_EXTERN int frx_graph_add_product(frx_graph *g, frx_product *p,
+                                     const int *deps, size_t ndeps,
+                                     int *node);
 /* A host node: fn(ud) runs on the host in graph order, as a barrier.
  * It runs after every node added before it has completed (the backend
  * is synchronised first, so the callback may read what they wrote:
@@ -461,10 +465,6 @@ FRX_EXTERN int frx_graph_add_unpack(frx_graph *g, frx_xchg_view *xv,
 typedef int (*frx_host_fn)(void *ud);
 FRX_EXTERN int frx_graph_add_host(frx_graph *g, frx_host_fn fn, void *ud,
                                   int *node);
-/* A product reads A and B (and C when beta != 0) and writes C. */
-FRX_EXTERN int frx_graph_add_product(frx_graph *g, frx_product *p,
-                                     const int *deps, size_t ndeps,
-                                     int *node);
 FRX_EXTERN int frx_graph_commit(frx_graph *g);
 FRX_EXTERN int frx_graph_run(frx_graph *g);
 /* The committed order: order[k] is the k-th node run (n entries). */

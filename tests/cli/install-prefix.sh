@@ -1,0 +1,19 @@
+#!/bin/sh
+# install-prefix.sh BUILD SOURCE DIR [CFLAGS]: install frx from BUILD
+# into DIR/prefix and build examples/solver-plugin out of tree against
+# that prefix alone into DIR/advect, with CFLAGS (-Werror). The fixture
+# of the tests of an installed frx (cli/installed.cmake).
+set -eu
+build=$1 src=$2 dir=$3 cflags=${4:-}
+rm -rf "$dir"
+cmake --install "$build" --prefix "$dir/prefix" >/dev/null
+cmake -S "$src/examples/solver-plugin" -B "$dir/advect" \
+    -DCMAKE_PREFIX_PATH="$dir/prefix" -DCMAKE_C_FLAGS="$cflags" >/dev/null
+cmake --build "$dir/advect" >/dev/null
+out=$(FRX_PLUGIN_PATH="$dir/advect" "$dir/prefix/bin/frx" plugins)
+printf '%s\n' "$out"
+printf '%s\n' "$out" |
+    grep -Eq "^solver +advect +1[.]0[.]0 .*/advect/frx-advect[.]so +ok"
+test -x "$dir/prefix/bin/frx-conformance"
+test -f "$dir/prefix/share/frx/conformance/kernels/scale.c"
+echo "install-prefix: frx installed in $dir/prefix, frx-advect built against it"

@@ -1,0 +1,56 @@
+# frx as a third party gets it: installed into a prefix in the build tree
+# (once per ctest run, the fixture frx-installed), the example solver
+# plugin built out of tree against that prefix, and the installed frx and
+# frx-conformance run from there. Included from tests/cli/tests.cmake.
+set(FRX_INSTALLED_DIR ${CMAKE_CURRENT_BINARY_DIR}/installed)
+# (the MPI tests' environment unwinds fully on every malloc under the
+# sanitizers: too slow for PoCL's compiler, in the tests without MPI)
+set(FRX_INSTALLED_ENV "${FRX_TEST_ENV}")
+set(FRX_EXAMPLE_CFLAGS "-Werror")
+if(FRX_SANITIZE)
+  string(APPEND FRX_EXAMPLE_CFLAGS " -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined")
+endif()
+add_test(NAME installed-prefix COMMAND sh
+  ${CMAKE_CURRENT_SOURCE_DIR}/cli/install-prefix.sh ${CMAKE_BINARY_DIR}
+  ${PROJECT_SOURCE_DIR} ${FRX_INSTALLED_DIR} "${FRX_EXAMPLE_CFLAGS}")
+set_tests_properties(installed-prefix PROPERTIES FIXTURES_SETUP frx-installed
+  TIMEOUT 300 ENVIRONMENT "${FRX_INSTALLED_ENV}")
+
+# the example solver plugin on 2 ranks (cli/example.sh says what each
+# mode asserts)
+foreach(mode run converges corrupt)
+  add_test(NAME example-solver-${mode} COMMAND sh
+    ${CMAKE_CURRENT_SOURCE_DIR}/cli/example.sh ${mode} ${MPIEXEC_EXECUTABLE}
+    ${FRX_INSTALLED_DIR} ${PROJECT_SOURCE_DIR})
+  set_tests_properties(example-solver-${mode} PROPERTIES
+    FIXTURES_REQUIRED frx-installed TIMEOUT 120
+    ENVIRONMENT "${FRX_MPI_TEST_ENV}")
+endforeach()
+
+# the installed frx-conformance: each suite (one test each: PoCL's
+# compiles are slow under the sanitizers) on the backends that can start
+# here (77: skipped), the data-model and kernel suites on a backend plugin
+# outside the prefix (the build tree's fakegpu, which runs no reductions),
+# and its exit statuses
+set(FRX_CONFORMANCE_EXE ${FRX_INSTALLED_DIR}/prefix/bin/frx-conformance)
+foreach(be openmp opencl)
+  foreach(suite datamodel kernels reduce)
+    set(name conformance-installed-${be}-${suite})
+    add_test(NAME ${name} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/own-tmpdir.sh
+      ${FRX_CONFORMANCE_EXE} ${be} ${suite})
+    set_tests_properties(${name} PROPERTIES FIXTURES_REQUIRED frx-installed
+      SKIP_RETURN_CODE 77 TIMEOUT 600 ENVIRONMENT "${FRX_INSTALLED_ENV}")
+  endforeach()
+endforeach()
+add_test(NAME conformance-installed-outside-plugin COMMAND sh
+  ${CMAKE_CURRENT_SOURCE_DIR}/own-tmpdir.sh ${FRX_CONFORMANCE_EXE} fakegpu
+  datamodel kernels)
+set_tests_properties(conformance-installed-outside-plugin PROPERTIES
+  FIXTURES_REQUIRED frx-installed TIMEOUT 600 ENVIRONMENT
+  "${FRX_INSTALLED_ENV};FRX_PLUGIN_PATH=${CMAKE_CURRENT_BINARY_DIR}/fakegpu")
+add_test(NAME conformance-installed-exit-status COMMAND sh
+  ${CMAKE_CURRENT_SOURCE_DIR}/cli/conformance.sh ${FRX_INSTALLED_DIR}/prefix
+  ${FRX_FIXTURE_DIR})
+set_tests_properties(conformance-installed-exit-status PROPERTIES
+  FIXTURES_REQUIRED frx-installed TIMEOUT 120
+  ENVIRONMENT "${FRX_INSTALLED_ENV}")
