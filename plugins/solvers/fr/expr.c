@@ -1,0 +1,333 @@
+/* Expressions through GNU libmatheval: named constants, compiling
+ * (after expr_check.c has vouched for the text), evaluation into arrays
+ * and derivatives. */
+#include "expr-internal.h"
+
+#include <matheval.h>
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* libmatheval's parser communicates through globals. */
+static pthread_mutex_t parse_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static char *dupstr(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    return d ? memcpy(d, s, n) : NULL;
+}
+
+/* How a value that is not finite is printed (glibc prints -nan too). */
+static const char *not_finite(double v)
+{
+    return isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";
+}
+
+/* "file:line:col" of a node into buf. */
+static const char *node_place(const frx_cfgnode *node, char *buf, size_t n)
+{
+    const char *file = frx_config_file(frx_cfg_owner(node));
+    snprintf(buf, n, "%s:%d:%d", file ? file : "<case>", frx_cfg_line(node),
+             frx_cfg_col(node));
+    return buf;
+}
+
+/* ------------------------------------------------------------ constants */
+
+struct fr_expr_consts {
+    size_t n;
+    char **names;
+    double *values;
+};
+
+void fr_expr_consts_destroy(fr_expr_consts *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->n; i++)
+        free(c->names[i]);
+    free(c->names);
+    free(c->values);
+    free(c);
+}
+
+size_t fr_expr_consts_count(const fr_expr_consts *c) { return c ? c->n : 0; }
+
+const char *fr_expr_consts_name(const fr_expr_consts *c, size_t i)
+{
+    return c && i < c->n ? c->names[i] : NULL;
+}
+
+double fr_expr_consts_value(const fr_expr_consts *c, size_t i)
+{
+    return c && i < c->n ? c->values[i] : NAN;
+}
+
+int fr__expr_consts_find(const fr_expr_consts *c, const char *name,
+                         size_t len, double *value)
+{
+    for (size_t i = 0; c && i < c->n; i++)
+        if (strlen(c->names[i]) == len && !memcmp(c->names[i], name, len)) {
+            *value = c->values[i];
+            return FRX_OK;
+        }
+    return FRX_ENOTFOUND;
+}
+
+int fr_expr_consts_get(const fr_expr_consts *c, const char *name,
+                       double *value)
+{
+    return fr__expr_consts_find(c, name, strlen(name), value);
+}
+
+/* Why name cannot be a constant's, or NULL. */
+static const char *bad_const_name(const char *name)
+{
+    if (!fr__expr_is_name(name))
+        return "is not a name: use letters, digits and _, not starting with "
+               "a digit";
+    if (strlen(name) == 1 && strchr("xyzt", name[0]))
+        return "is a coordinate (x, y, z and t are the variables)";
+    if (fr__expr_is_function(name, strlen(name)))
+        return "is a function's name";
+    if (fr__expr_is_constant(name, strlen(name)))
+        return "is a built-in constant's name (docs/expressions.md)";
+    return NULL;
+}
+
+/* Constant i: the value of its expression in the constants before it. */
+static int read_const(fr_expr_consts *c, const frx_cfgnode *map,
+                      const char *key, size_t i)
+{
+    const char *name = frx_cfg_key_at(map, i);
+    const frx_cfgnode *node = frx_cfg_at(map, i);
+    char where[512], ckey[512];
+    const char *why = bad_const_name(name);
+    snprintf(ckey, sizeof ckey, "%s.%s", key, name);
+    node_place(frx_cfg_key_node_at(map, i), where, sizeof where);
+    if (why)
+        return frx_error(FRX_ECONFIG, "%s: %s: '%s' %s", where, ckey, name,
+                         why);
+    double v;
+    if (fr__expr_consts_find(c, name, strlen(name), &v) == 0)
+        return frx_error(FRX_ECONFIG, "%s: %s: '%s' is given twice", where,
+                         ckey, name);
+    node_place(node, where, sizeof where);
+    fr_expr *e = NULL;
+    int rc = fr_expr_compile(node, ckey, 0, c, &e);
+    if (rc)
+        return rc;
+    v = fr_expr_eval(e, 0, 0, 0, 0);
+    fr_expr_destroy(e);
+    if (!isfinite(v))
+        return fr__expr_fail(FRX_ECONFIG, where, ckey, frx_cfg_scalar(node),
+                             "the value is %s; a constant must be finite",
+                             not_finite(v));
+    c->names[i] = dupstr(name);
+    if (!c->names[i])
+        return frx_error(FRX_ENOMEM, "out of memory for constant %s", ckey);
+    c->values[i] = v;
+    c->n = i + 1;
+    return FRX_OK;
+}
+
+int fr_expr_consts_create(const frx_cfgnode *map, const char *key,
+                          fr_expr_consts **out)
+{
+    *out = NULL;
+    if (!key)
+        key = "constants";
+    char where[512];
+    if (map && frx_cfg_type(map) != FRX_CFG_MAP)
+        return frx_error(FRX_ECONFIG, "%s: %s must be a map of names to "
+                         "numbers or expressions (gamma: 1.4)",
+                         node_place(map, where, sizeof where), key);
+    size_t n = map ? frx_cfg_len(map) : 0;
+    fr_expr_consts *c = calloc(1, sizeof *c);
+    if (c) {
+        c->names = calloc(n + 1, sizeof *c->names);
+        c->values = calloc(n + 1, sizeof *c->values);
+    }
+    if (!c || !c->names || !c->values) {
+        fr_expr_consts_destroy(c);
+        return frx_error(FRX_ENOMEM, "out of memory for %s", key);
+    }
+    for (size_t i = 0; i < n; i++) {
+        int rc = read_const(c, map, key, i);
+        if (rc) {
+            fr_expr_consts_destroy(c);
+            return rc;
+        }
+    }
+    *out = c;
+    return FRX_OK;
+}
+
+/* ---------------------------------------------------------- expressions */
+
+static char nx[] = "x", ny[] = "y", nz[] = "z", nt[] = "t";
+static char *const coord_names[4] = {nx, ny, nz, nt};
+
+struct fr_expr {
+    void *ev;     /* libmatheval's evaluator */
+    char *text;   /* as written */
+    char *where;  /* "file:line:col" or "" */
+    char *key;
+    unsigned uses;
+    int nuse;
+    char *names[4]; /* the coordinates it uses, for evaluator_evaluate */
+    int slot[4];    /* their index: 0 x, 1 y, 2 z, 3 t */
+};
+
+void fr_expr_destroy(fr_expr *e)
+{
+    if (!e)
+        return;
+    if (e->ev)
+        evaluator_destroy(e->ev);
+    free(e->text);
+    free(e->where);
+    free(e->key);
+    free(e);
+}
+
+/* A new expression around evaluator ev (taken even on failure). */
+static int wrap(void *ev, const char *text, const char *where,
+                const char *key, fr_expr **out)
+{
+    fr_expr *e = calloc(1, sizeof *e);
+    if (!e) {
+        evaluator_destroy(ev);
+        return frx_error(FRX_ENOMEM, "out of memory for expression %s", key);
+    }
+    e->ev = ev;
+    e->text = dupstr(text);
+    e->where = dupstr(where ? where : "");
+    e->key = dupstr(key);
+    if (!e->text || !e->where || !e->key) {
+        fr_expr_destroy(e);
+        return frx_error(FRX_ENOMEM, "out of memory for expression %s", key);
+    }
+    char **names;
+    int count;
+    evaluator_get_variables(ev, &names, &count);
+    for (int i = 0; i < count; i++)
+        for (int k = 0; k < 4; k++)
+            if (!strcmp(names[i], coord_names[k]) && !(e->uses & (1u << k))) {
+                e->uses |= 1u << k;
+                e->names[e->nuse] = coord_names[k];
+                e->slot[e->nuse++] = k;
+            }
+    *out = e;
+    return FRX_OK;
+}
+
+int fr_expr_compile_text(const char *text, const char *where,
+                         const char *key, unsigned vars,
+                         const fr_expr_consts *consts, fr_expr **out)
+{
+    *out = NULL;
+    if (!key)
+        key = "expression";
+    if (!text)
+        return frx_error(FRX_EINVAL, "%s%s%s: no expression given",
+                         where ? where : "", where ? ": " : "", key);
+    char *clean = NULL;
+    int rc = fr__expr_rewrite(text, where, key, vars & 15u, consts, &clean);
+    if (rc)
+        return rc;
+    pthread_mutex_lock(&parse_lock);
+    void *ev = evaluator_create(clean);
+    pthread_mutex_unlock(&parse_lock);
+    free(clean);
+    if (!ev) /* expr_check.c let through what libmatheval refuses */
+        return fr__expr_fail(FRX_ECONFIG, where, key, text,
+                             "libmatheval cannot parse it (a bug of frx's "
+                             "check: please report it)");
+    return wrap(ev, text, where, key, out);
+}
+
+int fr_expr_compile(const frx_cfgnode *node, const char *key, unsigned vars,
+                    const fr_expr_consts *consts, fr_expr **out)
+{
+    *out = NULL;
+    if (!key)
+        key = "expression";
+    if (!node)
+        return frx_error(FRX_ECONFIG, "%s: missing; it needs an expression",
+                         key);
+    char where[512];
+    node_place(node, where, sizeof where);
+    if (frx_cfg_type(node) != FRX_CFG_SCALAR)
+        return frx_error(FRX_ECONFIG, "%s: %s must be an expression (a "
+                         "number or a formula), not a %s", where, key,
+                         frx_cfg_type(node) == FRX_CFG_MAP ? "map" : "list");
+    return fr_expr_compile_text(frx_cfg_scalar(node), where, key, vars,
+                                consts, out);
+}
+
+int fr_expr_derivative(const fr_expr *e, unsigned var, fr_expr **out)
+{
+    *out = NULL;
+    int k = var == FR_EXPR_X ? 0 : var == FR_EXPR_Y ? 1
+          : var == FR_EXPR_Z ? 2 : var == FR_EXPR_T ? 3 : -1;
+    if (k < 0)
+        return frx_error(FRX_EINVAL, "%s: the derivative needs one of "
+                         "FR_EXPR_X, _Y, _Z or _T, not %u", e->key, var);
+    char key[512];
+    snprintf(key, sizeof key, "d(%s)/d%s", e->key, coord_names[k]);
+    pthread_mutex_lock(&parse_lock);
+    void *ev = evaluator_derivative(e->ev, coord_names[k]);
+    pthread_mutex_unlock(&parse_lock);
+    if (!ev)
+        return frx_error(FRX_ENOMEM, "out of memory for %s", key);
+    return wrap(ev, evaluator_get_string(ev), e->where, key, out);
+}
+
+unsigned fr_expr_uses(const fr_expr *e) { return e->uses; }
+
+const char *fr_expr_text(const fr_expr *e) { return e->text; }
+
+double fr_expr_eval(const fr_expr *e, double x, double y, double z, double t)
+{
+    double c[4] = {x, y, z, t}, v[4];
+    for (int i = 0; i < e->nuse; i++)
+        v[i] = c[e->slot[i]];
+    return evaluator_evaluate(e->ev, e->nuse, (char **)e->names, v);
+}
+
+int fr_expr_eval_points(const fr_expr *e, size_t n, size_t ndims,
+                        const double *pts, double t, double *out)
+{
+    if (ndims < 1 || ndims > 3)
+        return frx_error(FRX_EINVAL, "%s: points of %zu dimensions (1, 2 "
+                         "or 3)", e->key, ndims);
+    for (int i = 0; i < e->nuse; i++)
+        if (e->slot[i] < 3 && (size_t)e->slot[i] >= ndims)
+            return fr__expr_fail(FRX_EINVAL, e->where, e->key, e->text,
+                                 "it uses %s, but the points are %zu-D",
+                                 coord_names[e->slot[i]], ndims);
+    for (size_t p = 0; p < n; p++) {
+        const double *q = pts + p * ndims;
+        double v[4];
+        for (int i = 0; i < e->nuse; i++)
+            v[i] = e->slot[i] == 3 ? t : q[e->slot[i]];
+        out[p] = evaluator_evaluate(e->ev, e->nuse, (char **)e->names, v);
+        if (!isfinite(out[p])) {
+            char at[160];
+            int m = snprintf(at, sizeof at, "x = %.9g", q[0]);
+            for (size_t d = 1; d < ndims; d++)
+                m += snprintf(at + m, sizeof at - (size_t)m, ", %s = %.9g",
+                              coord_names[d], q[d]);
+            return fr__expr_fail(FRX_ERANGE, e->where, e->key, e->text,
+                                 "the value is %s at %s, t = %.9g; check the "
+                                 "expression's domain (sqrt, log, division)",
+                                 not_finite(out[p]), at, t);
+        }
+    }
+    return FRX_OK;
+}

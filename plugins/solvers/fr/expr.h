@@ -1,0 +1,84 @@
+/* frx-fr-common: expressions in a case (initial conditions, base flows,
+ * boundary values), as PyFR's [soln-ics] and [constants].
+ *
+ * An expression is a YAML scalar in the coordinates x, y (z and t where
+ * the caller allows them) and named constants; GNU libmatheval parses and
+ * evaluates it. Named constants come from a YAML map (solver.constants:
+ * {gamma: 1.4, S: 13.5, gm1: gamma - 1}); each value is a number or an
+ * expression in the constants above it. docs/expressions.md has the
+ * syntax, the functions and every error.
+ *
+ * Every expression is checked by frx before libmatheval sees it, so that
+ * bad input gets an error naming the YAML place (file:line:col), the key,
+ * the expression and what is wrong, and libmatheval (whose parser uses
+ * global state, prints stray characters to stdout and leaks on a syntax
+ * error) only ever parses valid text. Compiling is serialised by a lock;
+ * one fr_expr must not be evaluated by two threads at once (libmatheval
+ * keeps variable values in the expression). Constants are folded in as
+ * numbers, so evaluation sets at most x, y, z and t per point.
+ *
+ * Errors are negative FRX_E* codes with a message from frx_error. */
+#ifndef FRX_FR_EXPR_H
+#define FRX_FR_EXPR_H
+
+#include <frx/plugin.h>
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The variables an expression may use (a mask). */
+enum fr_expr_var { FR_EXPR_X = 1, FR_EXPR_Y = 2, FR_EXPR_Z = 4, FR_EXPR_T = 8 };
+
+typedef struct fr_expr_consts fr_expr_consts;
+typedef struct fr_expr fr_expr;
+
+/* The named constants of a YAML map (NULL: none); key is the map's
+ * dotted name for messages ("solver.constants"). Names are identifiers
+ * ([_a-zA-Z][_a-zA-Z0-9]*) other than x, y, z, t, a function or a
+ * built-in constant; values are finite. */
+int fr_expr_consts_create(const frx_cfgnode *map, const char *key,
+                          fr_expr_consts **out);
+void fr_expr_consts_destroy(fr_expr_consts *c);
+size_t fr_expr_consts_count(const fr_expr_consts *c);
+const char *fr_expr_consts_name(const fr_expr_consts *c, size_t i);
+double fr_expr_consts_value(const fr_expr_consts *c, size_t i);
+/* FRX_OK with *value, or FRX_ENOTFOUND (no message recorded). */
+int fr_expr_consts_get(const fr_expr_consts *c, const char *name,
+                       double *value);
+
+/* Compile the scalar node (key: its dotted name, "solver.ics.rho") in
+ * the variables of the mask vars and the constants consts (may be
+ * NULL). A number is an expression too. */
+int fr_expr_compile(const frx_cfgnode *node, const char *key, unsigned vars,
+                    const fr_expr_consts *consts, fr_expr **out);
+/* The same for text from elsewhere; where ("file:line:col", or NULL)
+ * starts its messages. */
+int fr_expr_compile_text(const char *text, const char *where,
+                         const char *key, unsigned vars,
+                         const fr_expr_consts *consts, fr_expr **out);
+void fr_expr_destroy(fr_expr *e);
+
+/* The derivative along var (one FR_EXPR_* bit), by libmatheval's
+ * symbolic differentiation; its messages name "d(key)/dvar". */
+int fr_expr_derivative(const fr_expr *e, unsigned var, fr_expr **out);
+
+/* The variables the expression uses once simplified (0: a constant). */
+unsigned fr_expr_uses(const fr_expr *e);
+const char *fr_expr_text(const fr_expr *e); /* as written */
+
+/* The value at one point, unchecked (NaN and inf come back as they are). */
+double fr_expr_eval(const fr_expr *e, double x, double y, double z,
+                    double t);
+/* out[i] = the value at point i of pts [n][ndims] (x, then y, then z) at
+ * time t. FRX_EINVAL if the expression uses a coordinate that the points
+ * lack; FRX_ERANGE, naming the point, if a value is not finite. */
+int fr_expr_eval_points(const fr_expr *e, size_t n, size_t ndims,
+                        const double *pts, double t, double *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
