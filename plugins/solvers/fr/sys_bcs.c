@@ -1,0 +1,173 @@
+/* solver.boundaries: one condition per boundary of the mesh,
+ *
+ *   boundaries:
+ *     left: {type: <kind>, <key>: <number>, ...}
+ *
+ * the kinds and their keys from the physics (fr_bc_kind). Every mesh
+ * boundary needs one; an entry that names no boundary of the mesh, a
+ * kind the physics lacks and a key the kind does not take are refused
+ * at their line. */
+#include "system-internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* "file:line:col" of a node, for messages. */
+static const char *where(const frx_cfgnode *n, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s:%d:%d", frx_config_file(frx_cfg_owner(n)),
+             frx_cfg_line(n), frx_cfg_col(n));
+    return buf;
+}
+
+static void kinds_list(const fr_physics *p, char *buf, size_t len)
+{
+    size_t k = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < p->nbcs && k < len; i++)
+        k += (size_t)snprintf(buf + k, len - k, "%s%s", i ? ", " : "",
+                              p->bcs[i].type);
+    if (!p->nbcs)
+        snprintf(buf, len, "none: use periodic directions");
+}
+
+/* Is key (len) one of the kind's "|"-separated keys? Its index or -1. */
+static long key_index(const fr_bc_kind *k, const char *key)
+{
+    long i = 0;
+    for (const char *c = k->keys; c && *c; i++) {
+        size_t len = strcspn(c, "|");
+        if (strlen(key) == len && !strncmp(c, key, len))
+            return i;
+        c += len + (c[len] == '|');
+    }
+    return -1;
+}
+
+static size_t key_count(const fr_bc_kind *k)
+{
+    size_t n = 0;
+    for (const char *c = k->keys; c && *c; n++) {
+        size_t len = strcspn(c, "|");
+        c += len + (c[len] == '|');
+    }
+    return n;
+}
+
+static int read_one(fr_system *s, struct fr_bc *bc, const frx_cfgnode *keyn,
+                    const frx_cfgnode *m)
+{
+    char at[512], kinds[512];
+    const fr_physics *p = &s->phys;
+    kinds_list(p, kinds, sizeof kinds);
+    if (frx_cfg_type(m) != FRX_CFG_MAP)
+        return frx_error(FRX_ECONFIG, "%s: solver.boundaries.%s must be a "
+                         "mapping such as {type: <kind>, ...} (kinds of %s: "
+                         "%s)", where(keyn, at, sizeof at), bc->name,
+                         p->name, kinds);
+    const char *type;
+    int rc = frx_cfg_string(m, "type", NULL, &type);
+    if (rc)
+        return rc;
+    if (!type)
+        return frx_error(FRX_ECONFIG, "%s: solver.boundaries.%s has no "
+                         "'type': give one of %s", where(keyn, at, sizeof at),
+                         bc->name, kinds);
+    for (size_t i = 0; i < p->nbcs && !bc->kind; i++)
+        if (!strcmp(p->bcs[i].type, type))
+            bc->kind = &p->bcs[i];
+    if (!bc->kind)
+        return frx_error(FRX_ECONFIG, "%s: solver.boundaries.%s.type: %s "
+                         "has no boundary condition '%s': use one of %s",
+                         where(frx_cfg_get(m, "type"), at, sizeof at),
+                         bc->name, p->name, type, kinds);
+    bc->nvals = key_count(bc->kind);
+    bc->vals = calloc(bc->nvals ? bc->nvals : 1, sizeof *bc->vals);
+    if (!bc->vals)
+        return frx_error(FRX_ENOMEM, "fr: out of memory");
+    for (size_t i = 0; i < frx_cfg_len(m); i++) {
+        const char *key = frx_cfg_key_at(m, i);
+        if (!strcmp(key, "type"))
+            continue;
+        if (key_index(bc->kind, key) < 0)
+            return frx_error(FRX_ECONFIG, "%s: solver.boundaries.%s: '%s' "
+                             "takes no key '%s' (its keys: %s)",
+                             where(frx_cfg_key_node_at(m, i), at, sizeof at),
+                             bc->name, type, key,
+                             bc->kind->keys ? bc->kind->keys : "none");
+    }
+    const char *c = bc->kind->keys;
+    for (size_t i = 0; i < bc->nvals; i++) {
+        size_t len = strcspn(c, "|");
+        char key[64];
+        snprintf(key, sizeof key, "%.*s", (int)len, c);
+        c += len + (c[len] == '|');
+        if (!frx_cfg_get(m, key))
+            return frx_error(FRX_ECONFIG, "%s: solver.boundaries.%s: '%s' "
+                             "needs '%s' (its keys: %s)",
+                             where(keyn, at, sizeof at), bc->name, type, key,
+                             bc->kind->keys);
+        if ((rc = frx_cfg_double(m, key, 0, -1e300, 1e300, &bc->vals[i])))
+            return rc;
+    }
+    return FRX_OK;
+}
+
+int fr__read_bcs(fr_system *s, const frx_cfgnode *opts, const frx_mesh *mesh)
+{
+    frx_mesh_info mi = {.size = sizeof mi};
+    int rc = frx_mesh_get_info(mesh, &mi);
+    if (rc)
+        return rc;
+    const frx_cfgnode *all = opts ? frx_cfg_get(opts, "boundaries") : NULL;
+    char at[512], kinds[512], names[1024];
+    kinds_list(&s->phys, kinds, sizeof kinds);
+    s->bcs = calloc(mi.nbcs ? mi.nbcs : 1, sizeof *s->bcs);
+    if (!s->bcs)
+        return frx_error(FRX_ENOMEM, "fr: out of memory");
+    size_t k = 0;
+    names[0] = 0;
+    for (size_t i = 0; i < mi.nbcs; i++) {
+        frx_mesh_bc mb = {.size = sizeof mb};
+        if ((rc = frx_mesh_get_bc(mesh, i, &mb)))
+            return rc;
+        s->bcs[i].name = mb.name;
+        k += (size_t)snprintf(names + k, k < sizeof names ?
+                              sizeof names - k : 0, "%s%s", i ? ", " : "",
+                              mb.name);
+        if (k >= sizeof names)
+            k = sizeof names - 1;
+    }
+    s->nbcs = mi.nbcs;
+    if (all && frx_cfg_type(all) != FRX_CFG_MAP)
+        return frx_error(FRX_ECONFIG, "%s: solver.boundaries must be a "
+                         "mapping of mesh boundary names to conditions",
+                         where(all, at, sizeof at));
+    /* every entry names a boundary of the mesh */
+    for (size_t i = 0; all && i < frx_cfg_len(all); i++) {
+        const char *key = frx_cfg_key_at(all, i);
+        size_t j = 0;
+        while (j < s->nbcs && strcmp(s->bcs[j].name, key))
+            j++;
+        if (j == s->nbcs)
+            return frx_error(FRX_ECONFIG, "%s: solver.boundaries.%s: the "
+                             "mesh has no boundary '%s' (%s%s)",
+                             where(frx_cfg_key_node_at(all, i), at,
+                                   sizeof at), key, key,
+                             s->nbcs ? "its boundaries: " : "it has none: "
+                             "every side is periodic", names);
+        if ((rc = read_one(s, &s->bcs[j], frx_cfg_key_node_at(all, i),
+                           frx_cfg_at(all, i))))
+            return rc;
+    }
+    for (size_t j = 0; j < s->nbcs; j++)
+        if (!s->bcs[j].kind)
+            return frx_error(FRX_ECONFIG, "%s: the mesh's boundary '%s' has "
+                             "no condition: add solver.boundaries.%s: {type: "
+                             "...} (kinds of %s: %s)",
+                             opts ? where(opts, at, sizeof at) : "solver",
+                             s->bcs[j].name, s->bcs[j].name, s->phys.name,
+                             kinds);
+    return FRX_OK;
+}

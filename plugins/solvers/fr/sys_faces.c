@@ -1,0 +1,422 @@
+/* The FR system's interfaces: one set of faces per kernel (the interior
+ * faces, the faces shared with each peer rank, the faces of each
+ * boundary), with views of their flux points, per-point normals and
+ * metric magnitudes, exchanges, auxiliary fields saved at t = 0, and
+ * their common-flux kernels.
+ *
+ * Point order (2-D, docs/mesh.md): the two sides of a face walk it in
+ * opposite directions, so point k of the l side meets point nfp-1-k of
+ * the other. Interior sets list l's points in order and r's reversed.
+ * A peer set lists our points in order, and packs what it sends with
+ * each face's points reversed: the peer's k-th received point is then
+ * the one that meets its own k-th. */
+#include "system-internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The flux point of side f at place k of its face (reversed: nfp-1-k). */
+static size_t fpt(const fr_system *s, const frx_face *f, size_t k, int rev)
+{
+    size_t nfp = fr_element_nfacefpts(s->blk[f->blk].el);
+    return f->face * nfp + (rev ? nfp - 1 - k : k);
+}
+
+static size_t nfacefpts(const fr_system *s)
+{
+    return fr_element_nfacefpts(s->blk[0].el);
+}
+
+/* What a set of points needs on the host while its views are made. */
+struct pts {
+    size_t n;
+    frx_matrix **mats;
+    size_t *rows, *eles;
+};
+
+static int pts_alloc(struct pts *p, size_t n)
+{
+    p->n = n;
+    p->mats = calloc(n, sizeof *p->mats);
+    p->rows = calloc(n, sizeof *p->rows);
+    p->eles = calloc(n, sizeof *p->eles);
+    return p->mats && p->rows && p->eles
+               ? FRX_OK
+               : frx_error(FRX_ENOMEM, "fr: out of memory");
+}
+
+static void pts_free(struct pts *p)
+{
+    free(p->mats);
+    free(p->rows);
+    free(p->eles);
+}
+
+/* Side f's points of one face at j*nfp.. into p. */
+static void pts_face(const fr_system *s, struct pts *p, size_t j,
+                     const frx_face *f, int rev)
+{
+    size_t nfp = nfacefpts(s);
+    for (size_t k = 0; k < nfp; k++) {
+        p->mats[j * nfp + k] = s->blk[f->blk].ufp;
+        p->rows[j * nfp + k] = fpt(s, f, k, rev);
+        p->eles[j * nfp + k] = f->ele;
+    }
+}
+
+/* A view of p's points in ufp (aux: in auxfp, the same rows). */
+static int pts_view(fr_system *s, struct pts *p, int aux, frx_view **out)
+{
+    if (aux)
+        for (size_t i = 0; i < p->n; i++)
+            for (size_t b = 0; b < s->nblocks; b++)
+                if (p->mats[i] == s->blk[b].ufp)
+                    p->mats[i] = s->blk[b].auxfp;
+    int rc = frx_view_create(s->be, p->n, p->mats, p->rows, p->eles, NULL, 1,
+                             aux ? s->phys.naux : s->phys.nvars, out);
+    if (aux)
+        for (size_t i = 0; i < p->n; i++)
+            for (size_t b = 0; b < s->nblocks; b++)
+                if (p->mats[i] == s->blk[b].auxfp)
+                    p->mats[i] = s->blk[b].ufp;
+    return rc;
+}
+
+/* The auxiliary fields at p's points, now: a view, its xchg view and a
+ * snapshot of it. */
+static int aux_snapshot(fr_system *s, struct pts *p, frx_view **v,
+                        frx_xchg_view **xv, frx_xchg_matrix **snap)
+{
+    int rc = pts_view(s, p, 1, v);
+    if (!rc)
+        rc = frx_xchg_view_create(*v, xv);
+    if (!rc)
+        rc = frx_xchg_view_snapshot(*xv, snap);
+    return rc;
+}
+
+/* Per-point normals, magnitudes and (boundaries) coordinates of side l
+ * (and the magnitude of side r, interior faces). */
+struct geo_host {
+    double *nl, *mag, *x;
+};
+
+static int geo_alloc(struct geo_host *g, size_t n, size_t nd, size_t nmag)
+{
+    g->nl = malloc(n * nd * sizeof *g->nl);
+    g->mag = malloc(n * nmag * sizeof *g->mag);
+    g->x = malloc(n * nd * sizeof *g->x);
+    return g->nl && g->mag && g->x
+               ? FRX_OK
+               : frx_error(FRX_ENOMEM, "fr: out of memory");
+}
+
+static void geo_free(struct geo_host *g)
+{
+    free(g->nl);
+    free(g->mag);
+    free(g->x);
+}
+
+/* Point i (of n) is flux point row of side f: layout [1][col][n]. */
+static void geo_point(const fr_system *s, struct geo_host *g, size_t n,
+                      size_t i, const frx_face *f, size_t row, size_t magcol)
+{
+    const fr_geometry *geo = &s->blk[f->blk].geo;
+    size_t nd = (size_t)s->ndims, at = f->ele * geo->nfpts + row;
+    if (magcol == 0)
+        for (size_t d = 0; d < nd; d++) {
+            g->nl[d * n + i] = geo->pnorm[at * nd + d];
+            g->x[d * n + i] = geo->xfpts[at * nd + d];
+        }
+    g->mag[magcol * n + i] = geo->mag[at];
+}
+
+static int geo_upload(fr_system *s, struct fr_faces *fs, struct geo_host *g,
+                      size_t nmag, int withx)
+{
+    size_t nd = (size_t)s->ndims;
+    int rc = fr__matrix_from(s->be, 1, nd, fs->n, g->nl, &fs->nl);
+    if (!rc)
+        rc = fr__matrix_from(s->be, 1, nmag, fs->n, g->mag, &fs->mag);
+    if (!rc && withx)
+        rc = fr__matrix_from(s->be, 1, nd, fs->n, g->x, &fs->x);
+    return rc;
+}
+
+static struct fr_faces *faces_add(fr_system *s, int kind)
+{
+    struct fr_faces *v = realloc(s->faces, (s->nfaces + 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    s->faces = v;
+    struct fr_faces *fs = &v[s->nfaces++];
+    memset(fs, 0, sizeof *fs);
+    fs->kind = kind;
+    fs->send_id = fs->recv_id = fs->asend_id = fs->arecv_id = -1;
+    return fs;
+}
+
+/* ------------------------------------------------------------- kernels */
+
+static int kernel_make(fr_system *s, struct fr_faces *fs)
+{
+    const fr_physics *p = &s->phys;
+    size_t nmax = 8 + p->nconsts + (fs->bc ? fs->bc->nvals : 0), na = 0;
+    frx_arg *a = calloc(nmax, sizeof *a);
+    if (!a)
+        return frx_error(FRX_ENOMEM, "fr: out of memory");
+    const char *name;
+    a[na++] = frx_arg_view(fs->ul);
+    if (fs->kind == FR_FACES_INT) {
+        name = s->kn.intflux;
+        a[na++] = frx_arg_view(fs->ur);
+    } else if (fs->kind == FR_FACES_PEER) {
+        name = s->kn.mpiflux;
+        a[na++] = frx_arg_xchg(fs->recv);
+    } else {
+        name = s->kn.bcflux[fs->bc->kind - p->bcs];
+    }
+    a[na++] = frx_arg_matrix(fs->nl);
+    a[na++] = frx_arg_matrix(fs->mag);
+    if (fs->kind == FR_FACES_BC)
+        a[na++] = frx_arg_matrix(fs->x);
+    if (p->naux) {
+        a[na++] = frx_arg_xchg(fs->al);
+        if (fs->kind != FR_FACES_BC)
+            a[na++] = frx_arg_xchg(fs->ar);
+    }
+    if (fs->kind == FR_FACES_BC) {
+        a[na++] = frx_arg_scalar(s->t0);
+        for (size_t i = 0; i < fs->bc->nvals; i++)
+            a[na++] = frx_arg_scalar(fs->bc->vals[i]);
+    }
+    na += (size_t)fr__bind_consts(s, a + na);
+    int rc = frx_kernel_create(s->be, name, 1, fs->n, a, na, &fs->k);
+    free(a);
+    if (rc)
+        return rc;
+    if (fs->kind == FR_FACES_BC) {
+        frx_kernel **t = realloc(s->timed, (s->ntimed + 1) * sizeof *t);
+        if (!t)
+            return frx_error(FRX_ENOMEM, "fr: out of memory");
+        s->timed = t;
+        s->timed[s->ntimed++] = fs->k;
+    }
+    return FRX_OK;
+}
+
+/* ---------------------------------------------------------------- sets */
+
+static const frx_face *face_at(const frx_face *f, size_t size, size_t i)
+{
+    return (const frx_face *)(const void *)((const char *)f + i * size);
+}
+
+static int interior(fr_system *s, const frx_mesh *mesh)
+{
+    const frx_mesh_iface *f;
+    size_t nf, size, nfp = nfacefpts(s);
+    int rc = frx_mesh_get_ifaces(mesh, &f, &nf, &size);
+    if (rc || !nf)
+        return rc;
+    struct fr_faces *fs = faces_add(s, FR_FACES_INT);
+    if (!fs)
+        return frx_error(FRX_ENOMEM, "fr: out of memory");
+    fs->nfaces = nf;
+    fs->n = nf * nfp;
+    struct pts l = {0}, r = {0};
+    struct geo_host g = {0};
+    if (!(rc = pts_alloc(&l, fs->n)) && !(rc = pts_alloc(&r, fs->n)) &&
+        !(rc = geo_alloc(&g, fs->n, (size_t)s->ndims, 2))) {
+        for (size_t j = 0; j < nf; j++) {
+            const frx_mesh_iface *fj =
+                (const frx_mesh_iface *)(const void *)((const char *)f +
+                                                       j * size);
+            pts_face(s, &l, j, &fj->l, 0);
+            pts_face(s, &r, j, &fj->r, 1);
+            for (size_t k = 0; k < nfp; k++) {
+                geo_point(s, &g, fs->n, j * nfp + k, &fj->l,
+                          fpt(s, &fj->l, k, 0), 0);
+                geo_point(s, &g, fs->n, j * nfp + k, &fj->r,
+                          fpt(s, &fj->r, k, 1), 1);
+            }
+        }
+        if (!(rc = pts_view(s, &l, 0, &fs->ul)) &&
+            !(rc = pts_view(s, &r, 0, &fs->ur)) &&
+            !(rc = geo_upload(s, fs, &g, 2, 0)) && s->phys.naux &&
+            !(rc = aux_snapshot(s, &l, &fs->auxl, &fs->auxlxv, &fs->al)))
+            rc = aux_snapshot(s, &r, &fs->auxr, &fs->auxrxv, &fs->ar);
+    }
+    pts_free(&l);
+    pts_free(&r);
+    geo_free(&g);
+    return rc;
+}
+
+/* The faces shared with peer i: views, normals and the exchanges,
+ * registered in the same order on both ranks (aux, then ufp). */
+static int peer(fr_system *s, const frx_mesh *mesh, size_t i)
+{
+    frx_mesh_peer mp = {.size = sizeof mp};
+    int rc = frx_mesh_get_peer(mesh, i, &mp);
+    if (rc || !mp.nfaces)
+        return rc;
+    size_t nfp = nfacefpts(s);
+    struct fr_faces *fs = faces_add(s, FR_FACES_PEER);
+    if (!fs)
+        return frx_error(FRX_ENOMEM, "fr: out of memory");
+    fs->peer = mp.rank;
+    fs->nfaces = mp.nfaces;
+    fs->n = mp.nfaces * nfp;
+    struct pts l = {0}, r = {0};
+    struct geo_host g = {0};
+    if (!(rc = pts_alloc(&l, fs->n)) && !(rc = pts_alloc(&r, fs->n)) &&
+        !(rc = geo_alloc(&g, fs->n, (size_t)s->ndims, 1))) {
+        for (size_t j = 0; j < mp.nfaces; j++) {
+            const frx_face *fj = face_at(mp.faces, mp.face_size, j);
+            pts_face(s, &l, j, fj, 0);
+            pts_face(s, &r, j, fj, 1); /* what we send: reversed */
+            for (size_t k = 0; k < nfp; k++)
+                geo_point(s, &g, fs->n, j * nfp + k, fj, fpt(s, fj, k, 0),
+                          0);
+        }
+        rc = pts_view(s, &l, 0, &fs->ul);
+        if (!rc)
+            rc = pts_view(s, &r, 0, &fs->send);
+        if (!rc)
+            rc = geo_upload(s, fs, &g, 1, 0);
+        if (!rc && s->phys.naux &&
+            !(rc = aux_snapshot(s, &l, &fs->auxl, &fs->auxlxv, &fs->al)) &&
+            !(rc = aux_snapshot(s, &r, &fs->auxr, &fs->auxrxv,
+                                &fs->asend)) &&
+            !(rc = frx_xchg_matrix_create(s->be, fs->n, 1, s->phys.naux,
+                                          &fs->ar)) &&
+            !(rc = frx_comm_add_send(s->comm, fs->asend, fs->peer,
+                                     &fs->asend_id)))
+            rc = frx_comm_add_recv(s->comm, fs->ar, fs->peer, &fs->arecv_id);
+        if (!rc)
+            rc = frx_xchg_view_create(fs->send, &fs->sendxv);
+        if (!rc)
+            rc = frx_xchg_matrix_create(s->be, fs->n, 1, s->phys.nvars,
+                                        &fs->recv);
+        if (!rc)
+            rc = frx_comm_add_send(s->comm, frx_xchg_view_matrix(fs->sendxv),
+                                   fs->peer, &fs->send_id);
+        if (!rc)
+            rc = frx_comm_add_recv(s->comm, fs->recv, fs->peer, &fs->recv_id);
+    }
+    pts_free(&l);
+    pts_free(&r);
+    geo_free(&g);
+    return rc;
+}
+
+static int boundary(fr_system *s, const frx_mesh *mesh, size_t i)
+{
+    frx_mesh_bc mb = {.size = sizeof mb};
+    int rc = frx_mesh_get_bc(mesh, i, &mb);
+    if (rc || !mb.nfaces)
+        return rc;
+    size_t nfp = nfacefpts(s);
+    struct fr_faces *fs = faces_add(s, FR_FACES_BC);
+    if (!fs)
+        return frx_error(FRX_ENOMEM, "fr: out of memory");
+    fs->bc = &s->bcs[i];
+    fs->nfaces = mb.nfaces;
+    fs->n = mb.nfaces * nfp;
+    struct pts l = {0};
+    struct geo_host g = {0};
+    if (!(rc = pts_alloc(&l, fs->n)) &&
+        !(rc = geo_alloc(&g, fs->n, (size_t)s->ndims, 1))) {
+        for (size_t j = 0; j < mb.nfaces; j++) {
+            const frx_face *fj = face_at(mb.faces, mb.face_size, j);
+            pts_face(s, &l, j, fj, 0);
+            for (size_t k = 0; k < nfp; k++)
+                geo_point(s, &g, fs->n, j * nfp + k, fj, fpt(s, fj, k, 0),
+                          0);
+        }
+        if (!(rc = pts_view(s, &l, 0, &fs->ul)) &&
+            !(rc = geo_upload(s, fs, &g, 1, 1)) && s->phys.naux)
+            rc = aux_snapshot(s, &l, &fs->auxl, &fs->auxlxv, &fs->al);
+    }
+    pts_free(&l);
+    geo_free(&g);
+    return rc;
+}
+
+/* Each peer's auxiliary fields, once: the snapshots cross. */
+static int aux_exchange(fr_system *s)
+{
+    frx_graph *g;
+    int rc = frx_graph_create(s->be, &g);
+    for (size_t i = 0; i < s->nfaces && !rc; i++) {
+        struct fr_faces *fs = &s->faces[i];
+        if (fs->kind == FR_FACES_PEER && fs->asend_id >= 0 &&
+            !(rc = frx_graph_add_recv(g, s->comm, fs->arecv_id, NULL, 0,
+                                      NULL)))
+            rc = frx_graph_add_send(g, s->comm, fs->asend_id, NULL, 0, NULL);
+    }
+    for (size_t i = 0; i < s->nfaces && !rc; i++) {
+        struct fr_faces *fs = &s->faces[i];
+        if (fs->kind == FR_FACES_PEER && fs->asend_id >= 0 &&
+            !(rc = frx_graph_add_wait(g, s->comm, fs->arecv_id, NULL, 0,
+                                      NULL)))
+            rc = frx_graph_add_wait(g, s->comm, fs->asend_id, NULL, 0, NULL);
+    }
+    if (!rc)
+        rc = frx_graph_commit(g);
+    if (!rc)
+        rc = frx_graph_run(g);
+    frx_graph_destroy(g);
+    return rc;
+}
+
+int fr__build_faces(fr_system *s, const frx_mesh *mesh)
+{
+    frx_mesh_info mi = {.size = sizeof mi};
+    int rc = frx_mesh_get_info(mesh, &mi);
+    if (!rc)
+        rc = interior(s, mesh);
+    for (size_t i = 0; i < mi.npeers && !rc; i++)
+        rc = peer(s, mesh, i);
+    for (size_t i = 0; i < mi.nbcs && !rc; i++)
+        rc = boundary(s, mesh, i);
+    return rc;
+}
+
+int fr__finish_faces(fr_system *s)
+{
+    int rc = s->phys.naux ? aux_exchange(s) : FRX_OK;
+    for (size_t i = 0; i < s->nfaces && !rc; i++)
+        rc = kernel_make(s, &s->faces[i]);
+    return rc;
+}
+
+void fr__free_faces(fr_system *s)
+{
+    for (size_t i = 0; i < s->nfaces; i++) {
+        struct fr_faces *fs = &s->faces[i];
+        if (fs->k)
+            frx_kernel_destroy(fs->k);
+        frx_xchg_view *xv[] = {fs->sendxv, fs->auxlxv, fs->auxrxv};
+        for (size_t k = 0; k < 3; k++)
+            if (xv[k])
+                frx_xchg_view_destroy(xv[k]);
+        frx_xchg_matrix *xm[] = {fs->recv, fs->al, fs->ar, fs->asend};
+        for (size_t k = 0; k < 4; k++)
+            if (xm[k])
+                frx_xchg_matrix_destroy(xm[k]);
+        frx_view *v[] = {fs->ul, fs->ur, fs->send, fs->auxl, fs->auxr};
+        for (size_t k = 0; k < 5; k++)
+            if (v[k])
+                frx_view_destroy(v[k]);
+        frx_matrix *m[] = {fs->nl, fs->mag, fs->x};
+        for (size_t k = 0; k < 3; k++)
+            if (m[k])
+                frx_matrix_destroy(m[k]);
+    }
+    free(s->faces);
+    s->faces = NULL;
+    s->nfaces = 0;
+}

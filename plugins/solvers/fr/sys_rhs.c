@@ -1,0 +1,241 @@
+/* The FR system's solver ops: the initial condition, the RHS graph
+ * (system.h gives its order: exchanges started first, waited for
+ * last), stage times, the exact solution and max_dt. */
+#include "system-internal.h"
+
+#include <frx/comm.h>
+
+#include <math.h>
+#include <stdlib.h>
+
+int fr_system_initial(fr_system *s, frx_matrix *const *u)
+{
+    int rc = FRX_OK;
+    for (size_t i = 0; i < s->nblocks && !rc; i++) {
+        struct fr_blk *b = &s->blk[i];
+        size_t n = b->neles * b->nupts, nv = s->phys.nvars;
+        size_t nn = n * nv > 0 ? n * nv : 1;
+        double *v = malloc(nn * sizeof *v), *h = malloc(nn * sizeof *h);
+        rc = v && h ? s->phys.initial(s->phys.ctx, s->t0, n, b->geo.xupts, v)
+                    : frx_error(FRX_ENOMEM, "fr: out of memory");
+        if (!rc) {
+            fr_to_matrix_layout(v, b->neles, b->nupts, nv, h);
+            rc = fr__matrix_write(s->be, u[i], h);
+        }
+        free(v);
+        free(h);
+    }
+    return rc;
+}
+
+static int keep_product(fr_system *s, frx_product *p)
+{
+    frx_product **v = realloc(s->ps, (s->nps + 1) * sizeof *v);
+    if (!v) {
+        frx_product_destroy(p);
+        return frx_error(FRX_ENOMEM, "fr: out of memory");
+    }
+    s->ps = v;
+    s->ps[s->nps++] = p;
+    return FRX_OK;
+}
+
+/* C = A B (beta 0) or C += A B (beta 1), as a node of g. */
+static int product(fr_system *s, frx_graph *g, frx_matrix *a, frx_matrix *b,
+                   frx_matrix *c, double beta)
+{
+    frx_product *p;
+    int rc = frx_product_create(a, b, c, 1.0, beta, &p);
+    if (!rc)
+        rc = keep_product(s, p);
+    if (!rc)
+        rc = frx_graph_add_product(g, p, NULL, 0, NULL);
+    return rc;
+}
+
+/* A kernel over nupts x neles of block b, kept and added to g. */
+static int block_kernel(fr_system *s, frx_graph *g, const char *name,
+                        const struct fr_blk *b, const frx_arg *a, size_t na,
+                        frx_kernel **out)
+{
+    frx_kernel *k;
+    int rc = frx_kernel_create(s->be, name, b->nupts, b->neles, a, na, &k);
+    if (rc || (rc = fr__keep_kernel(s, k)))
+        return rc;
+    if (out)
+        *out = k;
+    return g ? frx_graph_add_kernel(g, k, NULL, 0, NULL) : FRX_OK;
+}
+
+static int tflux(fr_system *s, frx_graph *g, size_t i, frx_matrix *u)
+{
+    struct fr_blk *b = &s->blk[i];
+    frx_arg *a = calloc(4 + s->phys.nconsts, sizeof *a);
+    if (!a)
+        return frx_error(FRX_ENOMEM, "fr: out of memory");
+    size_t na = 0;
+    a[na++] = frx_arg_matrix(u);
+    a[na++] = frx_arg_matrix(b->smats);
+    a[na++] = frx_arg_matrix(b->tf);
+    if (s->phys.naux)
+        a[na++] = frx_arg_matrix(b->aux);
+    na += (size_t)fr__bind_consts(s, a + na);
+    int rc = block_kernel(s, g, s->kn.tflux, b, a, na, NULL);
+    free(a);
+    return rc;
+}
+
+static int negdivconf(fr_system *s, frx_graph *g, size_t i, frx_matrix *u,
+                      frx_matrix *f)
+{
+    struct fr_blk *b = &s->blk[i];
+    frx_arg *a = calloc(7 + s->phys.nconsts, sizeof *a);
+    if (!a)
+        return frx_error(FRX_ENOMEM, "fr: out of memory");
+    size_t na = 0;
+    a[na++] = frx_arg_matrix(f);
+    a[na++] = frx_arg_matrix(b->rcpdjac);
+    if (s->phys.source) {
+        a[na++] = frx_arg_matrix(u);
+        a[na++] = frx_arg_matrix(b->ploc);
+        if (s->phys.naux)
+            a[na++] = frx_arg_matrix(b->aux);
+        a[na++] = frx_arg_scalar(s->t0);
+        na += (size_t)fr__bind_consts(s, a + na);
+    }
+    frx_kernel *k;
+    int rc = block_kernel(s, g, s->kn.negdivconf, b, a, na, &k);
+    free(a);
+    if (!rc && s->phys.source) {
+        frx_kernel **t = realloc(s->timed, (s->ntimed + 1) * sizeof *t);
+        if (!t)
+            return frx_error(FRX_ENOMEM, "fr: out of memory");
+        s->timed = t;
+        s->timed[s->ntimed++] = k;
+    }
+    return rc;
+}
+
+/* max_dt's kernels for register u, bound once (u is the input of the
+ * first stage of a step, so build_rhs sees every register max_dt gets). */
+static int wave_bind(fr_system *s, frx_matrix *const *u)
+{
+    if (!s->phys.wavespeed)
+        return FRX_OK;
+    for (size_t i = 0; i < s->nwaves; i++)
+        if (s->waves[i].u0 == u[0])
+            return FRX_OK;
+    struct fr_wave *v = realloc(s->waves, (s->nwaves + 1) * sizeof *v);
+    if (!v)
+        return frx_error(FRX_ENOMEM, "fr: out of memory");
+    s->waves = v;
+    struct fr_wave *w = &v[s->nwaves++];
+    w->u0 = u[0];
+    w->k = calloc(s->nblocks, sizeof *w->k);
+    frx_arg *a = calloc(4 + s->phys.nconsts, sizeof *a);
+    int rc = w->k && a ? FRX_OK : frx_error(FRX_ENOMEM, "fr: out of memory");
+    for (size_t i = 0; i < s->nblocks && !rc; i++) {
+        size_t na = 0;
+        a[na++] = frx_arg_matrix(u[i]);
+        a[na++] = frx_arg_matrix(s->blk[i].invh);
+        a[na++] = frx_arg_reduce();
+        if (s->phys.naux)
+            a[na++] = frx_arg_matrix(s->blk[i].aux);
+        na += (size_t)fr__bind_consts(s, a + na);
+        rc = block_kernel(s, NULL, s->kn.wave, &s->blk[i], a, na, &w->k[i]);
+    }
+    free(a);
+    return rc;
+}
+
+int fr_system_build_rhs(fr_system *s, frx_matrix *const *u,
+                        frx_matrix *const *f, frx_graph *g)
+{
+    int rc = FRX_OK;
+    /* the solution at the flux points, then off to the peers */
+    for (size_t i = 0; i < s->nblocks && !rc; i++)
+        rc = product(s, g, s->blk[i].m0, u[i], s->blk[i].ufp, 0);
+    for (size_t i = 0; i < s->nfaces && !rc; i++) {
+        struct fr_faces *fs = &s->faces[i];
+        if (fs->kind != FR_FACES_PEER)
+            continue;
+        if (!(rc = frx_graph_add_recv(g, s->comm, fs->recv_id, NULL, 0,
+                                      NULL)) &&
+            !(rc = frx_graph_add_pack(g, fs->sendxv, NULL, 0, NULL)))
+            rc = frx_graph_add_send(g, s->comm, fs->send_id, NULL, 0, NULL);
+    }
+    /* element interiors while the messages travel */
+    for (size_t i = 0; i < s->nblocks && !rc; i++)
+        if (!(rc = tflux(s, g, i, u[i])))
+            rc = product(s, g, s->blk[i].m132, s->blk[i].tf, f[i], 0);
+    for (size_t i = 0; i < s->nfaces && !rc; i++)
+        if (s->faces[i].kind != FR_FACES_PEER)
+            rc = frx_graph_add_kernel(g, s->faces[i].k, NULL, 0, NULL);
+    for (size_t i = 0; i < s->nfaces && !rc; i++) {
+        struct fr_faces *fs = &s->faces[i];
+        if (fs->kind == FR_FACES_PEER &&
+            !(rc = frx_graph_add_wait(g, s->comm, fs->recv_id, NULL, 0,
+                                      NULL)))
+            rc = frx_graph_add_kernel(g, fs->k, NULL, 0, NULL);
+    }
+    for (size_t i = 0; i < s->nblocks && !rc; i++)
+        if (!(rc = product(s, g, s->blk[i].m3, s->blk[i].ufp, f[i], 1)))
+            rc = negdivconf(s, g, i, u[i], f[i]);
+    for (size_t i = 0; i < s->nfaces && !rc; i++)
+        if (s->faces[i].kind == FR_FACES_PEER)
+            rc = frx_graph_add_wait(g, s->comm, s->faces[i].send_id, NULL, 0,
+                                    NULL);
+    if (!rc)
+        rc = wave_bind(s, u);
+    return rc;
+}
+
+int fr_system_set_time(fr_system *s, double t)
+{
+    for (size_t i = 0; i < s->ntimed; i++) {
+        int rc = frx_kernel_set_scalar(s->timed[i], "t", t);
+        if (rc)
+            return rc;
+    }
+    return FRX_OK;
+}
+
+int fr_system_exact(fr_system *s, double t, size_t n, const double *xyz,
+                    double *vals)
+{
+    if (!s->phys.exact)
+        return frx_error(FRX_ENOTSUP, "%s has no exact solution",
+                         s->phys.name);
+    return s->phys.exact(s->phys.ctx, t, n, xyz, vals);
+}
+
+int fr_system_max_dt(fr_system *s, frx_matrix *const *u, double cfl,
+                     double *dt)
+{
+    if (!s->phys.wavespeed)
+        return frx_error(FRX_ENOTSUP, "%s gives no wave speed: set time.dt "
+                         "instead of time.cfl", s->phys.name);
+    struct fr_wave *w = NULL;
+    for (size_t i = 0; i < s->nwaves && !w; i++)
+        if (s->waves[i].u0 == u[0])
+            w = &s->waves[i];
+    if (!w)
+        return frx_error(FRX_EINVAL, "%s: max_dt on a register no RHS "
+                         "reads", s->phys.name);
+    double m = 0;
+    for (size_t i = 0; i < s->nblocks; i++) {
+        double r;
+        int rc = frx_kernel_run(w->k[i]);
+        if (!rc)
+            rc = frx_kernel_result(w->k[i], "r", &r, 1);
+        if (rc)
+            return rc;
+        if (!(r <= m)) /* NaN too */
+            m = r;
+    }
+    if (isnan(m))
+        return frx_error(FRX_ERANGE, "%s: the wave speed is NaN: the "
+                         "solution has blown up", s->phys.name);
+    *dt = m > 0 ? cfl / m : HUGE_VAL;
+    return FRX_OK;
+}

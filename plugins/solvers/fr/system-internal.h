@@ -1,0 +1,130 @@
+/* The FR system's own state, shared by its files (system.c: create and
+ * blocks; sys_kernels.c: kernel sources; sys_bcs.c: boundary options;
+ * sys_faces.c: interfaces and exchanges; sys_rhs.c: the RHS graph and
+ * the other solver ops). Not for solver plugins: they use system.h. */
+#ifndef FRX_FR_SYSTEM_INTERNAL_H
+#define FRX_FR_SYSTEM_INTERNAL_H
+
+#include "system.h"
+
+#include <frx/comm.h>
+#include <frx/mesh.h>
+
+/* One block of elements of one type (the mesh's block of that index). */
+struct fr_blk {
+    fr_element *el;
+    fr_geometry geo;
+    size_t neles, nupts, nfpts, nvis;
+    frx_matrix *m0, *m132, *m3;    /* const operators */
+    frx_matrix *smats;             /* nupts x ndims*ndims x neles */
+    frx_matrix *rcpdjac;           /* nupts x 1 x neles */
+    frx_matrix *invh;              /* nupts x 1 x neles: max_dt's metric */
+    frx_matrix *ploc;              /* nupts x ndims x neles (source) */
+    frx_matrix *aux;               /* nupts x naux x neles, or NULL */
+    frx_matrix *ufp;               /* nfpts x nvars x neles (group) */
+    frx_matrix *auxfp;             /* nfpts x naux x neles (group) */
+    frx_matrix *tf;                /* ndims*nupts x nvars x neles */
+    frx_solver_block info;
+};
+
+/* A boundary condition of one mesh boundary. */
+struct fr_bc {
+    const char *name;              /* the mesh's boundary name */
+    const fr_bc_kind *kind;
+    double *vals;                  /* the kind's keys, in its order */
+    size_t nvals;
+};
+
+enum fr_face_kind { FR_FACES_INT = 1, FR_FACES_PEER, FR_FACES_BC };
+
+/* One set of faces served by one kernel: the interior faces, the faces
+ * shared with one peer rank, or the faces of one boundary. */
+struct fr_faces {
+    int kind;                      /* enum fr_face_kind */
+    size_t nfaces, n;              /* faces and flux points */
+    int peer;                      /* FR_FACES_PEER: the peer's rank */
+    const struct fr_bc *bc;        /* FR_FACES_BC */
+    frx_view *ul, *ur;             /* flux points of ufp (ur: interior) */
+    frx_matrix *nl;                /* 1 x ndims x n: l's unit normal */
+    frx_matrix *mag;               /* 1 x 2 x n (interior), 1 x 1 x n */
+    frx_matrix *x;                 /* 1 x ndims x n: points (BC) */
+    /* the peer's flux points every RHS: our side packed in its order */
+    frx_view *send;
+    frx_xchg_view *sendxv;
+    frx_xchg_matrix *recv;
+    int send_id, recv_id;
+    /* auxiliary fields at t = 0 (naux > 0): al our side, ar the other
+     * (interior: snapshots of views; peer: received once) */
+    frx_view *auxl, *auxr;
+    frx_xchg_view *auxlxv, *auxrxv;
+    frx_xchg_matrix *al, *ar;
+    frx_xchg_matrix *asend;        /* peer: auxr's snapshot, sent once */
+    int asend_id, arecv_id;
+    frx_kernel *k;
+};
+
+/* The kernels' registered names (hash-suffixed, see sys_kernels.c). */
+struct fr_knames {
+    char tflux[64], intflux[64], mpiflux[64], negdivconf[64], wave[64];
+    char **bcflux;                 /* one per bc kind of the physics */
+};
+
+/* max_dt's kernels for one register (found by its first matrix). */
+struct fr_wave {
+    const frx_matrix *u0;
+    frx_kernel **k;                /* one per block */
+};
+
+struct fr_system {
+    frx_backend *be;
+    frx_comm *comm;
+    int rank, nranks, ndims, order;
+    double t0;
+    fr_physics phys;
+    size_t nblocks;
+    struct fr_blk *blk;
+    frx_solver_var *vars;
+    frx_solver_block *infos;       /* info.blocks */
+    struct fr_bc *bcs;
+    size_t nbcs;
+    struct fr_faces *faces;
+    size_t nfaces;
+    struct fr_knames kn;
+    /* what build_rhs made: freed at destroy */
+    frx_kernel **ks;
+    size_t nks;
+    frx_product **ps;
+    size_t nps;
+    frx_kernel **timed;            /* kernels with a scalar t */
+    size_t ntimed;
+    struct fr_wave *waves;
+    size_t nwaves;
+};
+
+/* sys_kernels.c */
+int fr__register_kernels(fr_system *s);
+void fr__free_knames(fr_system *s);
+/* The physics' constants as kernel arguments, after a kernel's own. */
+int fr__bind_consts(const fr_system *s, frx_arg *a);
+
+/* sys_bcs.c: solver.boundaries against the mesh's boundaries. */
+int fr__read_bcs(fr_system *s, const frx_cfgnode *opts,
+                 const frx_mesh *mesh);
+
+/* sys_faces.c: face sets, their views, exchanges and kernels: build
+ * (local: views, normals, snapshots, exchanges registered), then, once
+ * every rank got there, finish (the auxiliary fields' one exchange,
+ * the kernels). */
+int fr__build_faces(fr_system *s, const frx_mesh *mesh);
+int fr__finish_faces(fr_system *s);
+void fr__free_faces(fr_system *s);
+
+/* Helpers (system.c). */
+int fr__keep_kernel(fr_system *s, frx_kernel *k);
+/* A matrix from dense host doubles [nrow][nvar][neles] (converted to
+ * the backend's precision). */
+int fr__matrix_from(frx_backend *be, size_t nrow, size_t nvar, size_t neles,
+                    const double *host, frx_matrix **out);
+int fr__matrix_write(frx_backend *be, frx_matrix *m, const double *host);
+
+#endif

@@ -1,0 +1,374 @@
+/* The FR system: create (options, the blocks of elements with their
+ * geometry, operators and matrices, then boundaries, kernels and faces),
+ * destroy, and what a physics plugin may read back. */
+#include "system-internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ helpers */
+
+int fr__matrix_write(frx_backend *be, frx_matrix *m, const double *host)
+{
+    if (frx_backend_fpsize(be) == sizeof(double))
+        return frx_matrix_write(m, host);
+    size_t n = frx_matrix_nrow(m) * frx_matrix_nvar(m) * frx_matrix_neles(m);
+    float *f = malloc((n ? n : 1) * sizeof *f);
+    if (!f)
+        return frx_error(FRX_ENOMEM, "fr: out of memory");
+    for (size_t i = 0; i < n; i++)
+        f[i] = (float)host[i];
+    int rc = frx_matrix_write(m, f);
+    free(f);
+    return rc;
+}
+
+int fr__matrix_from(frx_backend *be, size_t nrow, size_t nvar, size_t neles,
+                    const double *host, frx_matrix **out)
+{
+    int rc = frx_matrix_create(be, nrow, nvar, neles, out);
+    if (!rc && host)
+        rc = fr__matrix_write(be, *out, host);
+    return rc;
+}
+
+int fr__keep_kernel(fr_system *s, frx_kernel *k)
+{
+    frx_kernel **v = realloc(s->ks, (s->nks + 1) * sizeof *v);
+    if (!v) {
+        frx_kernel_destroy(k);
+        return frx_error(FRX_ENOMEM, "fr: out of memory");
+    }
+    s->ks = v;
+    s->ks[s->nks++] = k;
+    return FRX_OK;
+}
+
+/* [neles][npts][ncol] -> a matrix of npts rows and ncol variables. */
+static int upload(fr_system *s, const double *src, size_t neles,
+                  size_t npts, size_t ncol, frx_matrix **out)
+{
+    size_t n = neles * npts * ncol;
+    double *h = malloc((n ? n : 1) * sizeof *h);
+    if (!h)
+        return frx_error(FRX_ENOMEM, "fr: out of memory");
+    fr_to_matrix_layout(src, neles, npts, ncol, h);
+    int rc = fr__matrix_from(s->be, npts, ncol, neles, h, out);
+    free(h);
+    return rc;
+}
+
+/* Auxiliary fields at n points [n][ndims], into a matrix of npts rows. */
+static int aux_upload(fr_system *s, const double *xyz, size_t neles,
+                      size_t npts, frx_matrix *m)
+{
+    size_t n = neles * npts, na = s->phys.naux, nn = n * na > 0 ? n * na : 1;
+    double *v = malloc(nn * sizeof *v), *h = malloc(nn * sizeof *h);
+    int rc = v && h ? s->phys.aux_at(s->phys.ctx, n, xyz, v)
+                    : frx_error(FRX_ENOMEM, "fr: out of memory");
+    if (!rc) {
+        fr_to_matrix_layout(v, neles, npts, na, h);
+        rc = fr__matrix_write(s->be, m, h);
+    }
+    free(v);
+    free(h);
+    return rc;
+}
+
+/* --------------------------------------------------------------- blocks */
+
+static const char *etype_name(int etype)
+{
+    switch (etype) {
+    case FRX_ETYPE_TRI: return "triangles";
+    case FRX_ETYPE_QUAD: return "quadrilaterals";
+    case FRX_ETYPE_TET: return "tetrahedra";
+    default: return "hexahedra";
+    }
+}
+
+/* The operator op of an element as a const matrix. */
+static int op_matrix(fr_system *s, const fr_element *e, int op,
+                     frx_matrix **out)
+{
+    size_t nr, nc;
+    const double *a = fr_element_op(e, op, &nr, &nc);
+    if (!a)
+        return frx_error(FRX_EINVAL, "%s: no operator %d", s->phys.name, op);
+    return frx_matrix_create_const(s->be, nr, nc, a, out);
+}
+
+/* max_dt's metric at each solution point: (2p+1)/2 sum_i |grad xi_i|. */
+static int invh_upload(fr_system *s, struct fr_blk *b)
+{
+    size_t nd = (size_t)s->ndims, n = b->neles * b->nupts;
+    double *v = malloc(n * sizeof *v), *h = malloc(n * sizeof *h);
+    if (!v || !h) {
+        free(v);
+        free(h);
+        return frx_error(FRX_ENOMEM, "fr: out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        const double *sm = &b->geo.smats[i * nd * nd];
+        double sum = 0;
+        for (size_t r = 0; r < nd; r++) {
+            double q = 0;
+            for (size_t c = 0; c < nd; c++)
+                q += sm[r * nd + c] * sm[r * nd + c];
+            sum += sqrt(q);
+        }
+        v[i] = (2.0 * s->order + 1) / 2 * sum * b->geo.rcpdjac[i];
+    }
+    fr_to_matrix_layout(v, b->neles, b->nupts, 1, h);
+    int rc = fr__matrix_from(s->be, b->nupts, 1, b->neles, h, &b->invh);
+    free(v);
+    free(h);
+    return rc;
+}
+
+static int block_make(fr_system *s, const frx_mesh *mesh, size_t i)
+{
+    struct fr_blk *b = &s->blk[i];
+    frx_mesh_block mb = {.size = sizeof mb};
+    int rc = frx_mesh_get_block(mesh, i, &mb);
+    if (rc)
+        return rc;
+    if (mb.etype != FRX_ETYPE_QUAD && mb.etype != FRX_ETYPE_TRI)
+        return frx_error(FRX_ENOTSUP, "%s: the mesh has %s; this FR solver "
+                         "takes quadrilaterals and triangles (2-D)",
+                         s->phys.name, etype_name(mb.etype));
+    if ((rc = fr_element_create(mb.etype, s->order, &b->el)))
+        return frx_error(rc, "%s: %s at solver.order %d: %s", s->phys.name,
+                         etype_name(mb.etype), s->order, frx_errmsg());
+    if ((rc = fr_geometry_compute(b->el, mb.neles, mb.nshape, mb.shape,
+                                  mb.gid, &b->geo)))
+        return rc;
+    size_t nd = (size_t)s->ndims, nv = s->phys.nvars;
+    b->neles = mb.neles;
+    b->nupts = fr_element_nupts(b->el);
+    b->nfpts = fr_element_nfpts(b->el);
+    b->nvis = fr_element_nvis(b->el);
+    if ((rc = op_matrix(s, b->el, FR_M0, &b->m0)) ||
+        (rc = op_matrix(s, b->el, FR_M132, &b->m132)) ||
+        (rc = op_matrix(s, b->el, FR_M3, &b->m3)) ||
+        (rc = upload(s, b->geo.smats, b->neles, b->nupts, nd * nd,
+                     &b->smats)) ||
+        (rc = upload(s, b->geo.rcpdjac, b->neles, b->nupts, 1,
+                     &b->rcpdjac)) ||
+        (rc = invh_upload(s, b)) ||
+        (rc = frx_matrix_create(s->be, nd * b->nupts, nv, b->neles, &b->tf)))
+        return rc;
+    if (s->phys.source &&
+        (rc = upload(s, b->geo.xupts, b->neles, b->nupts, nd, &b->ploc)))
+        return rc;
+    if (s->phys.naux &&
+        ((rc = frx_matrix_create(s->be, b->nupts, s->phys.naux, b->neles,
+                                 &b->aux)) ||
+         (rc = aux_upload(s, b->geo.xupts, b->neles, b->nupts, b->aux))))
+        return rc;
+    b->info = (frx_solver_block){
+        .size = sizeof b->info, .nupts = b->nupts, .neles = b->neles,
+        .upts = b->geo.xupts, .qweights = b->geo.qwts,
+        .vtk_type = fr_element_vtk_type(b->el), .nvis = b->nvis,
+        .vis_pts = b->geo.xvis,
+        .vis_op = fr_element_op(b->el, FR_MVIS, NULL, NULL)};
+    return FRX_OK;
+}
+
+/* Flux-point matrices of every block in one allocation each: interface
+ * views span blocks. */
+static int fpts_groups(fr_system *s)
+{
+    frx_matrix_shape *sh = calloc(s->nblocks, sizeof *sh);
+    frx_matrix **m = calloc(s->nblocks, sizeof *m);
+    int rc = sh && m ? FRX_OK : frx_error(FRX_ENOMEM, "fr: out of memory");
+    for (int aux = 0; aux < 2 && !rc; aux++) {
+        size_t nv = aux ? s->phys.naux : s->phys.nvars;
+        if (!nv)
+            continue;
+        for (size_t i = 0; i < s->nblocks; i++)
+            sh[i] = (frx_matrix_shape){s->blk[i].nfpts, nv, s->blk[i].neles};
+        if ((rc = frx_matrix_create_group(s->be, s->nblocks, sh, m)))
+            break;
+        for (size_t i = 0; i < s->nblocks; i++)
+            *(aux ? &s->blk[i].auxfp : &s->blk[i].ufp) = m[i];
+        for (size_t i = 0; aux && i < s->nblocks && !rc; i++)
+            rc = aux_upload(s, s->blk[i].geo.xfpts, s->blk[i].neles,
+                            s->blk[i].nfpts, s->blk[i].auxfp);
+    }
+    free(sh);
+    free(m);
+    return rc;
+}
+
+/* --------------------------------------------------------------- create */
+
+static int check_physics(const fr_physics *p)
+{
+    const char *name = p->name ? p->name : "fr";
+    if (!p->nvars || !p->vars || !p->flux || !p->rsolve || !p->initial)
+        return frx_error(FRX_EINVAL, "%s: the physics needs variables, a "
+                         "flux, a common flux (rsolve) and an initial "
+                         "condition", name);
+    if (p->naux && (!p->aux || !p->aux_at))
+        return frx_error(FRX_EINVAL, "%s: %zu auxiliary field(s) need "
+                         "names and aux_at", name, p->naux);
+    if ((p->nconsts && !p->consts) || (p->nbcs && !p->bcs) ||
+        (p->nmacros && !p->macros))
+        return frx_error(FRX_EINVAL, "%s: a count without its array in "
+                         "the physics", name);
+    return FRX_OK;
+}
+
+static int fill_info(fr_system *s, frx_solver_info *info)
+{
+    s->vars = calloc(s->phys.nvars, sizeof *s->vars);
+    if (!s->vars)
+        return frx_error(FRX_ENOMEM, "fr: out of memory");
+    for (size_t v = 0; v < s->phys.nvars; v++)
+        s->vars[v].name = s->phys.vars[v];
+    /* the blocks' info structs are apart: an array of them */
+    frx_solver_block *bl = calloc(s->nblocks, sizeof *bl);
+    if (!bl)
+        return frx_error(FRX_ENOMEM, "fr: out of memory");
+    for (size_t i = 0; i < s->nblocks; i++)
+        bl[i] = s->blk[i].info;
+    s->infos = bl;
+    info->nvars = s->phys.nvars;
+    info->vars = s->vars;
+    info->var_size = sizeof *s->vars;
+    info->nblocks = s->nblocks;
+    info->blocks = bl;
+    info->block_size = sizeof *bl;
+    info->check_every = 0;
+    if (FRX_SIZE_HOLDS(frx_solver_info, info, order))
+        info->order = s->order + 1;
+    if (FRX_SIZE_HOLDS(frx_solver_info, info, ndims))
+        info->ndims = s->ndims;
+    return FRX_OK;
+}
+
+/* Everything up to the interfaces: this rank's own work, no MPI. */
+static int create_local(fr_system *s, const frx_solver_init *init)
+{
+    if (!init->mesh)
+        return frx_error(FRX_ECONFIG, "%s: solver '%s' needs a mesh: add "
+                         "mesh: {type: box, n: [8, 8], periodic: [true, "
+                         "true]} or a Gmsh file to the case",
+                         frx_config_file(init->config), s->phys.name);
+    long order;
+    int rc = frx_cfg_int(init->options, "order", 3, FR_MIN_ORDER,
+                         FR_MAX_ORDER, &order);
+    if (rc)
+        return rc;
+    s->order = (int)order;
+    frx_mesh_info mi = {.size = sizeof mi};
+    if ((rc = frx_mesh_get_info(init->mesh, &mi)))
+        return rc;
+    s->ndims = mi.ndims;
+    if (s->ndims != 2)
+        return frx_error(FRX_ENOTSUP, "%s: the mesh is %d-D; this FR solver "
+                         "runs 2-D meshes (quadrilaterals, triangles)",
+                         s->phys.name, s->ndims);
+    if ((rc = fr__read_bcs(s, init->options, init->mesh)) ||
+        (rc = fr__register_kernels(s)))
+        return rc;
+    s->nblocks = mi.nblocks;
+    s->blk = calloc(s->nblocks ? s->nblocks : 1, sizeof *s->blk);
+    if (!s->blk)
+        return frx_error(FRX_ENOMEM, "fr: out of memory");
+    for (size_t i = 0; i < s->nblocks && !rc; i++)
+        rc = block_make(s, init->mesh, i);
+    if (!rc)
+        rc = fpts_groups(s);
+    if (!rc)
+        rc = fr__build_faces(s, init->mesh);
+    return rc;
+}
+
+int fr_system_create(const frx_solver_init *init, const fr_physics *phys,
+                     frx_solver_info *info, fr_system **out)
+{
+    if (!init || !phys || !info || !out)
+        return frx_error(FRX_EINVAL, "fr_system_create: NULL argument");
+    *out = NULL;
+    fr_system *s = calloc(1, sizeof *s);
+    if (!s)
+        return frx_error(FRX_ENOMEM, "fr: out of memory");
+    *out = s;
+    s->phys = *phys;
+    if (!s->phys.name)
+        s->phys.name = "fr";
+    s->be = init->backend;
+    s->comm = init->comm;
+    s->t0 = init->t0;
+    MPI_Comm mc = frx_comm_mpi(init->comm);
+    MPI_Comm_rank(mc, &s->rank);
+    MPI_Comm_size(mc, &s->nranks);
+    int rc = check_physics(phys);
+    if (!rc)
+        rc = create_local(s, init);
+    /* every rank reaches this with its status: the auxiliary fields'
+     * exchange below waits for the peers */
+    rc = frx_comm_agree(mc, rc, "the FR set-up");
+    if (!rc)
+        rc = fr__finish_faces(s);
+    if (!rc)
+        rc = fill_info(s, info);
+    return rc;
+}
+
+void fr_system_destroy(fr_system *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->nks; i++)
+        frx_kernel_destroy(s->ks[i]);
+    free(s->ks);
+    for (size_t i = 0; i < s->nps; i++)
+        frx_product_destroy(s->ps[i]);
+    free(s->ps);
+    free(s->timed);
+    for (size_t i = 0; i < s->nwaves; i++)
+        free(s->waves[i].k);
+    free(s->waves);
+    fr__free_faces(s);
+    for (size_t i = 0; s->blk && i < s->nblocks; i++) {
+        struct fr_blk *b = &s->blk[i];
+        frx_matrix *ms[] = {b->m0, b->m132, b->m3, b->smats, b->rcpdjac,
+                            b->invh, b->ploc, b->aux, b->ufp, b->auxfp,
+                            b->tf};
+        for (size_t k = 0; k < sizeof ms / sizeof *ms; k++)
+            if (ms[k])
+                frx_matrix_destroy(ms[k]);
+        fr_geometry_free(&b->geo);
+        fr_element_destroy(b->el);
+    }
+    free(s->blk);
+    for (size_t i = 0; s->bcs && i < s->nbcs; i++)
+        free(s->bcs[i].vals);
+    free(s->bcs);
+    fr__free_knames(s);
+    free(s->vars);
+    free(s->infos);
+    free(s);
+}
+
+/* ------------------------------------------------------------ accessors */
+
+frx_backend *fr_system_backend(const fr_system *s) { return s->be; }
+int fr_system_order(const fr_system *s) { return s->order; }
+int fr_system_ndims(const fr_system *s) { return s->ndims; }
+size_t fr_system_nblocks(const fr_system *s) { return s->nblocks; }
+
+const fr_element *fr_system_element(const fr_system *s, size_t blk)
+{
+    return blk < s->nblocks ? s->blk[blk].el : NULL;
+}
+
+const fr_geometry *fr_system_geometry(const fr_system *s, size_t blk)
+{
+    return blk < s->nblocks ? &s->blk[blk].geo : NULL;
+}
