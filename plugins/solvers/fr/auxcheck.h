@@ -12,7 +12,9 @@
  *   of auxfp (a view); interior faces: the other side (ar) likewise;
  *   rank interfaces: the peer packs its live side again (the same xchg
  *   view it packed at t = 0) and sends it; we compare what we saved
- *   from the peer at t = 0 (ar) with what arrives.
+ *   from the peer at t = 0 (ar) with what arrives. The messages go in
+ *   a host node, on a duplicate of frx's communicator: the check graph
+ *   has no exchange nodes, so a failure is agreed by every rank.
  *
  * Each comparison is a reduction kernel, out reduce(max) of |saved -
  * live| (NaN counted as a difference), and a host node reads them: any
@@ -36,9 +38,8 @@ typedef struct fr_auxcheck fr_auxcheck;
 
 /* Make the check of s (which has auxiliary fields) on mesh (the mesh s
  * was made from; it must live as long as the check): its kernels, and
- * for each peer the exchange of the live fields, registered with the
- * system's communicator. Collective: call it on every rank, in the same
- * order relative to other registrations. prefix starts its messages
+ * a duplicate of the system's communicator for the live fields.
+ * Collective: call it on every rank. prefix starts its messages
  * ("lee: base-flow check"). */
 int fr_auxcheck_create(fr_system *s, const frx_mesh *mesh,
                        const char *prefix, fr_auxcheck **out);

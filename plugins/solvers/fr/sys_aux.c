@@ -17,7 +17,6 @@ struct cmp {
     int other;                /* 0: our side (al); 1: the other (ar) */
     frx_kernel *k;
     frx_xchg_matrix *live;    /* a peer's live side, received */
-    int send_id, recv_id;
     uint64_t *gele;           /* per face: the side's global element */
     uint16_t *gface;          /* and its face */
     double diff;              /* the last run's max |saved - live| */
@@ -25,6 +24,7 @@ struct cmp {
 
 struct fr_auxcheck {
     fr_system *s;
+    MPI_Comm mpi;             /* a duplicate: the live sides' messages */
     char prefix[96];
     char kview[64], kxchg[64];
     struct cmp *c;
@@ -147,7 +147,6 @@ static struct cmp *cmp_add(fr_auxcheck *c, struct fr_faces *fs, int other)
     memset(m, 0, sizeof *m);
     m->fs = fs;
     m->other = other;
-    m->send_id = m->recv_id = -1;
     return m;
 }
 
@@ -163,8 +162,13 @@ int fr_auxcheck_create(fr_system *s, const frx_mesh *mesh,
         return frx_error(FRX_ENOMEM, "fr: out of memory");
     *out = c;
     c->s = s;
+    c->mpi = MPI_COMM_NULL;
     snprintf(c->prefix, sizeof c->prefix, "%s", prefix);
-    int rc = reg_kernels(c);
+    int rc = MPI_Comm_dup(frx_comm_mpi(s->comm), &c->mpi) == MPI_SUCCESS
+                 ? FRX_OK
+                 : frx_error(FRX_EMPI, "%s: MPI_Comm_dup failed", prefix);
+    if (!rc)
+        rc = reg_kernels(c);
     for (size_t i = 0; i < s->nfaces && !rc; i++) {
         struct fr_faces *fs = &s->faces[i];
         for (int other = 0; other < 2 && !rc; other++) {
@@ -173,14 +177,9 @@ int fr_auxcheck_create(fr_system *s, const frx_mesh *mesh,
             struct cmp *m = cmp_add(c, fs, other);
             if (!m)
                 return frx_error(FRX_ENOMEM, "fr: out of memory");
-            if (other && fs->kind == FR_FACES_PEER &&
-                !(rc = frx_xchg_matrix_create(s->be, fs->n, 1, s->phys.naux,
-                                              &m->live)) &&
-                !(rc = frx_comm_add_send(s->comm,
-                                         frx_xchg_view_matrix(fs->auxrxv),
-                                         fs->peer, &m->send_id)))
-                rc = frx_comm_add_recv(s->comm, m->live, fs->peer,
-                                       &m->recv_id);
+            if (other && fs->kind == FR_FACES_PEER)
+                rc = frx_xchg_matrix_create(s->be, fs->n, 1, s->phys.naux,
+                                            &m->live);
             if (!rc)
                 rc = make_kernel(c, m);
             if (!rc)
@@ -203,6 +202,8 @@ void fr_auxcheck_destroy(fr_auxcheck *c)
         free(c->c[i].gface);
     }
     free(c->c);
+    if (c->mpi != MPI_COMM_NULL)
+        MPI_Comm_free(&c->mpi);
     free(c);
 }
 
@@ -283,31 +284,52 @@ static int host_check(void *ud)
 
 /* --------------------------------------------------------------- graphs */
 
+/* Each peer's live side, packed again by the peer as at t = 0, into
+ * m->live. Plain MPI on a communicator of our own, inside a host node:
+ * the graph holds no exchange nodes, so a failing check is agreed by
+ * every rank (frx's time loop names step, time and rank) rather than
+ * ending the job. Every rank sends and receives even after a local
+ * failure, so that no peer waits in vain. */
+static int host_exchange(void *ud)
+{
+    fr_auxcheck *c = ud;
+    MPI_Request *rq = calloc(2 * c->n + 1, sizeof *rq);
+    if (!rq)
+        return frx_error(FRX_ENOMEM, "fr: out of memory");
+    int rc = FRX_OK;
+    size_t nrq = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        struct cmp *m = &c->c[i];
+        if (!m->live)
+            continue;
+        frx_xchg_matrix *mine = frx_xchg_view_matrix(m->fs->auxrxv);
+        int r = frx_xchg_view_pack(m->fs->auxrxv);
+        if (!r)
+            r = frx_xchg_matrix_to_host(mine);
+        rc = rc ? rc : r;
+        int bytes = (int)frx_xchg_matrix_bytes(m->live);
+        MPI_Irecv(frx_xchg_matrix_host(m->live), bytes, MPI_BYTE,
+                  m->fs->peer, 0, c->mpi, &rq[nrq++]);
+        MPI_Isend(frx_xchg_matrix_host(mine), bytes, MPI_BYTE, m->fs->peer,
+                  0, c->mpi, &rq[nrq++]);
+    }
+    if (MPI_Waitall((int)nrq, rq, MPI_STATUSES_IGNORE) != MPI_SUCCESS &&
+        !rc)
+        rc = frx_error(FRX_EMPI, "%s: the exchange of the live base flow "
+                       "failed", c->prefix);
+    free(rq);
+    for (size_t i = 0; i < c->n && !rc; i++)
+        if (c->c[i].live)
+            rc = frx_xchg_matrix_to_device(c->c[i].live);
+    return rc;
+}
+
 int fr_auxcheck_build(fr_auxcheck *c, frx_graph *g)
 {
-    int rc = FRX_OK;
-    for (size_t i = 0; i < c->n && !rc; i++) {
-        struct cmp *m = &c->c[i];
-        if (m->recv_id >= 0 &&
-            !(rc = frx_graph_add_recv(g, c->s->comm, m->recv_id, NULL, 0,
-                                      NULL)) &&
-            !(rc = frx_graph_add_pack(g, m->fs->auxrxv, NULL, 0, NULL)))
-            rc = frx_graph_add_send(g, c->s->comm, m->send_id, NULL, 0,
-                                    NULL);
-    }
+    int rc = frx_graph_add_host(g, host_exchange, c, NULL);
     for (size_t i = 0; i < c->n && !rc; i++)
-        if (c->c[i].recv_id < 0)
-            rc = frx_graph_add_kernel(g, c->c[i].k, NULL, 0, NULL);
-    for (size_t i = 0; i < c->n && !rc; i++) {
-        struct cmp *m = &c->c[i];
-        if (m->recv_id >= 0 &&
-            !(rc = frx_graph_add_wait(g, c->s->comm, m->recv_id, NULL, 0,
-                                      NULL)) &&
-            !(rc = frx_graph_add_kernel(g, m->k, NULL, 0, NULL)))
-            rc = frx_graph_add_wait(g, c->s->comm, m->send_id, NULL, 0,
-                                    NULL);
-    }
-    if (!rc) /* after every exchange: nobody waits on this rank then */
+        rc = frx_graph_add_kernel(g, c->c[i].k, NULL, 0, NULL);
+    if (!rc)
         rc = frx_graph_add_host(g, host_check, c, NULL);
     return rc;
 }

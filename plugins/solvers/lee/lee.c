@@ -40,8 +40,10 @@ static const frx_option options[] = {
     {.key = "waves.modes", .type = FRX_OPT_INT_LIST, .min = -1000000,
      .max = 1000000, .required = 1,
      .help = "[mx, my]: whole periods over the box along x and y"},
-    {.key = "flux", .type = FRX_OPT_ENUM, .choices = "rusanov|upwind",
-     .def = "rusanov", .help = "the common flux at interfaces"},
+    {.key = "flux", .type = FRX_OPT_ENUM, .choices = "upwind|rusanov",
+     .def = "upwind", .help = "the common flux at interfaces: upwind "
+                              "(exact for the linear equations) or "
+                              "Rusanov (more dissipative)"},
     {.key = "baseflow-check", .type = FRX_OPT_BOOL, .def = "false",
      .help = "check that the base flow saved at every interface at t = 0 "
              "is the live one (exactly)"},
@@ -84,7 +86,7 @@ static int lee_create(const frx_solver_init *init, frx_solver_info *info,
     int rc = frx_cfg_double(init->options, "gamma", 1.4, 1.0000001, 10,
                             &l->gamma);
     if (!rc)
-        rc = frx_cfg_enum(init->options, "flux", "rusanov|upwind", 0,
+        rc = frx_cfg_enum(init->options, "flux", "upwind|rusanov", 0,
                           &l->flux);
     if (!rc && !init->mesh)
         rc = frx_error(FRX_ECONFIG, "%s: solver 'lee' needs a mesh",

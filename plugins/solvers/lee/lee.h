@@ -38,7 +38,7 @@ struct lee {
     char auxname[LEE_MAXAUX][16];
     int daux[LEE_NBASE][2];            /* aux index of a derivative, -1 */
     char *source;                      /* the source fragment, or NULL */
-    int flux;                          /* 0 rusanov, 1 upwind */
+    int flux;                          /* 0 upwind, 1 rusanov */
     struct lee_wave *waves;
     size_t nwaves;
     double len[2];                     /* the box's periods (0: none) */

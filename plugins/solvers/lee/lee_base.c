@@ -276,7 +276,7 @@ void lee__physics(struct lee *l, fr_physics *p)
         .macros = macros,
         .nmacros = sizeof macros / sizeof *macros,
         .flux = flux,
-        .rsolve = l->flux ? upwind : rusanov,
+        .rsolve = l->flux ? rusanov : upwind,
         .wavespeed = wavespeed,
         .source = l->source,
         .bcs = bcs,
