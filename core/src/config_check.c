@@ -40,8 +40,9 @@ static const frx_option core_schema[] = {
     {.key = "backend.rules.precision", .type = FRX_OPT_ENUM,
      .choices = "single|double",
      .help = "precision of the matching ranks (must agree with the rest)"},
-    {.key = "backend.rules.weight", .type = FRX_OPT_DOUBLE, .def = "1",
-     .help = "the matching ranks' share of the mesh, relative to others"},
+    /* min > max: unbounded here; check_weight asks for > 0 */
+    {.key = "backend.rules.weight", .type = FRX_OPT_DOUBLE, .min = 1,
+     .max = 0, .def = "1", .help = "the matching ranks' share of the mesh, relative to others"},
     {.key = "cache", .type = FRX_OPT_MAP, .help = "the disk cache of "
      "compiled kernels"},
     {.key = "cache.lock-timeout", .type = FRX_OPT_DOUBLE, .min = 0,

@@ -311,8 +311,15 @@ int fr_system_create(const frx_solver_init *init, const fr_physics *phys,
     if (!rc)
         rc = create_local(s, init);
     /* every rank reaches this with its status: the auxiliary fields'
-     * exchange below waits for the peers */
-    rc = frx_comm_agree(mc, rc, "the FR set-up");
+     * exchange below waits for the peers. A failing rank keeps its own
+     * message (the core's agreement after create names it); the others
+     * say why they stop. */
+    int bad = rc != FRX_OK, first = bad ? s->rank : s->nranks, any;
+    MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, mc);
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, mc);
+    if (!rc && any)
+        rc = frx_error(FRX_ECONFIG, "%s: stopped, since the set-up failed "
+                       "on rank %d", s->phys.name, first);
     if (!rc)
         rc = fr__finish_faces(s);
     if (!rc)

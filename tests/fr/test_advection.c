@@ -1,0 +1,432 @@
+/* The advection solver plugin (plugins/solvers/advection on the FR
+ * system of plugins/solvers/fr), under mpirun with any number of ranks,
+ * on the backend argv[1]: openmp, opencl, or openmp+opencl (rank 1 on
+ * opencl with twice the elements, the rest on openmp). Exits 77 where
+ * the backend cannot start.
+ *
+ *   convergence   the L2 error falls at order >= p + 0.8 under
+ *                 refinement, p = 1..4 (quadrilaterals; triangles and
+ *                 boundaries with the exact solution at p = 1..3); the
+ *                 finer meshes with argv[2] = long
+ *   agreement     the solution on this job's ranks and backends equals
+ *                 the one of 1 rank on openmp to 1e-12 of its largest
+ *                 value (checkpoints, which hold elements in global
+ *                 order whatever the partition, compared value by
+ *                 value); so does the solution with the velocity as a
+ *                 per-point field (auxiliary fields, as a base flow:
+ *                 saved at every interface at t = 0, exchanged once)
+ *   refusals      unknown solver, order 0 and 20, negative dt, a mesh
+ *                 with fewer elements than ranks, boundaries without or
+ *                 with a wrong condition: each a clear error, and
+ *                 nothing written */
+#include <check.h>
+#include <dirent.h>
+#include <frx/comm.h>
+#include <frx/mesh.h>
+#include <hdf5.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *spec; /* argv[1] */
+static int rank, nranks, long_suite;
+static frx_backend *shared_be;
+static frx_comm *shared_comm;
+static char tmpdir[4096];
+
+/* The backend section of this test's cases. */
+static const char *backend_yaml(void)
+{
+    static char b[512];
+    if (!strcmp(spec, "openmp+opencl"))
+        snprintf(b, sizeof b, "backend: {name: openmp, precision: double, "
+                 "openmp: {threads: 1}, rules: [{ranks: \"1\", name: "
+                 "opencl, weight: 2}]}\n");
+    else
+        snprintf(b, sizeof b, "backend: {name: %s, precision: double%s}\n",
+                 spec, strcmp(spec, "openmp") ? "" :
+                                                ", openmp: {threads: 1}");
+    return b;
+}
+
+static frx_config *parse(const char *text)
+{
+    frx_config *cfg;
+    ck_assert_msg(frx_config_parse(text, strlen(text), "case.yaml", &cfg) ==
+                      FRX_OK, "%s", frx_errmsg());
+    return cfg;
+}
+
+static frx_config *config(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
+/* A case on the test's backend; fmt gives the rest. */
+static frx_config *config(const char *fmt, ...)
+{
+    char body[8192], text[10240];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(body, sizeof body, fmt, ap);
+    va_end(ap);
+    snprintf(text, sizeof text, "%sprogress: {mode: off}\n%s",
+             backend_yaml(), body);
+    frx_config *cfg = parse(text);
+    ck_assert_msg(frx_config_check(cfg) == FRX_OK, "%s\n%s", frx_errmsg(),
+                  text);
+    return cfg;
+}
+
+/* Run cfg on be and comm (the mesh over comm's ranks); the L2 error. */
+static double run_on(frx_config *cfg, frx_backend *be, frx_comm *comm)
+{
+    double l2 = NAN;
+    frx_run_stats st = {.size = sizeof st, .l2 = &l2, .l2_cap = 1};
+    frx_mesh *mesh;
+    frx_solver *s;
+    ck_assert_msg(frx_mesh_create(cfg, frx_comm_mpi(comm), &mesh) == FRX_OK,
+                  "%s", frx_errmsg());
+    ck_assert_msg(frx_solver_create(cfg, be, comm, mesh, NULL, &s) ==
+                      FRX_OK, "%s", frx_errmsg());
+    ck_assert_msg(frx_solver_run(s, &st) == FRX_OK, "%s", frx_errmsg());
+    frx_solver_destroy(s);
+    frx_mesh_destroy(mesh);
+    return l2;
+}
+
+/* ------------------------------------------------------- convergence */
+
+/* The L2 error at t = 0.25 of order p on an n x n box (etype, and
+ * periodic, or with the exact solution on the x boundaries). */
+static double error_at(int p, int n, const char *etype, int periodic)
+{
+    frx_config *cfg = config(
+        "solver:\n  name: advection\n  order: %d\n  velocity: [1, 0.5]\n"
+        "%s"
+        "mesh: {type: box, n: [%d, %d], periodic: [%s, true], etype: %s}\n"
+        "time: {scheme: rk4, t-end: 0.25, cfl: 0.1}\n", p,
+        periodic ? "" : "  boundaries: {left: {type: exact}, right: "
+                        "{type: exact}}\n",
+        n, n, periodic ? "true" : "false", etype);
+    double e = run_on(cfg, shared_be, shared_comm);
+    frx_config_free(cfg);
+    return e;
+}
+
+static void assert_orders(const char *etype, int periodic, int pmax,
+                          int n0)
+{
+    for (int p = 1; p <= pmax; p++) {
+        double e0 = error_at(p, n0, etype, periodic);
+        double e1 = error_at(p, 2 * n0, etype, periodic);
+        double order = log2(e0 / e1);
+        if (rank == 0)
+            printf("advection %s%s p = %d: n %d -> %d: L2 error %.3e -> "
+                   "%.3e, order %.2f\n", etype, periodic ? "" : " (exact "
+                   "boundaries)", p, n0, 2 * n0, e0, e1, order);
+        ck_assert_msg(order >= p + 0.8, "%s p = %d: order %.3f < %.1f",
+                      etype, p, order, p + 0.8);
+    }
+}
+
+START_TEST(convergence_quad)
+{
+    assert_orders("quad", 1, 4, long_suite ? 8 : 4);
+}
+END_TEST
+
+START_TEST(convergence_tri)
+{
+    assert_orders("tri", 1, 3, long_suite ? 8 : 4);
+}
+END_TEST
+
+START_TEST(convergence_exact_boundaries)
+{
+    assert_orders("quad", 0, 3, long_suite ? 8 : 4);
+}
+END_TEST
+
+/* -------------------------------------------------------- agreement */
+
+/* /solution/quad/u of a checkpoint, rank 0; its value count in *n. */
+static double *read_solution(const char *path, size_t *n)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    ck_assert_msg(f >= 0, "cannot open %s", path);
+    hid_t d = H5Dopen2(f, "/solution/quad/u", H5P_DEFAULT);
+    ck_assert_msg(d >= 0, "%s: no /solution/quad/u", path);
+    hid_t sp = H5Dget_space(d);
+    hsize_t dims[3];
+    ck_assert_int_eq(H5Sget_simple_extent_ndims(sp), 3);
+    H5Sget_simple_extent_dims(sp, dims, NULL);
+    *n = (size_t)(dims[0] * dims[1] * dims[2]);
+    double *v = malloc(*n * sizeof *v);
+    ck_assert_ptr_nonnull(v);
+    ck_assert_int_ge(H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL,
+                             H5P_DEFAULT, v), 0);
+    H5Sclose(sp);
+    H5Dclose(d);
+    H5Fclose(f);
+    return v;
+}
+
+static const char *agree_case =
+    "solver: {name: advection, order: 3, velocity: [1, -0.7]%s}\n"
+    "mesh: {type: box, n: [9, 7], upper: [2, 1], periodic: [true, true]}\n"
+    "time: {scheme: rk4, t-end: 0.2, cfl: 0.4}\n"
+    "checkpoint: {interval: 1000000, file: '%s/agree-%s.h5'}\n";
+
+static void agree(int field)
+{
+    char file[4200], ref[4200];
+    const char *job = field ? "field" : "job";
+    snprintf(file, sizeof file, "%s/agree-%s.h5", tmpdir, job);
+    snprintf(ref, sizeof ref, "%s/agree-ref.h5", tmpdir);
+    frx_config *cfg = config(agree_case, field ? ", velocity-field: true"
+                                               : "", tmpdir, job);
+    double e = run_on(cfg, shared_be, shared_comm);
+    frx_config_free(cfg);
+    /* the reference: rank 0 alone on openmp */
+    double eref = 0, diff = 0;
+    if (rank == 0) {
+        char text[12288], body[8192];
+        snprintf(body, sizeof body, agree_case, "", tmpdir, "ref");
+        snprintf(text, sizeof text, "backend: {name: openmp, precision: "
+                 "double, openmp: {threads: 1}}\nprogress: {mode: off}\n%s",
+                 body);
+        frx_config *rc = parse(text);
+        frx_backend *be;
+        frx_comm *self;
+        ck_assert_msg(frx_backend_create(rc, &be) == FRX_OK, "%s",
+                      frx_errmsg());
+        ck_assert_msg(frx_comm_create(be, MPI_COMM_SELF, &self) == FRX_OK,
+                      "%s", frx_errmsg());
+        eref = run_on(rc, be, self);
+        frx_comm_destroy(self);
+        frx_backend_destroy(be);
+        frx_config_free(rc);
+        size_t n, nr;
+        double *u = read_solution(file, &n), *r = read_solution(ref, &nr);
+        ck_assert_uint_eq(n, nr);
+        double big = 0;
+        for (size_t i = 0; i < n; i++) {
+            big = fmax(big, fabs(r[i]));
+            diff = fmax(diff, fabs(u[i] - r[i]));
+        }
+        diff /= big;
+        printf("advection%s on %d rank(s), %s: L2 error %.12e (1 rank, "
+               "openmp: %.12e); largest difference %.3e of the largest "
+               "value\n", field ? " (velocity field)" : "", nranks, spec, e,
+               eref, diff);
+        free(u);
+        free(r);
+    }
+    MPI_Bcast(&diff, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    ck_assert_msg(diff <= 1e-12, "the solution differs from 1 rank's by "
+                  "%.3e of its largest value", diff);
+    ck_assert_msg(e > 0 && e < 1e-3, "L2 error %g", e);
+}
+
+START_TEST(agreement)
+{
+    agree(0);
+    agree(1);
+}
+END_TEST
+
+/* --------------------------------------------------------- refusals */
+
+/* An empty directory of its own for one case. */
+static void fresh_dir(const char *name, char *dir, size_t len)
+{
+    snprintf(dir, len, "%s/refuse-%s", tmpdir, name);
+    if (rank == 0)
+        mkdir(dir, 0700);
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+static size_t entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    ck_assert_ptr_nonnull(d);
+    size_t n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    closedir(d);
+    return n;
+}
+
+/* The case (with output and checkpoints into a fresh directory) fails
+ * on every rank, by its check or its run, with want in the message,
+ * and writes nothing. */
+static void refused(const char *name, const char *want, const char *body)
+{
+    char dir[4200], text[16384];
+    fresh_dir(name, dir, sizeof dir);
+    snprintf(text, sizeof text, "%sprogress: {mode: off}\n%s"
+             "output: {interval: 1, dir: '%s'}\n"
+             "checkpoint: {interval: 1, file: '%s/c-{step}.h5'}\n",
+             backend_yaml(), body, dir, dir);
+    frx_config *cfg = parse(text);
+    int rc = frx_config_check_for_run(cfg);
+    if (rc == FRX_OK) {
+        frx_run_stats st = {.size = sizeof st};
+        rc = frx_run_case(cfg, MPI_COMM_WORLD, NULL, &st);
+    }
+    frx_config_free(cfg);
+    if (rank == 0)
+        printf("%s: %s\n", name, frx_errmsg());
+    ck_assert_msg(rc != FRX_OK, "%s: ran", name);
+    ck_assert_msg(strstr(frx_errmsg(), want), "%s: '%s' not in: %s", name,
+                  want, frx_errmsg());
+    MPI_Barrier(MPI_COMM_WORLD);
+    ck_assert_msg(entries(dir) == 0, "%s: something was written in %s",
+                  name, dir);
+}
+
+static const char *good_mesh =
+    "mesh: {type: box, n: [4, 4], periodic: [true, true]}\n";
+
+START_TEST(refuse_unknown_solver)
+{
+    char b[1024];
+    snprintf(b, sizeof b, "solver: {name: advektion}\n%s"
+             "time: {t-end: 1, dt: 0.01}\n", good_mesh);
+    refused("unknown-solver", "no plugin 'advektion'", b);
+}
+END_TEST
+
+START_TEST(refuse_orders)
+{
+    char b[1024];
+    for (int i = 0; i < 2; i++) {
+        snprintf(b, sizeof b, "solver: {name: advection, order: %d}\n%s"
+                 "time: {t-end: 1, dt: 0.01}\n", i ? 20 : 0, good_mesh);
+        refused(i ? "order-20" : "order-0", "solver.order", b);
+        ck_assert_msg(strstr(frx_errmsg(), "between 1 and 6"), "%s",
+                      frx_errmsg());
+    }
+}
+END_TEST
+
+START_TEST(refuse_negative_dt)
+{
+    char b[1024];
+    snprintf(b, sizeof b, "solver: {name: advection}\n%s"
+             "time: {t-end: 1, dt: -0.01}\n", good_mesh);
+    refused("negative-dt", "time.dt", b);
+}
+END_TEST
+
+START_TEST(refuse_too_few_elements)
+{
+    if (nranks < 2)
+        return; /* one element is enough for one rank */
+    refused("too-few", "fewer than the job's",
+            "solver: {name: advection}\n"
+            "mesh: {type: box, n: [1, 1], periodic: [true, true]}\n"
+            "time: {t-end: 1, dt: 0.01}\n");
+}
+END_TEST
+
+START_TEST(refuse_boundaries)
+{
+    const char *m = "mesh: {type: box, n: [4, 4], periodic: [false, true]}\n"
+                    "time: {t-end: 1, dt: 0.01}\n";
+    char b[1024];
+    snprintf(b, sizeof b, "solver: {name: advection}\n%s", m);
+    refused("no-bc", "boundary 'left' has no condition", b);
+    snprintf(b, sizeof b, "solver: {name: advection, boundaries: {left: "
+             "{type: wall}, right: {type: exact}}}\n%s", m);
+    refused("bad-kind", "no boundary condition 'wall': use one of exact",
+            b);
+    snprintf(b, sizeof b, "solver: {name: advection, boundaries: {left: "
+             "{type: exact, rho: 1}, right: {type: exact}}}\n%s", m);
+    refused("bad-key", "'exact' takes no key 'rho'", b);
+    snprintf(b, sizeof b, "solver: {name: advection, boundaries: {lft: "
+             "{type: exact}, right: {type: exact}}}\n%s", m);
+    refused("bad-name", "the mesh has no boundary 'lft'", b);
+}
+END_TEST
+
+static Suite *advection_suite(void)
+{
+    Suite *s = suite_create("advection");
+    TCase *tc = tcase_create("advection");
+    tcase_set_timeout(tc, 600);
+    if (long_suite) {
+        tcase_add_test(tc, convergence_quad);
+        tcase_add_test(tc, convergence_tri);
+        tcase_add_test(tc, convergence_exact_boundaries);
+    } else {
+        if (!strcmp(spec, "openmp")) {
+            tcase_add_test(tc, convergence_quad);
+            tcase_add_test(tc, convergence_tri);
+            tcase_add_test(tc, convergence_exact_boundaries);
+        }
+        tcase_add_test(tc, agreement);
+        if (strcmp(spec, "openmp+opencl")) {
+            tcase_add_test(tc, refuse_unknown_solver);
+            tcase_add_test(tc, refuse_orders);
+            tcase_add_test(tc, refuse_negative_dt);
+            tcase_add_test(tc, refuse_too_few_elements);
+            tcase_add_test(tc, refuse_boundaries);
+        }
+    }
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_advection openmp|opencl|openmp+opencl "
+                "[long]\n");
+        return 2;
+    }
+    spec = argv[1];
+    long_suite = argc > 2 && !strcmp(argv[2], "long");
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    const char *t = getenv("TMPDIR");
+    snprintf(tmpdir, sizeof tmpdir, "%s/advection-%s-np%d", t ? t : "/tmp",
+             spec, nranks);
+    if (rank == 0)
+        mkdir(tmpdir, 0700);
+    /* skip where a backend cannot start, on every rank alike */
+    char text[1024];
+    snprintf(text, sizeof text, "%s", backend_yaml());
+    frx_config *cfg = NULL; /* the backend keeps pointers into it */
+    int rc = frx_config_parse(text, strlen(text), "case.yaml", &cfg);
+    if (rc == FRX_OK)
+        rc = frx_backend_create_all(cfg, MPI_COMM_WORLD, &shared_be);
+    if (rc == FRX_OK)
+        rc = frx_comm_create(shared_be, MPI_COMM_WORLD, &shared_comm);
+    if (rc) {
+        int skip = rc == FRX_EUNAVAIL || rc == FRX_ENOTFOUND;
+        if (rank == 0)
+            printf("%s: backend '%s': %s\n", skip ? "SKIP" : "FAIL", spec,
+                   frx_errmsg());
+        frx_backend_destroy(shared_be);
+        frx_config_free(cfg);
+        MPI_Finalize();
+        return skip ? 77 : 1;
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    SRunner *sr = srunner_create(advection_suite());
+    srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, rank == 0 ? CK_NORMAL : CK_SILENT);
+    int failed = srunner_ntests_failed(sr), any;
+    srunner_free(sr);
+    frx_comm_destroy(shared_comm);
+    frx_backend_destroy(shared_be);
+    frx_config_free(cfg);
+    MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return any ? 1 : 0;
+}
