@@ -675,7 +675,8 @@ static void check_map_list(struct check *c, const frx_cfgnode *v,
             continue;
         }
         check_map(c, item, item, key);
-        if (!map_get(item, "hosts") && !map_get(item, "ranks"))
+        if (!strcmp(key, "backend.rules") && !map_get(item, "hosts") &&
+            !map_get(item, "ranks"))
             report(c, item, "an item of '%s' needs 'hosts' or 'ranks' to "
                             "say which ranks it is for", key);
     }

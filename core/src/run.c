@@ -237,6 +237,8 @@ int frx_solver_run(frx_solver *s, frx_run_stats *stats)
         rc = write_due(s, 1);
     double wall = frx__now() - w0;
     frx__progress_end(&pr, s);
+    if (rc == FRX_OK) /* not timed: the solver's own output */
+        rc = frx__solver_finish(s);
     if (rc == FRX_OK && stats) {
         fill_stats(s, stats, step0, wall);
         if (FRX_SIZE_HOLDS(frx_run_stats, stats, l2_cap) && stats->l2)

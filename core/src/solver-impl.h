@@ -89,6 +89,8 @@ struct frx_solver {
  * check graph of u's register, max_dt at time.cfl on u (this rank's). */
 int frx__solver_set_time(frx_solver *s, double t);
 int frx__solver_check(frx_solver *s);
+/* The plugin's finish (solver API 1.1), if it has one; collective. */
+int frx__solver_finish(frx_solver *s);
 int frx__solver_max_dt(frx_solver *s, double *dt);
 /* exact() at time s->t at n points xyz into vals [n][nvars]. */
 int frx__solver_exact(frx_solver *s, size_t n, const double *xyz,

@@ -39,6 +39,16 @@ int frx__solver_check(frx_solver *s)
     return leave(s, old, frx_graph_run(s->check[s->ucur]));
 }
 
+int frx__solver_finish(frx_solver *s)
+{
+    int rc = FRX_OK;
+    if (FRX_SIZE_HOLDS(frx_solver_ops, s->ops, finish) && s->ops->finish) {
+        const char *old = enter(s);
+        rc = leave(s, old, s->ops->finish(s->state, s->reg[s->ucur], s->t));
+    }
+    return frx__agree(s->mpi, rc, "the solver's end of run");
+}
+
 int frx__solver_max_dt(frx_solver *s, double *dt)
 {
     const char *old = enter(s);

@@ -275,7 +275,7 @@ typedef struct frx_backend_ops {
  * kernels (messages call them "<plugin>.<name>"), so two solver plugins
  * may both have a `tflux`. */
 #define FRX_SOLVER_API_MAJOR 1
-#define FRX_SOLVER_API_MINOR 0
+#define FRX_SOLVER_API_MINOR 1
 
 struct frx_comm; /* comm.h */
 struct frx_mesh; /* mesh.h */
@@ -383,6 +383,11 @@ typedef struct frx_solver_ops {
      * before every step. */
     int (*max_dt)(void *state, frx_matrix *const *u, double cfl,
                   double *dt);
+    /* Solver API 1.1, optional: called on every rank once a run has
+     * taken its last step and written its output, with the register
+     * holding u and the time: the solver's own end-of-run output (a
+     * picture). May be collective; its status is agreed by all ranks. */
+    int (*finish)(void *state, frx_matrix *const *u, double t);
 } frx_solver_ops;
 
 /* ------------------------------------------------------------ descriptor */

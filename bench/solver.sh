@@ -1,0 +1,86 @@
+#!/bin/sh
+# bench/solver.sh BUILD [N]: the lee solver (config-like cases written
+# here) on meshes of N x N quadrilaterals (default 320: past a 320 MB
+# last-level cache at p >= 2), p = 1..4, for STEPS rk4 steps (default 20):
+#
+#   - time per DOF per RHS evaluation (the run's wall time, integration
+#     included, over DOFs x RHS evaluations) on 1 rank x 2 threads and
+#     on 2 ranks x 1 thread;
+#   - 2-rank weak scaling: 1 rank x 1 thread on N x N/2 elements
+#     against 2 ranks x 1 thread on N x N (target 0.9);
+#   - bytes per second of the RHS by a traffic model (each array an RHS
+#     reads or writes counted once per pass, docs/lee.md) against a
+#     STREAM triad (bench/triad) measured in the same run (target 0.5).
+#
+# The share of products, interface kernels, exchange and integration
+# needs per-node timing of graphs, which frx does not have yet.
+#
+# Ratios only; timings on a shared machine are noisy. Run it by hand:
+#   sh bench/solver.sh build
+set -u
+build=$1 n=${2:-320} steps=${STEPS:-20}
+frx=$build/bin/frx
+triad=$build/bench/triad
+export OMPI_MCA_rmaps_base_oversubscribe=1
+dir=$(mktemp -d "${TMPDIR:-/tmp}/bench-solver.XXXXXX") || exit 1
+trap 'rm -rf "$dir"' EXIT
+
+# case P NX NY THREADS: the case file's path
+case_file() {
+    f=$dir/p$1-$2x$3-t$4.yaml
+    cat > "$f" <<EOF
+backend: {name: openmp, precision: double, openmp: {threads: $4}}
+solver:
+  name: lee
+  order: $1
+  baseflow: {rho: 1, u: 0.5, v: 0.25, p: 0.714285714285714}
+  waves: [{type: acoustic, amplitude: 1e-3, modes: [1, 1]}]
+mesh: {type: box, n: [$2, $3], periodic: [true, true], upper: [1, $(awk "BEGIN { print $3 / $2 }")]}
+partition: {method: linear}
+time: {scheme: rk4, steps: $steps, dt: 1e-5}
+progress: {mode: off}
+EOF
+    echo "$f"
+}
+
+# run NP CASE: "wall_s dofs nrhs"
+run() {
+    out=$(mpirun -np "$1" "$frx" run "$2" 2>&1) ||
+        { echo "$out" >&2; echo "bench/solver.sh: frx run failed" >&2;
+          exit 1; }
+    echo "$out" | awk '
+        /^frx: [0-9]+ steps to step/ { for (i = 1; i <= NF; i++)
+                                         if ($i == "in") wall = $(i + 1) }
+        /DOFs, [0-9]+ RHS evaluations/ { dofs = $2; nrhs = $4 }
+        END { printf "%s %s %s\n", wall, dofs, nrhs }'
+}
+
+t2=$(OMP_NUM_THREADS=2 "$triad" 256)
+t1=$(OMP_NUM_THREADS=1 "$triad" 256)
+echo "STREAM triad: $t2 GB/s (2 threads), $t1 GB/s (1 thread)"
+printf '%-3s %-14s %12s %12s %9s\n' p run "ns/DOF/RHS" "GB/s model" \
+    "x triad"
+for p in 1 2 3 4; do
+    full=$(case_file "$p" "$n" "$n" 2)
+    one=$(case_file "$p" "$n" "$n" 1)
+    half=$(case_file "$p" "$n" $((n / 2)) 1)
+    for r in "1x2 1 $full $t2" "2x1 2 $one $t2" "1x1-half 1 $half $t1"; do
+        set -- $r
+        res=$(run "$2" "$3")
+        set -- "$1" "$2" "$3" "$4" $res
+        [ "$1" = 2x1 ] && w2=$5 d2=$6
+        [ "$1" = 1x1-half ] && w1=$5 d1=$6
+        # model: bytes per element per RHS, nu = (p+1)^2, nf = 4 (p+1),
+        # 4 variables, 4 base-flow fields (docs/lee.md)
+        echo "$p $1 $5 $6 $7 $4" | awk '{
+            p = $1; wall = $3; dofs = $4; nrhs = $5; triad = $6
+            nu = (p + 1) * (p + 1); nf = 4 * (p + 1); ne = dofs / (4 * nu)
+            bytes = 8 * (nu * 61 + nf * 31) * ne * nrhs
+            ns = wall / (dofs * nrhs) * 1e9; gbs = bytes / wall / 1e9
+            printf "%-3d %-14s %12.3f %12.2f %9.2f\n", p, $2, ns,
+                   gbs, gbs / triad }'
+    done
+    awk -v w1="$w1" -v d1="$d1" -v w2="$w2" -v d2="$d2" -v p="$p" 'BEGIN {
+        printf "%-3d %-14s efficiency %.3f (target 0.9)\n", p,
+               "weak scaling", (d2 / w2) / (2 * d1 / w1) }'
+done

@@ -1,0 +1,75 @@
+/* frx-lee: the linearized Euler equations in 2-D (docs/lee.md), shared
+ * by its files: lee.c (the plugin: options, create, ops), lee_base.c
+ * (the base flow from expressions and the kernel fragments around it),
+ * lee_waves.c (plane waves: the initial condition and the exact
+ * solution), lee_end.c (the base-flow check and the picture at the
+ * end). */
+#ifndef FRX_LEE_H
+#define FRX_LEE_H
+
+#include "auxcheck.h"
+#include "expr.h"
+#include "system.h"
+
+#include <frx/comm.h>
+#include <frx/plugin.h>
+
+/* The base flow's fields and their derivatives: aux fields 0..3 are
+ * rho0, u0, v0, p0; then d<f>/d<x|y> for each expression that uses
+ * that coordinate (the others are 0 and left out). */
+enum { LEE_NBASE = 4, LEE_MAXAUX = LEE_NBASE * 3 };
+
+/* One plane wave of the initial condition (uniform base flow). */
+struct lee_wave {
+    int type;          /* 0 acoustic, 1 vorticity, 2 entropy */
+    double amp;
+    long modes[2];     /* periods over the box along x and y */
+    double k[2];       /* the wave vector */
+};
+
+struct lee {
+    double gamma;
+    fr_expr_consts *consts;
+    fr_expr *base[LEE_NBASE];          /* rho0, u0, v0, p0 */
+    fr_expr *dbase[LEE_NBASE][2];      /* d/dx, d/dy, or NULL */
+    int uniform;                       /* every base field a constant */
+    size_t naux;
+    const char *aux[LEE_MAXAUX];
+    char auxname[LEE_MAXAUX][16];
+    int daux[LEE_NBASE][2];            /* aux index of a derivative, -1 */
+    char *source;                      /* the source fragment, or NULL */
+    int flux;                          /* 0 upwind, 1 rusanov */
+    struct lee_wave *waves;
+    size_t nwaves;
+    double len[2];                     /* the box's periods (0: none) */
+    fr_const consts_k[1];
+    fr_system *sys;
+    /* the base-flow check */
+    int check;
+    long check_every;
+    fr_auxcheck *ck;
+    /* the picture at the end */
+    int png_var;                       /* -1: none */
+    char *png_path;
+    MPI_Comm mpi;
+    frx_solver_block *blocks;          /* info.blocks without norms */
+};
+
+/* lee_base.c */
+extern const char *const lee__vars[4]; /* rho, u, v, p */
+int lee__base_read(struct lee *l, const frx_solver_init *init);
+void lee__base_free(struct lee *l);
+int lee__aux_at(void *ctx, size_t n, const double *xyz, double *vals);
+void lee__physics(struct lee *l, fr_physics *p);
+
+/* lee_waves.c */
+int lee__waves_read(struct lee *l, const frx_solver_init *init);
+int lee__waves_at(void *ctx, double t, size_t n, const double *xyz,
+                  double *vals);
+
+/* lee_end.c */
+int lee__check_setup(struct lee *l, const frx_solver_init *init);
+int lee__png_setup(struct lee *l, const frx_solver_init *init);
+int lee__png_write(struct lee *l, frx_matrix *const *u);
+
+#endif

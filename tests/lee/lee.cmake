@@ -1,0 +1,68 @@
+# The lee solver through `frx run` (tests/lee/lee.sh, cases in
+# tests/data/lee). Included from tests/CMakeLists.txt.
+set(FRX_LEE_SH ${CMAKE_CURRENT_SOURCE_DIR}/lee/lee.sh)
+set(FRX_LEE_DATA ${PROJECT_SOURCE_DIR}/tests/data/lee)
+set(FRX_LEE_ENV "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+set(FRX_LEE_RUN sh ${FRX_LEE_SH} ${FRX_EXE}
+  "${MPIEXEC_EXECUTABLE} --oversubscribe" ${FRX_LEE_DATA})
+
+function(frx_lee_test name)
+  add_test(NAME lee-${name} COMMAND ${FRX_LEE_RUN} ${ARGN})
+  set_tests_properties(lee-${name} PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77
+    ENVIRONMENT "${FRX_LEE_ENV}")
+endfunction()
+
+# frx_lee_expect(NAME NP RC REGEX CASE [ENV]): mpirun -np NP frx run CASE.
+function(frx_lee_expect name np rc regex case)
+  add_test(NAME lee-${name} COMMAND sh ${FRX_EXPECT} ${rc} ${regex}
+    ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} --oversubscribe
+    ${FRX_EXE} run ${case})
+  set_tests_properties(lee-${name} PROPERTIES TIMEOUT 120
+    ENVIRONMENT "${FRX_LEE_ENV};${ARGN}")
+endfunction()
+
+# Convergence: the L2 error of every variable falls at order >= p + 0.8.
+frx_lee_test(converge-p1 converge upwind 1 8 16)
+frx_lee_test(converge-p2 converge upwind 2 8 16)
+frx_lee_test(converge-p3 converge upwind 3 4 8)
+frx_lee_test(converge-p4 converge upwind 4 4 8)
+# Rusanov's flux, more dissipative than upwind for the waves that move
+# with the flow, reaches its asymptotic order on finer meshes: from
+# 16 -> 32 p = 2 and 4 give 2.7 and 4.76 in v; from 32 -> 64 (p = 2) and
+# 24 -> 48 (p = 4) 2.88 and 4.87.
+set(FRX_LEE_RUSANOV_N1 16 32 16 24)
+set(FRX_LEE_RUSANOV_N2 32 64 32 48)
+foreach(p 1 2 3 4)
+  math(EXPR i "${p} - 1")
+  list(GET FRX_LEE_RUSANOV_N1 ${i} n1)
+  list(GET FRX_LEE_RUSANOV_N2 ${i} n2)
+  frx_lee_test(converge-long-p${p} converge upwind ${p} 16 32)
+  frx_lee_test(converge-long-rusanov-p${p} converge rusanov ${p} ${n1} ${n2})
+  set_tests_properties(lee-converge-long-p${p}
+    lee-converge-long-rusanov-p${p} PROPERTIES LABELS long)
+endforeach()
+
+# 1, 2, 3 and 4 ranks, and openmp + opencl, agree to 1e-12.
+frx_lee_test(ranks ranks 2 3 4)
+frx_lee_test(mixed-opencl mixed)
+
+# The main job: errors, VTK output and the picture of p.
+frx_lee_test(main-job main ${PROJECT_SOURCE_DIR}/config/lee-acoustic.yaml)
+
+# The base-flow check: exactly 0 at t = 0 on every rank, and a damaged
+# snapshot (a test-only hook) caught with rank, interface and value.
+frx_lee_expect(check-zero-at-t0 2 0
+  "on rank 0: max [|]saved - live[|] = 0 over [0-9]+ interface;--and;on rank 1: max [|]saved - live[|] = 0 over [0-9]+ interface"
+  ${FRX_LEE_DATA}/shear.yaml FRX_LOG=info)
+frx_lee_expect(check-catches-damage 2 1
+  "^  rank 1: lee: base-flow check: the base flow saved at t = 0 is not the live one on the interface with rank 0 .*: face [0-9]+ of [0-9]+ [(]element [0-9]+, face [0-9][)], flux point [0-9]+: u0 saved [-0-9.e]+, live [-0-9.e]+"
+  ${FRX_LEE_DATA}/shear.yaml FRX_TEST_CORRUPT_BASEFLOW=1)
+
+# Bad cases: clear errors at their place, nothing written.
+frx_lee_test(bad-expression bad-expr)
+frx_lee_expect(bad-order0 1 1 "bad-order0.yaml:5:10: 'solver.order' must be between 1 and 6, got 0"
+  ${FRX_LEE_DATA}/bad-order0.yaml)
+frx_lee_expect(bad-order20 1 1 "bad-order20.yaml:5:10: 'solver.order' must be between 1 and 6, got 20"
+  ${FRX_LEE_DATA}/bad-order20.yaml)
+frx_lee_expect(bad-dt 1 1 "bad-dt.yaml:8:22: 'time.dt' must be between"
+  ${FRX_LEE_DATA}/bad-dt.yaml)

@@ -1,0 +1,121 @@
+#!/bin/sh
+# Tests of the lee solver through `frx run` (tests/lee/lee.cmake):
+#   lee.sh FRX MPIRUN DATA converge FLUX P N1 N2   L2 errors fall at
+#       order >= P + 0.8 from N1 x N1 to N2 x N2 elements, every variable
+#   lee.sh FRX MPIRUN DATA ranks NP...   the solution on each NP ranks
+#       equals the one on 1 rank to 1e-12 (amplitudes are 1: relative)
+#   lee.sh FRX MPIRUN DATA mixed   rank 1 on opencl: the same solution
+#       (77 where opencl cannot start)
+#   lee.sh FRX MPIRUN DATA main CASE   config/lee-acoustic.yaml on 2
+#       ranks: L2 errors below 1e-7, the VTK series and the picture of p
+#   lee.sh FRX MPIRUN DATA bad-expr   a base flow that does not parse:
+#       file:line:col, and nothing written
+# It runs in a directory of its own under TMPDIR.
+set -u
+frx=$1 mpirun=$2 data=$3 what=$4
+shift 4
+dir=$(mktemp -d "${TMPDIR:-/tmp}/lee-test.XXXXXX") || exit 1
+trap 'rm -rf "$dir"' EXIT
+cd "$dir" || exit 1
+
+fail() { echo "lee.sh: $*" >&2; exit 1; }
+
+# case NAME ORDER N FLUX BACKEND CKPT: write NAME.yaml from wave.yaml
+case_file() {
+    sed -e "s/@ORDER@/$2/g; s/@N@/$3/g; s/@TEND@/0.25/; s/@CFL@/0.1/" \
+        -e "s/@THREADS@/1/; s/@BACKEND@/$5/; s/@FLUX@/$4/" \
+        -e "s/@CKPT@/$6/; s#@DIR@#$dir/$1#" "$data/wave.yaml" > "$1.yaml"
+    [ "$6" = 0 ] || mkdir -p "$1"
+}
+
+# run NP NAME: frx run on NP ranks, output in NAME.out
+run() {
+    $mpirun -np "$1" "$frx" run "$2.yaml" > "$2.out" 2>&1 ||
+        { cat "$2.out"; fail "frx run $2.yaml on $1 rank(s) failed"; }
+}
+
+# The L2 errors of NAME.out, one per line.
+errors() {
+    sed -n 's/^frx: L2 error at t = [^:]*: //p' "$1.out" |
+        awk '{ for (i = 2; i <= NF; i += 2) print $i }'
+}
+
+case $what in
+converge)
+    flux=$1 p=$2 n1=$3 n2=$4
+    case_file a "$p" "$n1" "$flux" openmp 0
+    case_file b "$p" "$n2" "$flux" openmp 0
+    run 1 a
+    run 1 b
+    errors a > a.err
+    errors b > b.err
+    [ "$(wc -l < a.err)" -eq 4 ] || { cat a.out; fail "no L2 errors"; }
+    paste a.err b.err | awk -v p="$p" -v r="$n2 / $n1" -v n1="$n1" \
+        -v n2="$n2" '
+        { order = log($1 / $2) / log(n2 / n1)
+          printf "variable %d: %g -> %g, order %.3f\n", NR, $1, $2, order
+          if (!(order >= p + 0.8)) bad = 1 }
+        END { if (bad) { print "order below p + 0.8 = " p + 0.8; exit 1 } }' ||
+        fail "p = $p: the error does not fall at order p + 0.8"
+    ;;
+ranks)
+    case_file one 3 6 upwind openmp 1000000
+    run 1 one
+    for np in "$@"; do
+        case_file "np$np" 3 6 upwind openmp 1000000
+        run "$np" "np$np"
+        h5diff -d 1e-12 one/end.h5 "np$np/end.h5" /solution/quad/u /solution/quad/u ||
+            fail "$np rank(s) differ from 1 rank by more than 1e-12"
+        echo "$np rank(s): equal to 1 rank within 1e-12"
+    done
+    ;;
+mixed)
+    case_file one 2 6 upwind openmp 1000000
+    run 2 one
+    case_file mix 2 6 upwind openmp 1000000
+    # one product variant on opencl: PoCL compiles each variant it times
+    printf '  rules:\n    - {ranks: "1", name: opencl}\n' > rules
+    printf '  opencl:\n    products: generated/r4\n' >> rules
+    sed -i -e '/^  precision: double/r rules' mix.yaml
+    sed -i -e 's/^  method: metis/  method: metis\n  weights: [2, 1]/' mix.yaml
+    if ! $mpirun -np 2 "$frx" run mix.yaml > mix.out 2>&1; then
+        cat mix.out
+        grep -q "cannot start\|no OpenCL\|no device" mix.out && exit 77
+        fail "the mixed run failed"
+    fi
+    h5diff -d 1e-12 one/end.h5 mix/end.h5 /solution/quad/u /solution/quad/u ||
+        fail "openmp + opencl differs from openmp by more than 1e-12"
+    errors one > one.err
+    errors mix > mix.err
+    cmp one.err mix.err || fail "the L2 errors differ"
+    echo "openmp + opencl: equal to openmp within 1e-12, same L2 errors"
+    ;;
+main)
+    $mpirun -np 2 "$frx" run "$1" > main.out 2>&1 ||
+        { cat main.out; fail "the main job failed"; }
+    cat main.out
+    errors main > main.err
+    [ "$(wc -l < main.err)" -eq 4 ] || fail "no L2 errors"
+    awk '{ if (!($1 < 1e-7)) bad = 1 } END { exit bad }' main.err ||
+        fail "an L2 error is not below 1e-7"
+    [ -s lee-acoustic/solution.pvd ] || fail "no VTK series"
+    [ "$(head -c 4 lee-acoustic/solution-p.png | tail -c 3)" = PNG ] ||
+        fail "no PNG picture of p beside the VTK files"
+    ;;
+bad-expr)
+    case_file bad 2 4 upwind openmp 1
+    rmdir bad
+    sed -i -e 's/u: 0.4,/u: 0.4 + sin(,/' bad.yaml
+    if $mpirun -np 2 "$frx" run bad.yaml > bad.out 2>&1; then
+        fail "a base flow that does not parse was run"
+    fi
+    cat bad.out
+    grep -Eq "bad.yaml:[0-9]+:[0-9]+: .*solver.baseflow.u" bad.out ||
+        fail "the message does not name file:line:col and the key"
+    [ ! -e bad ] || fail "something was written: $(ls bad)"
+    ;;
+*)
+    fail "unknown test '$what'"
+    ;;
+esac
+exit 0
