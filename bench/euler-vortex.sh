@@ -14,7 +14,7 @@
 #        and 10 (box)>  PYFR_WORK=<PyFR's scratch folder, as run.sh's
 #        argument>  MESH=<PyFR's .msh>  NOPYFR=1  NOPERF=1
 #        CFLAGS=<backend.openmp.cflags for frx's kernels, e.g.
-#        "-O3 -march=native -fopenmp -fno-math-errno">
+#        "-O3 -march=native -fopenmp -fno-math-errno", the default>
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
