@@ -463,6 +463,19 @@ static const frx_kernel_decl tp_scale = {
     .name = "tp_scale", .ndim = 2,
     .args = "inout fpdtype_t[2] y", .body = "y[0] *= 3;\ny[1] *= 3;"};
 
+/* What tp_fill makes of x (2 variables), on the host. */
+static void fill_reference(const void *hx, void *hb, size_t nrow,
+                           size_t neles)
+{
+    for (size_t k = 0; k < nrow; k++)
+        for (size_t e = 0; e < neles; e++) {
+            tu_put(be, hb, (k * 2 + 0) * neles + e,
+                   2 * tu_get(be, hx, (k * 2 + 0) * neles + e));
+            tu_put(be, hb, (k * 2 + 1) * neles + e,
+                   tu_get(be, hx, (k * 2 + 1) * neles + e) - 1);
+        }
+}
+
 START_TEST(graph_orders_products)
 {
     fr_operator op = fr_make(2, 2, FR_GRAD); /* 18 x 9 */
@@ -500,22 +513,113 @@ START_TEST(graph_orders_products)
     for (int rep = 0; rep < 2; rep++)
         ck_assert_int_eq(frx_graph_run(g), FRX_OK);
     /* B = fill(x); C = 3*A*B (beta 0: the NaN C never mattered) */
-    size_t ncols = nvar * neles;
-    for (size_t k = 0; k < op.k; k++)
-        for (size_t e = 0; e < neles; e++) {
-            tu_put(be, hb, (k * 2 + 0) * neles + e,
-                   2 * tu_get(be, hx, (k * 2 + 0) * neles + e));
-            tu_put(be, hb, (k * 2 + 1) * neles + e,
-                   tu_get(be, hx, (k * 2 + 1) * neles + e) - 1);
-        }
+    fill_reference(hx, hb, op.k, neles);
     struct pcase t = {.op = &op, .nvar = nvar, .neles = neles, .a = a,
                       .b = b, .c = c, .hb = hb, .hc = hc};
     check_c(&t, 3, 0, "graph");
-    (void)ncols;
     frx_graph_destroy(g);
     frx_product_destroy(p);
     frx_kernel_destroy(fill);
     frx_kernel_destroy(scale);
+    frx_matrix_destroy(x);
+    free(hx), free(op.a);
+    pcase_free(&t);
+}
+END_TEST
+
+static const frx_kernel_decl tp_sum = {
+    .name = "tp_sum", .ndim = 2,
+    .args = "in fpdtype_t[2] y, out reduce(sum) fpdtype_t[2] s",
+    .body = "s[0] = y[0];\ns[1] = y[1];"};
+
+/* The same chain, large, by every provider, x new before each run: each
+ * node reads what other threads (work-items) of the node before wrote,
+ * for the product splits the columns otherwise than the kernels, and the
+ * sum reads them all. A backend that runs the chain as one batch (openmp:
+ * one parallel region) must order its nodes as separate launches would:
+ * C and the sum are checked after every run, against this run's x. */
+START_TEST(graph_chain_by_every_provider)
+{
+    fr_operator op = fr_make(2, 3, FR_GRAD); /* 32 x 16 */
+    size_t nvar = 2, neles = 3001, ncols = nvar * neles;
+    uint64_t rng = 207;
+    void *hx, *hb, *hc;
+    frx_matrix *x = filled(op.k, nvar, neles, &rng, 0, &hx);
+    frx_matrix *b = filled(op.k, nvar, neles, &rng, 0, &hb);
+    frx_matrix *c = filled(op.m, nvar, neles, &rng, 1, &hc);
+    frx_matrix *a;
+    ck_assert_int_eq(frx_matrix_create_const(be, op.m, op.k, op.a, &a),
+                     FRX_OK);
+    ck_assert_int_eq(frx_kernel_register(be, &tp_fill), FRX_OK);
+    ck_assert_int_eq(frx_kernel_register(be, &tp_scale), FRX_OK);
+    ck_assert_int_eq(frx_kernel_register(be, &tp_sum), FRX_OK);
+    frx_arg fa[] = {frx_arg_matrix(x), frx_arg_matrix(b)};
+    frx_arg ca[] = {frx_arg_matrix(c)};
+    frx_kernel *fill, *scale, *sum;
+    ck_assert_int_eq(frx_kernel_create(be, "tp_fill", op.k, neles, fa, 2,
+                                       &fill), FRX_OK);
+    ck_assert_int_eq(frx_kernel_create(be, "tp_scale", op.m, neles, ca, 1,
+                                       &scale), FRX_OK);
+    frx_arg sa[] = {frx_arg_matrix(c), frx_arg_reduce()};
+    int rc = frx_kernel_create(be, "tp_sum", op.m, neles, sa, 2, &sum);
+    if (rc != FRX_OK && strcmp(backend_name, "fakegpu") == 0) {
+        printf("fakegpu: no sum at the chain's end (%s)\n", frx_errmsg());
+        sum = NULL; /* the test's GPU stand-in runs no reductions */
+    } else {
+        ck_assert_msg(rc == FRX_OK, "tp_sum: %s", frx_errmsg());
+    }
+    const char *providers[17] = {"generated"};
+    size_t nprov = 1 + libraries(providers + 1);
+    struct pcase t = {.op = &op, .nvar = nvar, .neles = neles, .a = a,
+                      .b = b, .c = c, .hb = hb, .hc = hc};
+    void *got = tu_alloc(be, op.m * ncols);
+    for (size_t pi = 0; pi < nprov; pi++) {
+        frx_product *p;
+        ck_assert_int_eq(frx_product_create_using(a, b, c, 1, 0,
+                                                  providers[pi], &p), FRX_OK);
+        frx_graph *g;
+        ck_assert_int_eq(frx_graph_create(be, &g), FRX_OK);
+        ck_assert_int_eq(frx_graph_add_kernel(g, fill, NULL, 0, NULL), FRX_OK);
+        ck_assert_int_eq(frx_graph_add_product(g, p, NULL, 0, NULL), FRX_OK);
+        ck_assert_int_eq(frx_graph_add_kernel(g, scale, NULL, 0, NULL),
+                         FRX_OK);
+        if (sum)
+            ck_assert_int_eq(frx_graph_add_kernel(g, sum, NULL, 0, NULL),
+                             FRX_OK);
+        ck_assert_int_eq(frx_graph_commit(g), FRX_OK);
+        for (int rep = 0; rep < 4; rep++) {
+            for (size_t i = 0; i < op.k * ncols; i++)
+                tu_put(be, hx, i, tu_value(&rng));
+            ck_assert_int_eq(frx_matrix_write(x, hx), FRX_OK);
+            ck_assert_int_eq(frx_graph_run(g), FRX_OK);
+            fill_reference(hx, hb, op.k, neles);
+            check_c(&t, 3, 0, providers[pi]);
+            if (!sum)
+                continue;
+            double s[2], want[2] = {0, 0}, mag = 0;
+            ck_assert_int_eq(frx_kernel_result(sum, "s", s, 2), FRX_OK);
+            ck_assert_int_eq(frx_matrix_read(c, got), FRX_OK);
+            for (size_t r = 0; r < op.m; r++)
+                for (size_t j = 0; j < ncols; j++) {
+                    double v = tu_get(be, got, r * ncols + j);
+                    want[j / neles] += v;
+                    mag += fabs(v);
+                }
+            for (int v = 0; v < 2; v++)
+                ck_assert_msg(fabs(s[v] - want[v]) <=
+                                  (frx_backend_fpsize(be) == 4 ? 1e-4
+                                                               : 1e-12) * mag,
+                              "%s, run %d: sum of variable %d is %.17g, "
+                              "C sums to %.17g", providers[pi], rep, v, s[v],
+                              want[v]);
+        }
+        frx_graph_destroy(g);
+        frx_product_destroy(p);
+    }
+    free(got);
+    frx_kernel_destroy(fill);
+    frx_kernel_destroy(scale);
+    frx_kernel_destroy(sum);
     frx_matrix_destroy(x);
     free(hx), free(op.a);
     pcase_free(&t);
@@ -667,6 +771,7 @@ static Suite *products_suite(void)
     tcase_add_test(tc, group_members_and_overlap);
     tcase_add_test(tc, slices_side_by_side_overlap_and_const_c);
     tcase_add_test(tc, graph_orders_products);
+    tcase_add_test(tc, graph_chain_by_every_provider);
     tcase_add_test(tc, case_forces_a_provider);
     tcase_add_test(tc, second_process_times_nothing);
     suite_add_tcase(s, tc);

@@ -150,6 +150,22 @@ typedef struct frx__pgen {
 
 int frx__pgen_source(const frx__pgen *g, char **src, char **entry);
 
+/* C with OpenMP: the two entries of a kernel or product whose loop is an
+ * orphaned `omp for nowait` and whose static <fn>_call takes the launch
+ * parameters (a printf format, the name as %1$s). <fn>_entry runs it in
+ * a team of its own; <fn>_entry_team on the team of a parallel region
+ * the backend opened, which puts a barrier after it (openmp runs a
+ * graph's stretch of kernels in one region: one barrier a kernel, not a
+ * fork and a join). */
+#define FRX__OPENMP_ENTRIES                                                \
+    "\nvoid %1$s_entry(const frx_kp *_p);\n"                              \
+    "void %1$s_entry(const frx_kp *_p)\n{\n"                               \
+    "#pragma omp parallel\n"                                              \
+    "    %1$s_call(_p);\n}\n"                                              \
+    "\nvoid %1$s_entry_team(const frx_kp *_p);\n"                         \
+    "void %1$s_entry_team(const frx_kp *_p)\n{\n"                          \
+    "    %1$s_call(_p);\n}\n"
+
 /* ------------------------------------------------------------------ hash */
 
 typedef struct frx__sha256 {

@@ -36,7 +36,10 @@ struct node {
 struct step {
     int (*run)(const struct node *nd);
     const struct node *nd;
+    unsigned char batch; /* BATCH_FIRST, BATCH_LAST: see batches() */
 };
+
+enum { BATCH_FIRST = 1, BATCH_LAST = 2 };
 
 struct frx_graph {
     frx_backend *be;
@@ -354,6 +357,26 @@ static int run_product(const struct node *nd)
     return frx__product_run(nd->product, nd->flags);
 }
 
+/* Stretches of two or more kernel and product nodes in a row, for a
+ * backend that runs such a stretch together (batch_begin/batch_end). */
+static void batches(const frx_backend *be, struct step *steps, size_t n)
+{
+    if (!FRX__OPS_HAS(be->ops, batch_begin) ||
+        !FRX__OPS_HAS(be->ops, batch_end))
+        return;
+    for (size_t k = 0; k < n;) {
+        size_t end = k;
+        while (end < n && (steps[end].nd->type == NODE_KERNEL ||
+                           steps[end].nd->type == NODE_PRODUCT))
+            end++;
+        if (end - k >= 2) {
+            steps[k].batch |= BATCH_FIRST;
+            steps[end - 1].batch |= BATCH_LAST;
+        }
+        k = end > k ? end : k + 1;
+    }
+}
+
 int frx_graph_commit(frx_graph *g)
 {
     if (!g)
@@ -424,6 +447,7 @@ int frx_graph_commit(frx_graph *g)
                      : nd->type == NODE_PRODUCT ? run_product
                                                : run_host;
     }
+    batches(g->be, steps, n);
     free(edge), free(indeg), free(urgent), free(done), free(waited);
     g->order = order;
     g->steps = steps;
@@ -435,8 +459,22 @@ int frx_graph_run(frx_graph *g)
     if (!g || !g->order)
         return frx_error(FRX_EINVAL, "frx_graph_run: commit the graph first");
     const struct step *st = g->steps;
+    const frx_backend_ops *ops = g->be->ops;
+    void *state = g->be->state;
+    int in_batch = 0;
     for (size_t k = 0, n = g->n; k < n; k++) {
-        int rc = st[k].run(st[k].nd);
+        int rc = FRX_OK;
+        if (st[k].batch & BATCH_FIRST) {
+            rc = ops->batch_begin(state);
+            in_batch = rc == FRX_OK;
+        }
+        if (rc == FRX_OK)
+            rc = st[k].run(st[k].nd);
+        if (in_batch && (rc || (st[k].batch & BATCH_LAST))) {
+            int end = ops->batch_end(state); /* runs what was held */
+            rc = rc ? rc : end;
+            in_batch = 0;
+        }
         if (rc) {
             if (g->on_failure) /* peers wait on this rank: end the job */
                 g->on_failure(g->on_failure_ud, rc);

@@ -269,7 +269,7 @@ static void openmp_loop(struct sbuf *b, const frx__kspec *s,
     char full[32];
     snprintf(full, sizeof full, "%zu", S);
     put(b, "    const int _nb = _n / %zu + (_n %% %zu != 0);\n"
-           "#pragma omp parallel for schedule(static)\n"
+           "#pragma omp for schedule(static) nowait\n"
            "    for (int _ib = 0; _ib < _nb; _ib++) {\n"
            "    const int _ie = _n - _ib*%zu;\n"
            "    if (_ie >= %zu) {\n", S, S, S, S);
@@ -302,14 +302,17 @@ static void device_index(struct sbuf *b, const frx__kspec *s,
     point(b, s, cg);
 }
 
-/* openmp: an entry taking the launch parameters as one array, so the
- * backend can call every kernel through one function type. */
+/* openmp: entries taking the launch parameters as one array, so the
+ * backend can call every kernel through one function type. The loop is
+ * an orphaned `omp for nowait`: <fn>_entry runs it in a team of its own,
+ * <fn>_entry_team on the team of the caller's parallel region (a
+ * backend running several kernels in one region, with a barrier after
+ * each). */
 static void openmp_entry(struct sbuf *b, const frx__kspec *s,
                          const char *fn)
 {
-    put(b, "\nvoid %s_entry(const frx_kp *_p);\n"
-           "void %s_entry(const frx_kp *_p)\n{\n"
-           "    %s((int)_p[0].i, (int)_p[1].i", fn, fn, fn);
+    put(b, "\nstatic void %s_call(const frx_kp *_p)\n{\n"
+           "    %s((int)_p[0].i, (int)_p[1].i", fn, fn);
     size_t k = 2;
     for (size_t i = 0; i < s->nargs; i++) {
         const frx__karg *a = &s->args[i];
@@ -336,6 +339,7 @@ static void openmp_entry(struct sbuf *b, const frx__kspec *s,
         }
     }
     put(b, ");\n}\n");
+    put(b, FRX__OPENMP_ENTRIES, fn);
 }
 
 /* ---------------------------------------------------------- reductions
@@ -485,7 +489,7 @@ static void openmp_reduce_loop(struct sbuf *b, const frx__kspec *s,
     snprintf(full, sizeof full, "%zu", S);
     put(b, "    const int _nb = (_n + %zu - 1) / %zu;\n"
            "    const int _np = _nb < %d ? _nb : %d;\n"
-           "#pragma omp parallel for schedule(static)\n"
+           "#pragma omp for schedule(static) nowait\n"
            "    for (int _is = 0; _is < _np; _is++) {\n", S, S,
         FRX__RED_SLICES, FRX__RED_SLICES);
     openmp_reduce_slots(b, s, S);

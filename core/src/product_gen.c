@@ -326,18 +326,20 @@ static void openmp_body(struct gen *s)
                "    fpdtype_t *c = c_b + c_o;\n"
                "    const frx_ix lda = a_ld;\n"
                "    const int nb = (_nfull + %zu - 1) / %zu;\n"
-               "#pragma omp parallel\n"
-               "    {\n"
                "#pragma omp for schedule(static) nowait\n"
                "    for (int ib = 0; ib < nb; ib++) {\n"
                "        const int j0 = ib*%zu, nq = (_nfull - j0) / %zu;\n"
                "        frx_cols(a, lda, b + j0, c + j0, nq < %zu ? nq : "
                "%zu, alpha, beta);\n"
                "    }\n"
-               "    FRX_FENCE(); /* this thread's streaming stores */\n"
-               "    }\n", W, W, W, S, g->width, g->width);
+               "    FRX_FENCE(); /* this thread's streaming stores */\n",
+            W, W, W, S, g->width, g->width);
+    /* the last columns, by one thread of the team while the others may
+     * still be on theirs (different columns of C) */
     fprintf(f, "    if (_rem <= 0)\n"
                "        return;\n"
+               "#pragma omp single nowait\n"
+               "    {\n"
                "    fpdtype_t keep[%zu];\n"
                "    for (int j0 = _nfull; j0 < _n; j0 += %zu) {\n"
                "        for (int r = 0; r < %zu; r++)\n"
@@ -349,15 +351,15 @@ static void openmp_body(struct gen *s)
                "        for (int r = 0; r < %zu; r++)\n"
                "            for (int l = _rem; l < %zu; l++)\n"
                "                c[j0 + (frx_ix)r*%zu + l] = keep[r*%zu + l];\n"
-               "    }\n}\n", g->m, S, g->ldc, S);
+               "    }\n    }\n}\n", g->m, S, g->ldc, S);
     /* the backend calls every kernel through one function type */
-    fprintf(f, "\nvoid frx_product_entry(const frx_kp *_p);\n"
-               "void frx_product_entry(const frx_kp *_p)\n{\n"
+    fprintf(f, "\nstatic void frx_product_call(const frx_kp *_p)\n{\n"
                "    frx_product((int)_p[0].i, (int)_p[1].i, _p[2].p, "
                "(int)_p[3].i, (int)_p[4].i, _p[5].p, (int)_p[6].i, "
                "(int)_p[7].i, _p[8].p, (int)_p[9].i, (int)_p[10].i, "
                "(int)_p[11].i, (int)_p[12].i, (fpdtype_t)_p[13].d, "
                "(fpdtype_t)_p[14].d);\n}\n");
+    fprintf(f, FRX__OPENMP_ENTRIES, "frx_product");
 }
 
 static void device_body(struct gen *s)

@@ -10,14 +10,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-typedef union {
-    void *p;
-    int64_t i;
-    double d;
-} omp_kp; /* must match frx_kp in the generated source */
-
 struct omp_prog {
-    void (*entry)(const omp_kp *);
+    void (*entry)(const omp_kp *); /* in a parallel region of its own */
+    void (*team)(const omp_kp *);  /* on a batch's team (batch.c) */
 };
 
 const char *frx_openmp_compiler_id(struct omp_state *s)
@@ -125,6 +120,9 @@ int frx_openmp_kernel_compile(void *state, const frx_kernel_src *src,
     lt_dlhandle h = lt_dlopenadvise(e.path, adv);
     lt_dladvise_destroy(&adv);
     void *fn = h ? lt_dlsym(h, src->entry) : NULL;
+    char team[512];
+    snprintf(team, sizeof team, "%s_team", src->entry);
+    void *team_fn = fn ? lt_dlsym(h, team) : NULL; /* optional */
     if (!fn) {
         rc = frx_error(FRX_EBACKEND, "kernel '%s': cannot load %s: %s; "
                        "remove it and run again", src->name, e.path,
@@ -137,17 +135,24 @@ int frx_openmp_kernel_compile(void *state, const frx_kernel_src *src,
     if (!p)
         return frx_error(FRX_ENOMEM, "openmp: out of memory");
     *(void **)&p->entry = fn;
+    *(void **)&p->team = team_fn;
     *prog = p;
     return FRX_OK;
 }
 
 int frx_openmp_kernel_launch(void *state, void *prog, const frx_launch *l)
 {
-    (void)state;
-    omp_kp small[32] = {{0}}, *kp = l->nparams <= 32 ? small
-                                             : calloc(l->nparams, sizeof *kp);
+    struct omp_state *s = state;
+    const struct omp_prog *pr = prog;
+    int held = s->batching && pr->team;
+    if (!held)
+        frx_openmp_flush(s);
+    omp_kp small[32] = {{0}};
+    omp_kp *kp = held ? frx_openmp_hold_kernel(s, pr->team, l->nparams)
+               : l->nparams <= 32 ? small : calloc(l->nparams, sizeof *kp);
     if (!kp)
-        return frx_error(FRX_ENOMEM, "openmp: out of memory");
+        return held ? FRX_ENOMEM : frx_error(FRX_ENOMEM, "openmp: out of "
+                                              "memory");
     for (size_t i = 0; i < l->nparams; i++) {
         const frx_param *p = &l->params[i];
         if (p->type == FRX_PARAM_MEM)
@@ -157,7 +162,9 @@ int frx_openmp_kernel_launch(void *state, void *prog, const frx_launch *l)
         else
             kp[i].d = p->d;
     }
-    ((struct omp_prog *)prog)->entry(kp);
+    if (held)
+        return FRX_OK; /* runs at batch_end */
+    pr->entry(kp);
     if (kp != small)
         free(kp);
     return FRX_OK;
@@ -167,6 +174,6 @@ int frx_openmp_kernel_launch(void *state, void *prog, const frx_launch *l)
  * may still be parked is not safe. */
 void frx_openmp_kernel_free(void *state, void *prog)
 {
-    (void)state;
+    frx_openmp_flush(state);
     free(prog);
 }

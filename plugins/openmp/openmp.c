@@ -84,6 +84,7 @@ static int omp_create(const frx_backend_init *init, frx_backend_info *info,
 static void omp_destroy(void *state)
 {
     struct omp_state *s = state;
+    frx_openmp_batch_free(s);
     frx_openmp_free_words(s->cflag_words);
     free(s); /* libltdl stays up: kernels are never unloaded */
 }
@@ -113,7 +114,7 @@ static int omp_mem_alloc(void *state, size_t bytes, void **mem)
 
 static void omp_mem_free(void *state, void *mem)
 {
-    (void)state;
+    frx_openmp_flush(state);
     if (mem)
         free(((void **)mem)[-1]);
 }
@@ -121,7 +122,7 @@ static void omp_mem_free(void *state, void *mem)
 static int omp_mem_write(void *state, void *mem, size_t off, const void *src,
                          size_t bytes)
 {
-    (void)state;
+    frx_openmp_flush(state);
     memcpy((char *)mem + off, src, bytes);
     return FRX_OK;
 }
@@ -129,7 +130,7 @@ static int omp_mem_write(void *state, void *mem, size_t off, const void *src,
 static int omp_mem_read(void *state, void *mem, size_t off, void *dst,
                         size_t bytes)
 {
-    (void)state;
+    frx_openmp_flush(state);
     memcpy(dst, (const char *)mem + off, bytes);
     return FRX_OK;
 }
@@ -147,7 +148,9 @@ static const frx_backend_ops omp_ops = {
     .mem_read = omp_mem_read,
     .pack = frx_openmp_pack,
     .unpack = frx_openmp_unpack,
-    /* no sync: every openmp call returns when its work is done */
+    /* every call returns when its work is done, but for launches held
+     * in a batch (batch.c): sync runs those */
+    .sync = frx_openmp_sync,
     .target = FRX_TARGET_C_OPENMP,
     .kernel_compile = frx_openmp_kernel_compile,
     .kernel_launch = frx_openmp_kernel_launch,
@@ -158,6 +161,8 @@ static const frx_backend_ops omp_ops = {
     .product_run = frx_openmp_product_run,
     .product_free = frx_openmp_product_free,
 #endif
+    .batch_begin = frx_openmp_batch_begin,
+    .batch_end = frx_openmp_batch_end,
 };
 
 static const frx_plugin_desc omp_desc = {

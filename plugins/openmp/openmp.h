@@ -4,6 +4,15 @@
 
 #include <frx/plugin.h>
 
+/* A launch parameter, as the generated source's frx_kp. */
+typedef union {
+    void *p;
+    int64_t i;
+    double d;
+} omp_kp;
+
+struct omp_held;
+
 struct omp_state {
     int precision;
     const char *cc, *cflags; /* from backend.openmp, owned by the config */
@@ -11,7 +20,24 @@ struct omp_state {
     long threads;
     size_t soasz;
     char cc_id[256];         /* `cc --version`, read once */
+    /* batch.c: launches held between batch_begin and batch_end */
+    int batching;
+    struct omp_held *held;
+    size_t nheld, held_cap;
+    omp_kp *held_kp;
+    size_t nkp, kp_cap;
 };
+
+/* batch.c */
+int frx_openmp_batch_begin(void *state);
+int frx_openmp_batch_end(void *state);
+int frx_openmp_sync(void *state);
+void frx_openmp_flush(struct omp_state *s); /* run what is held */
+void frx_openmp_batch_free(struct omp_state *s);
+omp_kp *frx_openmp_hold_kernel(struct omp_state *s,
+                               void (*team)(const omp_kp *), size_t nparams);
+int frx_openmp_hold_product(struct omp_state *s, const void *plan,
+                            const frx_product_exec *e);
 
 int frx_openmp_pack(void *state, const frx_pack_args *a);
 int frx_openmp_kernel_compile(void *state, const frx_kernel_src *src,
@@ -28,6 +54,8 @@ int frx_openmp_product_prepare(void *state, const char *lib,
 int frx_openmp_product_run(void *state, void *plan,
                            const frx_product_exec *e);
 void frx_openmp_product_free(void *state, void *plan);
+/* one run on the team of the caller's parallel region, no barrier */
+void frx_openmp_product_team(const void *plan, const frx_product_exec *e);
 
 /* spawn.c: the compiler's command line, run without a shell. */
 int frx_openmp_split_words(const char *text, char ***words, char *bad);

@@ -165,12 +165,12 @@ static int pack_or_unpack(const frx_pack_args *a, int gather)
 
 int frx_openmp_pack(void *state, const frx_pack_args *a)
 {
-    (void)state;
+    frx_openmp_flush(state);
     return pack_or_unpack(a, 1);
 }
 
 int frx_openmp_unpack(void *state, const frx_pack_args *a)
 {
-    (void)state;
+    frx_openmp_flush(state);
     return pack_or_unpack(a, 0);
 }

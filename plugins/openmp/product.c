@@ -136,9 +136,8 @@ static void leftover(const struct xsmm_plan *p, const char *b, char *c,
         }
 }
 
-int frx_openmp_product_run(void *state, void *plan, const frx_product_exec *e)
+void frx_openmp_product_team(const void *plan, const frx_product_exec *e)
 {
-    (void)state;
     const struct xsmm_plan *p = plan;
     size_t fs = p->dbl ? 8 : 4;
     const char *b = (const char *)e->b + e->b_off * fs;
@@ -146,20 +145,32 @@ int frx_openmp_product_run(void *state, void *plan, const frx_product_exec *e)
     long nwide = p->h_wide ? (long)(p->n / WIDE) : 0;
     size_t base = (size_t)nwide * WIDE;
     long nnarrow = (long)((p->n - base) / BLOCK);
-#pragma omp parallel for schedule(static)
+#pragma omp for schedule(static) nowait
     for (long i = 0; i < nwide + nnarrow; i++) {
         size_t j = i < nwide ? (size_t)i * WIDE
                              : base + (size_t)(i - nwide) * BLOCK;
         execute(p->dbl, i < nwide ? p->h_wide : p->h_narrow, b + j * fs,
                 c + j * fs);
     }
+    /* other columns than the loop's: one thread, no waiting */
+#pragma omp single nowait
     leftover(p, b, c, base + (size_t)nnarrow * BLOCK);
+}
+
+int frx_openmp_product_run(void *state, void *plan, const frx_product_exec *e)
+{
+    struct omp_state *s = state;
+    if (s->batching)
+        return frx_openmp_hold_product(s, plan, e);
+    frx_openmp_flush(s);
+#pragma omp parallel
+    frx_openmp_product_team(plan, e);
     return FRX_OK;
 }
 
 void frx_openmp_product_free(void *state, void *plan)
 {
-    (void)state;
+    frx_openmp_flush(state);
     struct xsmm_plan *p = plan;
     if (!p)
         return;

@@ -249,6 +249,16 @@ typedef struct frx_backend_ops {
                            const frx_product_args *a, void **plan);
     int (*product_run)(void *state, void *plan, const frx_product_exec *e);
     void (*product_free)(void *state, void *plan);
+
+    /* ABI 1.4, optional: a graph runs each stretch of two or more
+     * kernel and product nodes between batch_begin and batch_end. A
+     * backend whose calls return when the work is done (openmp) may hold
+     * the launches in between and run them all at batch_end, in order
+     * (openmp: one parallel region, a barrier after each, instead of a
+     * region each); every other call in between runs what is held
+     * first. batch_end returns when the work is done. */
+    int (*batch_begin)(void *state);
+    int (*batch_end)(void *state);
 } frx_backend_ops;
 
 /* ---------------------------------------------------------------- solver */
