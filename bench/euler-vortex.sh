@@ -15,6 +15,7 @@
 #        argument>  MESH=<PyFR's .msh>  NOPYFR=1  NOPERF=1
 #        CFLAGS=<backend.openmp.cflags for frx's kernels, e.g.
 #        "-O3 -march=native -fopenmp -fno-math-errno", the default>
+#        BATCH=<backend.openmp.batch: true (the default) or false>
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
@@ -33,7 +34,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # case P MESHKIND THREADS STEPS > file
 write_case() {
     p=$1 kind=$2 threads=$3 steps=$4
-    echo "backend: {name: openmp, precision: double, openmp: {threads: $threads${CFLAGS:+, cflags: \"$CFLAGS\"}}}"
+    echo "backend: {name: openmp, precision: double, openmp: {threads: $threads${CFLAGS:+, cflags: \"$CFLAGS\"}${BATCH:+, batch: $BATCH}}}"
     if [ "$kind" = vortex ]; then
         echo "mesh: {type: gmsh, file: $mesh}"
     else

@@ -229,6 +229,7 @@ void frx_backend_destroy(frx_backend *be)
         be->ops->destroy(be->state);
     free(be->products);
     free(be->name);
+    frx__profile_free(be);
     free(be);
 }
 

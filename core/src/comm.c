@@ -366,6 +366,7 @@ static int add_start(frx_graph *g, struct xfer *x, int prio,
     int rc = frx__graph_add_host(g, start_node, x, prio, acc, 1, deps, ndeps,
                                  &at);
     rc = rc ? rc : frx__graph_set_prepare(g, at, check_peer);
+    rc = rc ? rc : frx__graph_set_label(g, at, FRX__PROF_MPI, "MPI start");
     if (rc == FRX_OK)
         frx__graph_on_failure(g, abort_job, x->c);
     if (rc == FRX_OK && node)
@@ -410,8 +411,13 @@ int frx_graph_add_wait(frx_graph *g, frx_comm *c, int id, const int *deps,
     frx__access acc = {.res = x->xm, .writes = !x->is_send, .hi = SIZE_MAX,
                        .inflight = FRX__INFLIGHT_WAIT, .req = x,
                        .what = x->what};
-    return frx__graph_add_host(g, wait_node, x, 0, &acc, 1, deps, ndeps,
-                               node);
+    int at;
+    int rc = frx__graph_add_host(g, wait_node, x, 0, &acc, 1, deps, ndeps,
+                                 &at);
+    rc = rc ? rc : frx__graph_set_label(g, at, FRX__PROF_MPI, "MPI wait");
+    if (rc == FRX_OK && node)
+        *node = at;
+    return rc;
 }
 
 /* ----------------------------------------------------------- timers */

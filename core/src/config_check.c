@@ -118,6 +118,8 @@ static const frx_option core_schema[] = {
      .max = 1e15, .def = "0", .help = "steps between checkpoints; 0: none"},
     {.key = "checkpoint.file", .type = FRX_OPT_STRING,
      .def = "checkpoint-{step}.h5", .help = "the file; {step} is replaced"},
+    {.key = "profile", .type = FRX_OPT_BOOL, .def = "false",
+     .help = "time every graph node and print where the time went"},
     {.key = "check", .type = FRX_OPT_MAP, .help = "run-time checks"},
     {.key = "check.interval", .type = FRX_OPT_INT, .min = 0, .max = 1e15,
      .def = "100", .help = "steps between NaN/Inf checks; 0: none"},

@@ -212,7 +212,26 @@ struct frx_backend {
     char *products;                 /* backend.<name>.products, or NULL */
     int mpi_mode;                   /* enum frx_mpi_mode, 0 until set */
     double t_pack, t_wait, t_unpack; /* seconds, for frx_comm_report */
+    struct frx__profile *prof;       /* profile: true, else NULL */
 };
+
+/* profile.c: `profile: true` times every graph node and every kernel and
+ * product run outside a graph, the backend synchronised after each. */
+enum frx__prof_kind {
+    FRX__PROF_KERNEL,
+    FRX__PROF_PRODUCT,
+    FRX__PROF_PACK,
+    FRX__PROF_UNPACK,
+    FRX__PROF_MPI,
+    FRX__PROF_HOST
+};
+int frx__profile_enable(frx_backend *be);
+void frx__profile_free(frx_backend *be);
+/* the entry of (kind, label), made where new: >= 0, or FRX_ENOMEM */
+int frx__profile_slot(frx_backend *be, int kind, const char *label);
+/* after a run that began at t0 and returned rc: sync, add; rc or sync's */
+int frx__profile_time(frx_backend *be, int slot, double t0, int rc);
+/* frx__profile_report (collective): solver-impl.h */
 
 double frx__now(void); /* monotonic seconds */
 
@@ -262,6 +281,8 @@ const double *frx__const_values(const frx_matrix *m);
 int frx__matrices_meet(const frx_matrix *a, const frx_matrix *b, size_t *at);
 /* A product's name in messages: "m x k", A's shape. */
 const char *frx__product_name(const frx_product *p);
+/* its profile entry, "m x k (provider)" */
+int frx__product_profile_slot(const frx_product *p);
 
 /* The elements of its allocation a matrix or a view spans, [lo, hi). */
 void frx__matrix_range(const frx_matrix *m, size_t *lo, size_t *hi);
@@ -293,6 +314,9 @@ void frx__graph_on_failure(frx_graph *g, void (*fn)(void *ud, int rc),
                            void *ud);
 /* A host node's function run once, when its graph is committed. */
 int frx__graph_set_prepare(frx_graph *g, int node, frx__host_fn fn);
+/* a host node's kind and name in the profile (enum frx__prof_kind) */
+int frx__graph_set_label(frx_graph *g, int node, int kind,
+                         const char *label);
 void frx__kernels_release(frx_backend *be);
 
 /* Set the namespace of kernels and macros (a solver plugin's name, or

@@ -29,6 +29,8 @@ struct node {
     size_t ndeps;
     uint32_t flags; /* set by commit: frx_exec_flags */
     frx_backend *barrier; /* a public host node: sync this, then fn */
+    const char *label;    /* NODE_HOST: its name in the profile */
+    int prof_kind;        /* NODE_HOST: FRX__PROF_HOST or _MPI */
 };
 
 /* What run calls, in order: one indirect call a node, since a graph of
@@ -37,6 +39,7 @@ struct step {
     int (*run)(const struct node *nd);
     const struct node *nd;
     unsigned char batch; /* BATCH_FIRST, BATCH_LAST: see batches() */
+    int prof;            /* its profile entry (profile: true) */
 };
 
 enum { BATCH_FIRST = 1, BATCH_LAST = 2 };
@@ -176,7 +179,8 @@ int frx__graph_add_host(frx_graph *g, frx__host_fn fn, void *ud, int prio,
     if (!g || !fn || nacc > 2)
         return frx_error(FRX_EINVAL, "graph: bad host node");
     struct node nd = {.type = NODE_HOST, .fn = fn, .ud = ud, .prio = prio,
-                      .nacc = nacc};
+                      .nacc = nacc, .label = "host",
+                      .prof_kind = FRX__PROF_HOST};
     for (size_t i = 0; i < nacc; i++)
         nd.acc[i] = acc[i];
     return add(g, nd, deps, ndeps, node);
@@ -187,7 +191,8 @@ int frx_graph_add_host(frx_graph *g, frx_host_fn fn, void *ud, int *node)
     if (!g || !fn)
         return frx_error(FRX_EINVAL, "frx_graph_add_host: NULL argument");
     struct node nd = {.type = NODE_HOST, .fn = fn, .ud = ud,
-                      .barrier = g->be};
+                      .barrier = g->be, .label = "host",
+                      .prof_kind = FRX__PROF_HOST};
     return add(g, nd, NULL, 0, node);
 }
 
@@ -196,6 +201,16 @@ void frx__graph_on_failure(frx_graph *g, void (*fn)(void *ud, int rc),
 {
     g->on_failure = fn;
     g->on_failure_ud = ud;
+}
+
+int frx__graph_set_label(frx_graph *g, int node, int kind, const char *label)
+{
+    if (!g || node < 0 || (size_t)node >= g->n ||
+        g->nodes[node].type != NODE_HOST)
+        return frx_error(FRX_EINVAL, "graph: %d is not a host node", node);
+    g->nodes[node].prof_kind = kind;
+    g->nodes[node].label = label;
+    return FRX_OK;
 }
 
 int frx__graph_set_prepare(frx_graph *g, int node, frx__host_fn fn)
@@ -377,6 +392,41 @@ static void batches(const frx_backend *be, struct step *steps, size_t n)
     }
 }
 
+/* profile: true: each step's entry, by its kind and name. */
+static int profile_slots(frx_backend *be, struct step *steps, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        const struct node *nd = steps[k].nd;
+        int slot =
+            nd->type == NODE_PRODUCT ? frx__product_profile_slot(nd->product)
+            : nd->type == NODE_KERNEL
+                ? frx__profile_slot(be, FRX__PROF_KERNEL,
+                                    frx__kernel_name(nd->kernel))
+            : nd->type == NODE_PACK ? frx__profile_slot(be, FRX__PROF_PACK,
+                                                        "pack")
+            : nd->type == NODE_UNPACK
+                ? frx__profile_slot(be, FRX__PROF_UNPACK, "unpack")
+                : frx__profile_slot(be, nd->prof_kind, nd->label);
+        if (slot < 0)
+            return slot;
+        steps[k].prof = slot;
+    }
+    return FRX_OK;
+}
+
+/* A run with every node timed (profile: true). */
+static int run_profiled(frx_graph *g)
+{
+    const struct step *st = g->steps;
+    for (size_t k = 0; k < g->n; k++) {
+        double t0 = frx__now();
+        int rc = frx__profile_time(g->be, st[k].prof, t0, st[k].run(st[k].nd));
+        if (rc)
+            return rc;
+    }
+    return FRX_OK;
+}
+
 int frx_graph_commit(frx_graph *g)
 {
     if (!g)
@@ -447,7 +497,15 @@ int frx_graph_commit(frx_graph *g)
                      : nd->type == NODE_PRODUCT ? run_product
                                                : run_host;
     }
-    batches(g->be, steps, n);
+    if (g->be->prof)
+        rc = profile_slots(g->be, steps, n);
+    else
+        batches(g->be, steps, n);
+    if (rc) {
+        free(edge), free(indeg), free(urgent), free(done), free(waited);
+        free(order), free(steps);
+        return rc;
+    }
     free(edge), free(indeg), free(urgent), free(done), free(waited);
     g->order = order;
     g->steps = steps;
@@ -462,6 +520,12 @@ int frx_graph_run(frx_graph *g)
     const frx_backend_ops *ops = g->be->ops;
     void *state = g->be->state;
     int in_batch = 0;
+    if (g->be->prof) {
+        int rc = run_profiled(g);
+        if (rc && g->on_failure)
+            g->on_failure(g->on_failure_ud, rc);
+        return rc;
+    }
     for (size_t k = 0, n = g->n; k < n; k++) {
         int rc = FRX_OK;
         if (st[k].batch & BATCH_FIRST) {

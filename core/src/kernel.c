@@ -30,6 +30,7 @@ struct frx_kernel {
     struct frx__kred *red; /* its reductions' partial results */
     size_t nred;
     int ran;               /* frx_kernel_result needs a run */
+    int prof;              /* its profile entry; -1 before the first */
 };
 
 /* ---------------------------------------------------------- registry */
@@ -720,7 +721,7 @@ int frx_kernel_create(frx_backend *be, const char *name, size_t nrows,
     frx_kernel *k = frx__calloc(1, sizeof *k, "a kernel");
     if (!k)
         return FRX_ENOMEM;
-    *k = (frx_kernel){.be = be, .spec = s, .nrows = nrows, .n = n,
+    *k = (frx_kernel){.be = be, .spec = s, .nrows = nrows, .n = n, .prof = -1,
                       .nacc = nargs};
     k->nparams = 2;
     for (size_t i = 0; i < nargs; i++)
@@ -777,7 +778,17 @@ int frx_kernel_set_scalar(frx_kernel *k, const char *arg, double value)
                      k ? k->spec->name : "?", arg ? arg : "(null)");
 }
 
-int frx_kernel_run(frx_kernel *k) { return frx__kernel_run(k, 0); }
+int frx_kernel_run(frx_kernel *k)
+{
+    if (!k || !k->be->prof)
+        return frx__kernel_run(k, 0);
+    if (k->prof < 0 &&
+        (k->prof = frx__profile_slot(k->be, FRX__PROF_KERNEL,
+                                     k->spec->name)) < 0)
+        return k->prof;
+    double t0 = frx__now(); /* before the run: arguments have no order */
+    return frx__profile_time(k->be, k->prof, t0, frx__kernel_run(k, 0));
+}
 
 int frx__kernel_run(frx_kernel *k, uint32_t flags)
 {

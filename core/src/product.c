@@ -50,6 +50,7 @@ struct frx_product {
     frx_param params[15]; /* generated code's launch, on the real C */
     frx__access acc[3];
     char name[48]; /* "m x k", for messages */
+    int prof;      /* its profile entry; -1 before the first */
 };
 
 /* ------------------------------------------------------------ checks */
@@ -586,7 +587,8 @@ int frx_product_create_using(frx_matrix *a, frx_matrix *b, frx_matrix *c,
     frx_product *p = frx__calloc(1, sizeof *p, "a product");
     if (!p)
         return FRX_ENOMEM;
-    *p = (frx_product){.be = be, .a = a, .b = b, .c = c, .m = a->nrow,
+    *p = (frx_product){.be = be, .prof = -1, .a = a, .b = b, .c = c,
+                       .m = a->nrow,
                        .k = a->neles, .alpha = alpha, .beta = beta};
     layout(p);
     if (!provider)
@@ -637,7 +639,20 @@ int frx_product_run(frx_product *p)
 {
     if (!p)
         return frx_error(FRX_EINVAL, "frx_product_run: NULL product");
-    return frx__product_run(p, 0);
+    if (!p->be->prof)
+        return frx__product_run(p, 0);
+    if (p->prof < 0 && (p->prof = frx__product_profile_slot(p)) < 0)
+        return p->prof;
+    double t0 = frx__now(); /* before the run: arguments have no order */
+    return frx__profile_time(p->be, p->prof, t0, frx__product_run(p, 0));
+}
+
+int frx__product_profile_slot(const frx_product *p)
+{
+    char label[96];
+    snprintf(label, sizeof label, "%s (%s)", p->name,
+             frx_product_provider(p));
+    return frx__profile_slot(p->be, FRX__PROF_PRODUCT, label);
 }
 
 void frx_product_destroy(frx_product *p)

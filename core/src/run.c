@@ -280,6 +280,8 @@ int frx_run_case(const frx_config *cfg, MPI_Comm comm, const char *restart,
     }
     if (rc == FRX_OK) {
         frx__summary(s, &mine);
+        rc = frx__agree(frx_comm_mpi(c), frx__profile_report(be,
+                        frx_comm_mpi(c), mine.wall), "the profile");
         if (stats) {
             int has_l2 = FRX_SIZE_HOLDS(frx_run_stats, stats, l2_cap);
             mine.l2 = has_l2 ? stats->l2 : NULL;

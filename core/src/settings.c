@@ -154,5 +154,7 @@ int frx__settings_read(const frx_config *cfg, struct frx__settings *st)
                             &st->ckpt_file);
     if (!rc)
         rc = read_u64(r, "check.interval", 100, 0, &st->check_every);
+    if (!rc)
+        rc = frx_cfg_bool(r, "profile", 0, &st->profile);
     return rc;
 }

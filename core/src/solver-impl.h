@@ -39,6 +39,7 @@ struct frx__settings {
     int progress;              /* FRX__PROGRESS_* */
     uint64_t progress_every, out_every, ckpt_every, check_every;
     const char *out_dir, *out_name, *ckpt_file;
+    int profile;               /* profile: true */
 };
 
 int frx__settings_read(const frx_config *cfg, struct frx__settings *st);
@@ -153,5 +154,8 @@ void frx__progress_end(struct frx__progress *p, const frx_solver *s);
 /* Rank 0: what runs, before the loop; what it did, after. */
 void frx__summary_start(const frx_solver *s);
 void frx__summary(const frx_solver *s, const frx_run_stats *st);
+/* profile.c, collective over comm: rank 0 prints where the time went
+ * (wall: the run's), where profile: true */
+int frx__profile_report(frx_backend *be, MPI_Comm comm, double wall);
 
 #endif

@@ -99,7 +99,7 @@ int frx_openmp_batch_begin(void *state)
 {
     struct omp_state *s = state;
     frx_openmp_flush(s);
-    s->batching = 1;
+    s->batching = s->batch;
     return FRX_OK;
 }
 

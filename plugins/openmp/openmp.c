@@ -22,6 +22,9 @@ static const frx_option omp_options[] = {
      .help = "flags for run-time kernels"},
     {.key = "threads", .type = FRX_OPT_INT, .min = 0, .max = 4096, .def = "0",
      .help = "OpenMP threads; 0 keeps OpenMP's default (OMP_NUM_THREADS)"},
+    {.key = "batch", .type = FRX_OPT_BOOL, .def = "true",
+     .help = "run a graph's stretch of kernels and products in one "
+             "parallel region (false: a region each)"},
     {0}};
 
 static int omp_probe(char *why, size_t n)
@@ -43,6 +46,8 @@ static int omp_create(const frx_backend_init *init, frx_backend_info *info,
                             OMP_CFLAGS, &s->cflags);
     if (rc == FRX_OK)
         rc = frx_cfg_int(init->options, "threads", 0, 0, 4096, &s->threads);
+    if (rc == FRX_OK)
+        rc = frx_cfg_bool(init->options, "batch", 1, &s->batch);
     char bad = 0;
     if (rc == FRX_OK &&
         frx_openmp_split_words(s->cflags, &s->cflag_words, &bad) != FRX_OK) {

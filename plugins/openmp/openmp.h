@@ -21,7 +21,8 @@ struct omp_state {
     size_t soasz;
     char cc_id[256];         /* `cc --version`, read once */
     /* batch.c: launches held between batch_begin and batch_end */
-    int batching;
+    int batch;    /* backend.openmp.batch */
+    int batching; /* between batch_begin and batch_end */
     struct omp_held *held;
     size_t nheld, held_cap;
     omp_kp *held_kp;

@@ -73,3 +73,10 @@ set_tests_properties(solver-output-intervals PROPERTIES TIMEOUT 120
   ENVIRONMENT "${FRX_SOLVER_ENV}")
 frx_solver_test(restart-missing-file 2 1
   "frx: cannot open the checkpoint nosuch.h5" ode-mesh.yaml --restart nosuch.h5)
+
+# profile: true: a table of where the time went whose rows add up, and
+# the same results as without it (the lee plugin; 2x1 and 1x2).
+add_test(NAME solver-profile COMMAND sh
+  ${CMAKE_CURRENT_SOURCE_DIR}/cli/profile.sh ${MPIEXEC_EXECUTABLE} ${FRX_EXE})
+set_tests_properties(solver-profile PROPERTIES TIMEOUT 300
+  ENVIRONMENT "${FRX_MPI_TEST_ENV}")
