@@ -12,8 +12,15 @@
 #     reads or writes counted once per pass, docs/lee.md) against a
 #     STREAM triad (bench/triad) measured in the same run (target 0.5).
 #
-# The share of products, interface kernels, exchange and integration
-# needs per-node timing of graphs, which frx does not have yet.
+#   - where the time goes: a run of 2 ranks x 1 thread with `profile:
+#     true` (every graph node timed, the backend synchronised after
+#     each), its shares summed into products, interface kernels (intflux,
+#     mpiflux, bcflux), other solver kernels, exchange (pack, unpack, MPI
+#     start and wait) and time integration (frx's axnpby kernels).
+#
+# Weak scaling on one node shares its memory bandwidth between the
+# ranks: where the RHS is bandwidth-bound, triad(2 threads) over 2 x
+# triad(1 thread) bounds the efficiency, printed beside it.
 #
 # Ratios only; timings on a shared machine are noisy. Run it by hand:
 #   sh bench/solver.sh build
@@ -39,8 +46,26 @@ mesh: {type: box, n: [$2, $3], periodic: [true, true], upper: [1, $(awk "BEGIN {
 partition: {method: linear}
 time: {scheme: rk4, steps: $steps, dt: 1e-5}
 progress: {mode: off}
+profile: ${5:-false}
 EOF
     echo "$f"
+}
+
+# shares NP CASE: the profile's shares, grouped (see the top)
+shares() {
+    out=$(mpirun -np "$1" "$frx" run "$2" 2>&1) ||
+        { echo "$out" >&2; echo "bench/solver.sh: frx run failed" >&2;
+          exit 1; }
+    echo "$out" | awk '$1 == "frx:" && $2 ~ /%$/ {
+        s = $2 + 0; k = $5; name = $6
+        if (k == "product") g["products"] += s
+        else if (k == "pack" || k == "unpack" || k == "MPI") g["exchange"] += s
+        else if (name ~ /^frx\.axnpby/) g["integration"] += s
+        else if (name ~ /\.(intflux|mpiflux|bcflux)/) g["interface kernels"] += s
+        else g["other kernels"] += s; t += s }
+        END { printf "    shares (2x1, profiled): products %.1f%%, interface kernels %.1f%%, other kernels %.1f%%, exchange %.1f%%, integration %.1f%%, untimed %.1f%%\n",
+              g["products"], g["interface kernels"], g["other kernels"],
+              g["exchange"], g["integration"], 100 - t }'
 }
 
 # run NP CASE: "wall_s dofs nrhs"
@@ -80,7 +105,9 @@ for p in 1 2 3 4; do
             printf "%-3d %-14s %12.3f %12.2f %9.2f\n", p, $2, ns,
                    gbs, gbs / triad }'
     done
-    awk -v w1="$w1" -v d1="$d1" -v w2="$w2" -v d2="$d2" -v p="$p" 'BEGIN {
-        printf "%-3d %-14s efficiency %.3f (target 0.9)\n", p,
-               "weak scaling", (d2 / w2) / (2 * d1 / w1) }'
+    awk -v w1="$w1" -v d1="$d1" -v w2="$w2" -v d2="$d2" -v p="$p" \
+        -v t1="$t1" -v t2="$t2" 'BEGIN {
+        printf "%-3d %-14s efficiency %.3f (target 0.9; bandwidth bound here %.3f)\n", p,
+               "weak scaling", (d2 / w2) / (2 * d1 / w1), t2 / (2 * t1) }'
+    shares 2 "$(case_file "$p" "$n" "$n" 1 true)"
 done
