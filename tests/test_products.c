@@ -476,35 +476,57 @@ static void fill_reference(const void *hx, void *hb, size_t nrow,
         }
 }
 
-START_TEST(graph_orders_products)
+/* x -> fill -> B -> product -> C -> scale: the kernels, the matrices
+ * (B and C of a pcase, C NaN at first) and host copies. */
+struct chain {
+    fr_operator op;
+    struct pcase t;
+    frx_matrix *x;
+    void *hx;
+    frx_kernel *fill, *scale;
+};
+
+static void chain_make(struct chain *ch, size_t p, size_t neles,
+                       uint64_t *rng)
 {
-    fr_operator op = fr_make(2, 2, FR_GRAD); /* 18 x 9 */
-    size_t nvar = 2, neles = 19;
-    uint64_t rng = 205;
-    void *hx, *hb, *hc;
-    frx_matrix *x = filled(op.k, nvar, neles, &rng, 0, &hx);
-    frx_matrix *b = filled(op.k, nvar, neles, &rng, 0, &hb);
-    frx_matrix *c = filled(op.m, nvar, neles, &rng, 1, &hc);
-    frx_matrix *a;
-    ck_assert_int_eq(frx_matrix_create_const(be, op.m, op.k, op.a, &a),
-                     FRX_OK);
+    ch->op = fr_make(2, p, FR_GRAD);
+    pcase_make(&ch->t, &ch->op, 2, neles, rng, 1);
+    ch->x = filled(ch->op.k, 2, neles, rng, 0, &ch->hx);
     ck_assert_int_eq(frx_kernel_register(be, &tp_fill), FRX_OK);
     ck_assert_int_eq(frx_kernel_register(be, &tp_scale), FRX_OK);
-    frx_arg fa[] = {frx_arg_matrix(x), frx_arg_matrix(b)};
-    frx_arg sa[] = {frx_arg_matrix(c)};
-    frx_kernel *fill, *scale;
+    frx_arg fa[] = {frx_arg_matrix(ch->x), frx_arg_matrix(ch->t.b)};
+    frx_arg sa[] = {frx_arg_matrix(ch->t.c)};
+    ck_assert_int_eq(frx_kernel_create(be, "tp_fill", ch->op.k, neles, fa, 2,
+                                       &ch->fill), FRX_OK);
+    ck_assert_int_eq(frx_kernel_create(be, "tp_scale", ch->op.m, neles, sa,
+                                       1, &ch->scale), FRX_OK);
+}
+
+static void chain_free(struct chain *ch)
+{
+    frx_kernel_destroy(ch->fill);
+    frx_kernel_destroy(ch->scale);
+    frx_matrix_destroy(ch->x);
+    free(ch->hx), free(ch->op.a);
+    pcase_free(&ch->t);
+}
+
+START_TEST(graph_orders_products)
+{
+    struct chain ch;
+    uint64_t rng = 205;
+    chain_make(&ch, 2, 19, &rng); /* 18 x 9 */
     frx_product *p;
-    ck_assert_int_eq(frx_kernel_create(be, "tp_fill", op.k, neles, fa, 2,
-                                       &fill), FRX_OK);
-    ck_assert_int_eq(frx_kernel_create(be, "tp_scale", op.m, neles, sa, 1,
-                                       &scale), FRX_OK);
-    ck_assert_int_eq(frx_product_create(a, b, c, 1, 0, &p), FRX_OK);
+    ck_assert_int_eq(frx_product_create(ch.t.a, ch.t.b, ch.t.c, 1, 0, &p),
+                     FRX_OK);
     frx_graph *g;
     int n[3];
     ck_assert_int_eq(frx_graph_create(be, &g), FRX_OK);
-    ck_assert_int_eq(frx_graph_add_kernel(g, fill, NULL, 0, &n[0]), FRX_OK);
+    ck_assert_int_eq(frx_graph_add_kernel(g, ch.fill, NULL, 0, &n[0]),
+                     FRX_OK);
     ck_assert_int_eq(frx_graph_add_product(g, p, NULL, 0, &n[1]), FRX_OK);
-    ck_assert_int_eq(frx_graph_add_kernel(g, scale, NULL, 0, &n[2]), FRX_OK);
+    ck_assert_int_eq(frx_graph_add_kernel(g, ch.scale, NULL, 0, &n[2]),
+                     FRX_OK);
     ck_assert_int_eq(frx_graph_commit(g), FRX_OK);
     int order[3];
     ck_assert_int_eq(frx_graph_order(g, order, 3), FRX_OK);
@@ -513,17 +535,11 @@ START_TEST(graph_orders_products)
     for (int rep = 0; rep < 2; rep++)
         ck_assert_int_eq(frx_graph_run(g), FRX_OK);
     /* B = fill(x); C = 3*A*B (beta 0: the NaN C never mattered) */
-    fill_reference(hx, hb, op.k, neles);
-    struct pcase t = {.op = &op, .nvar = nvar, .neles = neles, .a = a,
-                      .b = b, .c = c, .hb = hb, .hc = hc};
-    check_c(&t, 3, 0, "graph");
+    fill_reference(ch.hx, ch.t.hb, ch.op.k, ch.t.neles);
+    check_c(&ch.t, 3, 0, "graph");
     frx_graph_destroy(g);
     frx_product_destroy(p);
-    frx_kernel_destroy(fill);
-    frx_kernel_destroy(scale);
-    frx_matrix_destroy(x);
-    free(hx), free(op.a);
-    pcase_free(&t);
+    chain_free(&ch);
 }
 END_TEST
 
@@ -532,36 +548,46 @@ static const frx_kernel_decl tp_sum = {
     .args = "in fpdtype_t[2] y, out reduce(sum) fpdtype_t[2] s",
     .body = "s[0] = y[0];\ns[1] = y[1];"};
 
-/* The same chain, large, by every provider, x new before each run: each
- * node reads what other threads (work-items) of the node before wrote,
- * for the product splits the columns otherwise than the kernels, and the
- * sum reads them all. A backend that runs the chain as one batch (openmp:
- * one parallel region) must order its nodes as separate launches would:
- * C and the sum are checked after every run, against this run's x. */
+/* The sums of C's two variables against tp_sum's. */
+static void check_sum(const struct chain *ch, frx_kernel *sum,
+                      const char *what, int rep)
+{
+    size_t neles = ch->t.neles, ncols = 2 * neles;
+    void *got = tu_alloc(be, ch->op.m * ncols);
+    double s[2], want[2] = {0, 0}, mag = 0;
+    ck_assert_int_eq(frx_kernel_result(sum, "s", s, 2), FRX_OK);
+    ck_assert_int_eq(frx_matrix_read(ch->t.c, got), FRX_OK);
+    for (size_t r = 0; r < ch->op.m; r++)
+        for (size_t j = 0; j < ncols; j++) {
+            double v = tu_get(be, got, r * ncols + j);
+            want[j / neles] += v;
+            mag += fabs(v);
+        }
+    double rel = frx_backend_fpsize(be) == 4 ? 1e-4 : 1e-12;
+    for (int v = 0; v < 2; v++)
+        ck_assert_msg(fabs(s[v] - want[v]) <= rel * mag, "%s, run %d: sum "
+                      "of variable %d is %.17g, C sums to %.17g", what, rep,
+                      v, s[v], want[v]);
+    free(got);
+}
+
+/* The same chain, large, by every provider, x new before each run, and
+ * a sum of C at its end: each node reads what other threads (work-items)
+ * of the node before wrote, for the product splits the columns otherwise
+ * than the kernels, and the sum reads them all. A backend that runs the
+ * chain as one batch (openmp: one parallel region) must order its nodes
+ * as separate launches would: C and the sum are checked after every run,
+ * against this run's x. */
 START_TEST(graph_chain_by_every_provider)
 {
-    fr_operator op = fr_make(2, 3, FR_GRAD); /* 32 x 16 */
-    size_t nvar = 2, neles = 3001, ncols = nvar * neles;
+    struct chain ch;
     uint64_t rng = 207;
-    void *hx, *hb, *hc;
-    frx_matrix *x = filled(op.k, nvar, neles, &rng, 0, &hx);
-    frx_matrix *b = filled(op.k, nvar, neles, &rng, 0, &hb);
-    frx_matrix *c = filled(op.m, nvar, neles, &rng, 1, &hc);
-    frx_matrix *a;
-    ck_assert_int_eq(frx_matrix_create_const(be, op.m, op.k, op.a, &a),
-                     FRX_OK);
-    ck_assert_int_eq(frx_kernel_register(be, &tp_fill), FRX_OK);
-    ck_assert_int_eq(frx_kernel_register(be, &tp_scale), FRX_OK);
+    chain_make(&ch, 3, 3001, &rng); /* 32 x 16 */
     ck_assert_int_eq(frx_kernel_register(be, &tp_sum), FRX_OK);
-    frx_arg fa[] = {frx_arg_matrix(x), frx_arg_matrix(b)};
-    frx_arg ca[] = {frx_arg_matrix(c)};
-    frx_kernel *fill, *scale, *sum;
-    ck_assert_int_eq(frx_kernel_create(be, "tp_fill", op.k, neles, fa, 2,
-                                       &fill), FRX_OK);
-    ck_assert_int_eq(frx_kernel_create(be, "tp_scale", op.m, neles, ca, 1,
-                                       &scale), FRX_OK);
-    frx_arg sa[] = {frx_arg_matrix(c), frx_arg_reduce()};
-    int rc = frx_kernel_create(be, "tp_sum", op.m, neles, sa, 2, &sum);
+    frx_kernel *sum;
+    frx_arg sa[] = {frx_arg_matrix(ch.t.c), frx_arg_reduce()};
+    int rc = frx_kernel_create(be, "tp_sum", ch.op.m, ch.t.neles, sa, 2,
+                               &sum);
     if (rc != FRX_OK && strcmp(backend_name, "fakegpu") == 0) {
         printf("fakegpu: no sum at the chain's end (%s)\n", frx_errmsg());
         sum = NULL; /* the test's GPU stand-in runs no reductions */
@@ -570,59 +596,37 @@ START_TEST(graph_chain_by_every_provider)
     }
     const char *providers[17] = {"generated"};
     size_t nprov = 1 + libraries(providers + 1);
-    struct pcase t = {.op = &op, .nvar = nvar, .neles = neles, .a = a,
-                      .b = b, .c = c, .hb = hb, .hc = hc};
-    void *got = tu_alloc(be, op.m * ncols);
     for (size_t pi = 0; pi < nprov; pi++) {
         frx_product *p;
-        ck_assert_int_eq(frx_product_create_using(a, b, c, 1, 0,
-                                                  providers[pi], &p), FRX_OK);
+        ck_assert_int_eq(frx_product_create_using(ch.t.a, ch.t.b, ch.t.c, 1,
+                                                  0, providers[pi], &p),
+                         FRX_OK);
         frx_graph *g;
         ck_assert_int_eq(frx_graph_create(be, &g), FRX_OK);
-        ck_assert_int_eq(frx_graph_add_kernel(g, fill, NULL, 0, NULL), FRX_OK);
+        ck_assert_int_eq(frx_graph_add_kernel(g, ch.fill, NULL, 0, NULL),
+                         FRX_OK);
         ck_assert_int_eq(frx_graph_add_product(g, p, NULL, 0, NULL), FRX_OK);
-        ck_assert_int_eq(frx_graph_add_kernel(g, scale, NULL, 0, NULL),
+        ck_assert_int_eq(frx_graph_add_kernel(g, ch.scale, NULL, 0, NULL),
                          FRX_OK);
         if (sum)
             ck_assert_int_eq(frx_graph_add_kernel(g, sum, NULL, 0, NULL),
                              FRX_OK);
         ck_assert_int_eq(frx_graph_commit(g), FRX_OK);
         for (int rep = 0; rep < 4; rep++) {
-            for (size_t i = 0; i < op.k * ncols; i++)
-                tu_put(be, hx, i, tu_value(&rng));
-            ck_assert_int_eq(frx_matrix_write(x, hx), FRX_OK);
+            for (size_t i = 0; i < ch.op.k * 2 * ch.t.neles; i++)
+                tu_put(be, ch.hx, i, tu_value(&rng));
+            ck_assert_int_eq(frx_matrix_write(ch.x, ch.hx), FRX_OK);
             ck_assert_int_eq(frx_graph_run(g), FRX_OK);
-            fill_reference(hx, hb, op.k, neles);
-            check_c(&t, 3, 0, providers[pi]);
-            if (!sum)
-                continue;
-            double s[2], want[2] = {0, 0}, mag = 0;
-            ck_assert_int_eq(frx_kernel_result(sum, "s", s, 2), FRX_OK);
-            ck_assert_int_eq(frx_matrix_read(c, got), FRX_OK);
-            for (size_t r = 0; r < op.m; r++)
-                for (size_t j = 0; j < ncols; j++) {
-                    double v = tu_get(be, got, r * ncols + j);
-                    want[j / neles] += v;
-                    mag += fabs(v);
-                }
-            for (int v = 0; v < 2; v++)
-                ck_assert_msg(fabs(s[v] - want[v]) <=
-                                  (frx_backend_fpsize(be) == 4 ? 1e-4
-                                                               : 1e-12) * mag,
-                              "%s, run %d: sum of variable %d is %.17g, "
-                              "C sums to %.17g", providers[pi], rep, v, s[v],
-                              want[v]);
+            fill_reference(ch.hx, ch.t.hb, ch.op.k, ch.t.neles);
+            check_c(&ch.t, 3, 0, providers[pi]);
+            if (sum)
+                check_sum(&ch, sum, providers[pi], rep);
         }
         frx_graph_destroy(g);
         frx_product_destroy(p);
     }
-    free(got);
-    frx_kernel_destroy(fill);
-    frx_kernel_destroy(scale);
     frx_kernel_destroy(sum);
-    frx_matrix_destroy(x);
-    free(hx), free(op.a);
-    pcase_free(&t);
+    chain_free(&ch);
 }
 END_TEST
 
