@@ -15,8 +15,12 @@
  * block in turn, with blockIdx, blockDim, threadIdx and gridDim as
  * variables. A kernel that folds a block in shared memory (a reduction:
  * __shared__, __syncthreads) runs a block's threads as coroutines
- * (ucontext), __syncthreads a barrier among them. The "compiler" is cc,
- * the "code" a shared object.
+ * (ucontext), __syncthreads a barrier among them: about 4x faster than
+ * a POSIX thread each, whose barriers cost a kernel switch per thread
+ * (conformance-reduce-fakegpu: 16 s, not 70 s). Under AddressSanitizer
+ * each process warns once that it does not fully support swapcontext;
+ * only the uninstrumented kernel code runs on the coroutines' stacks.
+ * The "compiler" is cc, the "code" a shared object.
  *
  * FRX_FAKEGPU_KEEP_SOURCES=DIR writes every source it is asked to
  * compile into DIR as <name>-<hash>.cu (the CUDA the core generates for
