@@ -113,10 +113,18 @@ static const frx_kernel_decl tk_axpy1 = {
     .args = "in fpdtype_t x, inout fpdtype_t z, scalar fpdtype_t a",
     .body = "z += a*x;"};
 
+/* Inputs the body never names (a generic kernel's, such as a boundary
+ * flux's x where the ghost state needs none): bound, never loaded. */
+static const frx_kernel_decl tk_unread = {
+    .name = "tk_unread", .ndim = 1,
+    .args = "in fpdtype_t[3] x, in xchg fpdtype_t[2] w, "
+            "out xchg fpdtype_t o, scalar fpdtype_t a",
+    .body = "o = a;"};
+
 static const frx_kernel_decl *const tk_all[] = {
     &tk_axpy, &tk_grad, &tk_baseflow, &tk_views, &tk_broadcast, &tk_scalars,
     &tk_macro, &tk_reduce3, &tk_normsq, &tk_baseflow_max, &tk_nonfinite,
-    &tk_scale1, &tk_sum1, &tk_axpy1};
+    &tk_scale1, &tk_sum1, &tk_axpy1, &tk_unread};
 #define TK_COUNT (sizeof tk_all / sizeof *tk_all)
 
 #endif

@@ -11,11 +11,20 @@
  * Operator products are generated for FR operators of quadrilaterals and
  * hexahedra (compile_products) and compiled the same way.
  *
- *   test_gpu_compile nvrtc|hiprtc */
+ * With DIR: instead, every kernel source under DIR (*.cu, in DIR and its
+ * folders; the same name once) is compiled the same way: those the
+ * solvers' runs on frx-fakegpu kept (tests/fakegpu/solvers.sh), which
+ * are the CUDA the core generates for a GPU (chunk width 32; hiprtc gets
+ * the same text, which differs from HIP's only in that width). None
+ * there is a failure: the runs that keep them did not run.
+ *
+ *   test_gpu_compile nvrtc|hiprtc [DIR] */
 #include "fr_operators.h"
 #include "gpu.h"
 #include "kernels.h"
 
+#include <errno.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,12 +145,123 @@ static int compile_products(const struct gpu_rtc *r, int target,
     return failed;
 }
 
+/* ------------------------------------------------ kept kernel sources */
+
+static struct kept {
+    char **paths;
+    size_t n, cap;
+} kept;
+
+static int kept_add(const char *path, const struct stat *st, int type,
+                    struct FTW *ftw)
+{
+    (void)st, (void)ftw;
+    size_t len = strlen(path);
+    if (type != FTW_F || len < 3 || strcmp(path + len - 3, ".cu") != 0)
+        return 0;
+    if (kept.n == kept.cap) {
+        size_t cap = kept.cap ? 2 * kept.cap : 64;
+        char **p = realloc(kept.paths, cap * sizeof *p);
+        if (!p)
+            return -1;
+        kept.paths = p;
+        kept.cap = cap;
+    }
+    if (!(kept.paths[kept.n] = strdup(path)))
+        return -1;
+    kept.n++;
+    return 0;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static int by_base_name(const void *a, const void *b)
+{
+    return strcmp(base_name(*(char *const *)a), base_name(*(char *const *)b));
+}
+
+/* The .cu files under dir, sorted by file name, each name once (a name
+ * holds a hash of the source: the same name, the same source). */
+static int kept_find(const char *dir)
+{
+    if (nftw(dir, kept_add, 16, FTW_PHYS) != 0) {
+        printf("FAIL: cannot list the kernel sources under %s: %s\n", dir,
+               errno ? strerror(errno) : "out of memory");
+        return -1;
+    }
+    qsort(kept.paths, kept.n, sizeof *kept.paths, by_base_name);
+    size_t k = 0;
+    for (size_t i = 0; i < kept.n; i++) {
+        if (k && strcmp(base_name(kept.paths[k - 1]),
+                        base_name(kept.paths[i])) == 0) {
+            free(kept.paths[i]);
+            continue;
+        }
+        kept.paths[k++] = kept.paths[i];
+    }
+    kept.n = k;
+    return 0;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *s = NULL;
+    long n = -1;
+    if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 &&
+        fseek(f, 0, SEEK_SET) == 0 && (s = malloc((size_t)n + 1)) &&
+        fread(s, 1, (size_t)n, f) == (size_t)n)
+        s[n] = '\0';
+    else if (s) {
+        free(s);
+        s = NULL;
+    }
+    if (f)
+        fclose(f);
+    return s;
+}
+
+static int compile_kept(const struct gpu_rtc *r, const char *opt,
+                        int *total)
+{
+    int failed = 0;
+    for (size_t i = 0; i < kept.n; i++) {
+        char *src = slurp(kept.paths[i]);
+        if (!src) {
+            printf("FAIL: cannot read %s: %s\n", kept.paths[i],
+                   strerror(errno));
+            failed++;
+            continue;
+        }
+        failed += compile_one(r, opt, kept.paths[i], src);
+        (*total)++;
+        free(src);
+    }
+    return failed;
+}
+
 int main(int argc, char **argv)
 {
     int nv = argc > 1 && strcmp(argv[1], "nvrtc") == 0;
-    if (argc != 2 || (!nv && strcmp(argv[1], "hiprtc") != 0)) {
-        fprintf(stderr, "usage: test_gpu_compile nvrtc|hiprtc\n");
+    if (argc < 2 || argc > 3 || (!nv && strcmp(argv[1], "hiprtc") != 0)) {
+        fprintf(stderr, "usage: test_gpu_compile nvrtc|hiprtc [DIR]\n");
         return 2;
+    }
+    const char *dir = argc == 3 ? argv[2] : NULL;
+    if (dir) {
+        if (kept_find(dir) != 0)
+            return 1;
+        if (!kept.n) {
+            printf("FAIL: no kernel sources (*.cu) under %s: the solver runs "
+                   "on fakegpu that keep them (fakegpu-solver-*) did not "
+                   "run or kept nothing\n", dir);
+            return 1;
+        }
+        printf("%zu kernel sources under %s\n", kept.n, dir);
     }
     static const char *const nv_libs[] = {
         FRX_CUDA_HOME "/lib64/libnvrtc.so", "libnvrtc.so", "libnvrtc.so.13",
@@ -191,17 +311,26 @@ int main(int argc, char **argv)
         char opt[64];
         snprintf(opt, sizeof opt, nv ? "--gpu-architecture=%s"
                                      : "--offload-arch=%s", archs[a].name);
-        int before = failed;
-        failed += compile_all(&r, nv ? FRX_TARGET_CUDA : FRX_TARGET_HIP,
-                              &archs[a], opt, &total);
-        failed += compile_products(&r, nv ? FRX_TARGET_CUDA : FRX_TARGET_HIP,
-                                   &archs[a], opt, &total);
-        printf("%s: %s\n", archs[a].name, failed == before ? "ok" : "FAILED");
+        int before = failed, total_before = total;
+        if (dir) {
+            failed += compile_kept(&r, opt, &total);
+        } else {
+            failed += compile_all(&r, nv ? FRX_TARGET_CUDA : FRX_TARGET_HIP,
+                                  &archs[a], opt, &total);
+            failed += compile_products(&r, nv ? FRX_TARGET_CUDA
+                                              : FRX_TARGET_HIP,
+                                       &archs[a], opt, &total);
+        }
+        printf("%s: %d kernels compiled, %s\n", archs[a].name,
+               total - total_before, failed == before ? "ok" : "FAILED");
         compiled_archs++;
     }
     printf("%s: %d compiles passed, %d failed, on %d architecture(s)\n",
            r.name, total - failed, failed, compiled_archs);
     if (missing)
         printf("FAIL: %s does not know %s\n", r.name, archs[0].name);
+    for (size_t i = 0; i < kept.n; i++)
+        free(kept.paths[i]);
+    free(kept.paths);
     return failed || missing ? 1 : 0;
 }

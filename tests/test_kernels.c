@@ -234,6 +234,50 @@ START_TEST(xchg_args_and_macro)
 }
 END_TEST
 
+/* Inputs the body never names are bound as declared but not loaded:
+ * NVRTC warns of a local that is set and never used. */
+START_TEST(unread_inputs_not_loaded)
+{
+    register_all();
+    uint64_t rng = 115;
+    size_t n = 37;
+    void *hx;
+    frx_matrix *x = rand_matrix(1, 3, n, &rng, &hx);
+    frx_xchg_matrix *w, *o;
+    ck_assert_int_eq(frx_xchg_matrix_create(be, n, 1, 2, &w), FRX_OK);
+    ck_assert_int_eq(frx_xchg_matrix_create(be, n, 1, 1, &o), FRX_OK);
+    frx_arg args[] = {frx_arg_matrix(x), frx_arg_xchg(w), frx_arg_xchg(o),
+                      frx_arg_scalar(2.5)};
+    frx_kernel *k;
+    ck_assert_int_eq(frx_kernel_create(be, "tk_unread", 1, n, args, 4, &k),
+                     FRX_OK);
+    ck_assert_int_eq(frx_kernel_run(k), FRX_OK);
+    void *ho = tu_alloc(be, n);
+    ck_assert_int_eq(frx_xchg_matrix_read(o, ho), FRX_OK);
+    for (size_t i = 0; i < n; i++)
+        assert_close(tu_get(be, ho, i), 2.5, "o", i);
+    /* the source of every target: no load of x or w; on the GPUs no
+     * chunk index either (C's loop is over chunks) */
+    for (int t = FRX_TARGET_C_OPENMP; t <= FRX_TARGET_HIP; t++) {
+        frx_codegen cg = {.target = t, .precision = FRX_DOUBLE, .soasz = 8,
+                          .alignment = 64};
+        char *src, *entry;
+        ck_assert_int_eq(frx_kernel_generate(&tk_unread, NULL, 0, &cg, &src,
+                                             &entry), FRX_OK);
+        ck_assert_msg(!strstr(src, "x_b[") && !strstr(src, "w_b[") &&
+                          (t == FRX_TARGET_C_OPENMP || !strstr(src, "_ib")) &&
+                          strstr(src, "o_b["),
+                      "target %d:\n%s", t, src);
+        free(src), free(entry);
+    }
+    free(hx), free(ho);
+    frx_kernel_destroy(k);
+    frx_matrix_destroy(x);
+    frx_xchg_matrix_destroy(w);
+    frx_xchg_matrix_destroy(o);
+}
+END_TEST
+
 /* ------------------------------------------------- the forum scenario */
 
 struct forum {
@@ -1128,6 +1172,7 @@ static Suite *kernels_suite(void)
     tcase_add_test(tc, view_args);
     tcase_add_test(tc, broadcast_args);
     tcase_add_test(tc, xchg_args_and_macro);
+    tcase_add_test(tc, unread_inputs_not_loaded);
     tcase_add_test(tc, forum_baseflow_is_zero_at_t0);
     tcase_add_test(tc, forum_snapshot_bound_as_view_refused);
     tcase_add_test(tc, binding_shape_and_count_checked);

@@ -289,10 +289,19 @@ int frx_backend_create_all(const frx_config *cfg, MPI_Comm comm,
                  (unsigned)(hash[i / 8] >> (8 * (i % 8))) & 0xffu);
     rc = gather_all(comm, &mine, size, &all);
     if (rc == FRX_OK) {
-        int code = FRX_EUNAVAIL;
-        for (int r = 0; r < size; r++)
+        /* a bad case; else unavailable where every failing rank's backend
+         * cannot start there (no device, driver or plugin: what a test
+         * skips); else the first other failure (a start-up bug) */
+        int code = FRX_EUNAVAIL, other = FRX_OK;
+        for (int r = 0; r < size; r++) {
             if (all[r].rc == FRX_ECONFIG)
                 code = FRX_ECONFIG;
+            else if (all[r].rc && all[r].rc != FRX_EUNAVAIL &&
+                     all[r].rc != FRX_ENOTFOUND && !other)
+                other = all[r].rc;
+        }
+        if (code != FRX_ECONFIG && other)
+            code = other;
         rc = cases    ? report_cases(all, size)
            : anybad   ? report_failures(all, size, "backend start-up", code)
                       : report_precisions(all, size);

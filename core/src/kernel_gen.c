@@ -188,13 +188,45 @@ static void reduce_local(struct sbuf *b, const frx__karg *a);
 static void reduce_combine(struct sbuf *b, const frx__kspec *s,
                            const frx_codegen *cg);
 
-static void point(struct sbuf *b, const frx__kspec *s, const frx_codegen *cg)
+/* Does text name the identifier id (a whole token)? */
+static int names(const char *text, const char *id)
+{
+    size_t n = strlen(id);
+    for (const char *t = strstr(text, id); t; t = strstr(t + 1, id)) {
+        int before = t > text && (isalnum((unsigned char)t[-1]) ||
+                                  t[-1] == '_');
+        int after = isalnum((unsigned char)t[n]) || t[n] == '_';
+        if (!before && !after)
+            return 1;
+    }
+    return 0;
+}
+
+/* named[i]: is argument i named by the body or by a macro (which may use
+ * it by name)? An input nothing names is not loaded: NVRTC warns of a
+ * local that is set and never used, and the compile must be clean. */
+static unsigned char *named_args(const frx__kspec *s,
+                                 const frx_kernel_macro *m, size_t nm)
+{
+    unsigned char *named = calloc(s->nargs ? s->nargs : 1, 1);
+    for (size_t i = 0; named && i < s->nargs; i++) {
+        named[i] = names(s->body, s->args[i].name);
+        for (size_t k = 0; k < nm && !named[i]; k++)
+            named[i] = names(m[k].body, s->args[i].name);
+    }
+    return named;
+}
+
+static void point(struct sbuf *b, const frx__kspec *s, const frx_codegen *cg,
+                  const unsigned char *named)
 {
     const char *g = targets[cg->target].global;
     size_t fpsize = cg->precision == FRX_DOUBLE ? 8 : 4;
     for (size_t i = 0; i < s->nargs; i++) {
         const frx__karg *a = &s->args[i];
         if (a->kind == FRX__K_SCALAR)
+            continue;
+        if (!named[i] && a->intent == FRX__IN)
             continue;
         if (a->kind == FRX__K_BROADCAST) {
             size_t ld = frx__const_leaddim(a->ncol, cg->soasz, cg->alignment,
@@ -239,10 +271,12 @@ static void point(struct sbuf *b, const frx__kspec *s, const frx_codegen *cg)
     reduce_combine(b, s, cg);
 }
 
-static int has_matrix(const frx__kspec *s)
+/* Is a matrix argument loaded or stored (so that _ib and _il are used)? */
+static int has_matrix(const frx__kspec *s, const unsigned char *named)
 {
     for (size_t i = 0; i < s->nargs; i++)
-        if (s->args[i].kind == FRX__K_MATRIX)
+        if (s->args[i].kind == FRX__K_MATRIX &&
+            (named[i] || s->args[i].intent != FRX__IN))
             return 1;
     return 0;
 }
@@ -251,19 +285,20 @@ static int has_matrix(const frx__kspec *s)
  * loop into whole vectors; the last, partial chunk is the only one that
  * needs a run-time bound. */
 static void openmp_lanes(struct sbuf *b, const frx__kspec *s,
-                         const frx_codegen *cg, const char *bound)
+                         const frx_codegen *cg, const unsigned char *named,
+                         const char *bound)
 {
     put(b, "    for (int _j = 0; _j < _nrows; _j++) {\n"
            "#pragma omp simd\n"
            "    for (int _il = 0; _il < %s; _il++) {\n"
            "        const int _i = _ib*%zu + _il;\n"
            "        (void)_i;\n", bound, cg->soasz);
-    point(b, s, cg);
+    point(b, s, cg, named);
     put(b, "    }\n    }\n");
 }
 
 static void openmp_loop(struct sbuf *b, const frx__kspec *s,
-                        const frx_codegen *cg)
+                        const frx_codegen *cg, const unsigned char *named)
 {
     size_t S = cg->soasz;
     char full[32];
@@ -273,14 +308,14 @@ static void openmp_loop(struct sbuf *b, const frx__kspec *s,
            "    for (int _ib = 0; _ib < _nb; _ib++) {\n"
            "    const int _ie = _n - _ib*%zu;\n"
            "    if (_ie >= %zu) {\n", S, S, S, S);
-    openmp_lanes(b, s, cg, full);
+    openmp_lanes(b, s, cg, named, full);
     put(b, "    } else {\n");
-    openmp_lanes(b, s, cg, "_ie");
+    openmp_lanes(b, s, cg, named, "_ie");
     put(b, "    }\n    }\n");
 }
 
 static void device_index(struct sbuf *b, const frx__kspec *s,
-                         const frx_codegen *cg)
+                         const frx_codegen *cg, const unsigned char *named)
 {
     /* the global index is compared before it becomes an int: the work
      * rounded up to whole groups may pass INT32_MAX */
@@ -294,12 +329,12 @@ static void device_index(struct sbuf *b, const frx__kspec *s,
     put(b, "    if (_g >= %s_n || _j >= _nrows)\n        return;\n"
            "    const int _i = (int)_g;\n",
         cg->target == FRX_TARGET_OPENCL ? "(size_t)" : "");
-    if (has_matrix(s))
+    if (has_matrix(s, named))
         /* unsigned: _i is never negative, and some compilers (PoCL)
          * only vectorise the unsigned division */
         put(b, "    const int _ib = (unsigned)_i / %zuu, "
                "_il = (unsigned)_i %% %zuu;\n", cg->soasz, cg->soasz);
-    point(b, s, cg);
+    point(b, s, cg, named);
 }
 
 /* openmp: entries taking the launch parameters as one array, so the
@@ -482,7 +517,8 @@ static void openmp_reduce_out(struct sbuf *b, const frx__kspec *s,
 
 /* C: slices of whole chunks, one partial result each. */
 static void openmp_reduce_loop(struct sbuf *b, const frx__kspec *s,
-                               const frx_codegen *cg)
+                               const frx_codegen *cg,
+                               const unsigned char *named)
 {
     size_t S = cg->soasz;
     char full[32];
@@ -498,9 +534,9 @@ static void openmp_reduce_loop(struct sbuf *b, const frx__kspec *s,
            "_ib++) {\n"
            "    const int _ie = _n - _ib*%zu;\n"
            "    if (_ie >= %zu) {\n", S, S);
-    openmp_lanes(b, s, cg, full);
+    openmp_lanes(b, s, cg, named, full);
     put(b, "    } else {\n");
-    openmp_lanes(b, s, cg, "_ie");
+    openmp_lanes(b, s, cg, named, "_ie");
     put(b, "    }\n    }\n");
     openmp_reduce_out(b, s, S);
     put(b, "    }\n");
@@ -509,7 +545,7 @@ static void openmp_reduce_loop(struct sbuf *b, const frx__kspec *s,
 /* GPUs: one point per work-item, then a tree over the work-group for
  * each component; work-item 0 writes the group's partial result. */
 static void device_reduce(struct sbuf *b, const frx__kspec *s,
-                          const frx_codegen *cg)
+                          const frx_codegen *cg, const unsigned char *named)
 {
     int ocl = cg->target == FRX_TARGET_OPENCL;
     const char *sync = ocl ? "barrier(CLK_LOCAL_MEM_FENCE)"
@@ -535,10 +571,10 @@ static void device_reduce(struct sbuf *b, const frx__kspec *s,
                 reduce_identity(a->op));
     }
     put(b, "    if (_i < _n && _j < _nrows) {\n");
-    if (has_matrix(s))
+    if (has_matrix(s, named))
         put(b, "    const int _ib = (unsigned)_i / %zuu, "
                "_il = (unsigned)_i %% %zuu;\n", cg->soasz, cg->soasz);
-    point(b, s, cg);
+    point(b, s, cg, named);
     put(b, "    }\n");
     /* no barrier is needed between components: work-item 0 alone reads
      * _red[0] after the last step, and writes it first in the next */
@@ -593,6 +629,10 @@ int frx__kgen(const frx__kspec *s, const frx_kernel_macro *macros,
     int rc = entry_name(s, fn, sizeof fn);
     if (rc)
         return rc;
+    unsigned char *named = named_args(s, macros, nmacros);
+    if (!named)
+        return frx_error(FRX_ENOMEM, "kernel '%s': out of memory generating "
+                         "its source", s->name);
     prelude(&b, s, cg);
     reduce_prelude(&b, s, cg);
     macros_out(&b, macros, nmacros);
@@ -610,9 +650,10 @@ int frx__kgen(const frx__kspec *s, const frx_kernel_macro *macros,
     put(&b, ")\n{\n");
     int red = frx__kspec_has_reduce(s);
     if (cg->target == FRX_TARGET_C_OPENMP)
-        (red ? openmp_reduce_loop : openmp_loop)(&b, s, cg);
+        (red ? openmp_reduce_loop : openmp_loop)(&b, s, cg, named);
     else
-        (red ? device_reduce : device_index)(&b, s, cg);
+        (red ? device_reduce : device_index)(&b, s, cg, named);
+    free(named);
     put(&b, "}\n");
     if (cg->target == FRX_TARGET_C_OPENMP)
         openmp_entry(&b, s, fn);

@@ -37,6 +37,26 @@ foreach(be fakegpu openmp+fakegpu)
   endforeach()
 endforeach()
 
+# Skipped only where the backend cannot start here: a backend whose
+# probe says it can and whose start-up then fails (the fixture 'good',
+# a plugin without its ops) is a failure, alone or on rank 1 only; one
+# that cannot start ('unavail': no library) is skipped.
+foreach(run "good|1|1|FAIL: backend 'good': FRX_EPLUGIN"
+    "openmp+good|2|1|FAIL: backend 'openmp[+]good': FRX_EPLUGIN"
+    "unavail|1|77|SKIP: backend 'unavail': FRX_EUNAVAIL"
+    "openmp+unavail|2|77|SKIP: backend 'openmp[+]unavail': FRX_EUNAVAIL")
+  string(REPLACE "|" ";" run "${run}")
+  list(GET run 0 be)
+  list(GET run 1 np)
+  list(GET run 2 rc)
+  list(GET run 3 regex)
+  set(name mpi-exchange-startup-${be}-np${np})
+  add_test(NAME ${name} COMMAND sh ${FRX_EXPECT} ${rc} "${regex}"
+    ${FRX_MPIRUN} ${np} $<TARGET_FILE:test_exchange> ${be} host-staged ring)
+  set_tests_properties(${name} PROPERTIES TIMEOUT 60 ENVIRONMENT
+    "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1;FRX_PLUGIN_PATH=${FRX_FIXTURE_DIR}")
+endforeach()
+
 # One job on openmp and a GPU backend: rank 1 on cuda or hip (skipped
 # where it cannot start: every rank stops with rank 1's reason).
 foreach(gpu cuda hip)

@@ -9,7 +9,7 @@
  * at once to the next rank; halo: a periodic 2-D grid of ranks, a field
  * to each of four neighbours (the same rank may be several of them).
  * Prints "N passed, N failed" on rank 0; exits 77 when the backend
- * cannot start here. */
+ * cannot start here (FRX_EUNAVAIL), 1 on any other start-up error. */
 #include <frx/comm.h>
 
 #include <stdio.h>
@@ -166,11 +166,15 @@ int main(int argc, char **argv)
         return 1;
     int rc = frx_backend_create_all(cfg, MPI_COMM_WORLD, &be);
     if (rc) {
+        /* skipped only where the backend cannot start here (no device,
+         * driver or plugin); any other start-up error is a failure */
+        int skip = rc == FRX_EUNAVAIL || rc == FRX_ENOTFOUND;
         if (rank == 0)
-            printf("SKIP: %s\n", frx_errmsg());
+            printf("%s: backend '%s': %s: %s\n", skip ? "SKIP" : "FAIL",
+                   argv[1], frx_err_name(rc), frx_errmsg());
         frx_config_free(cfg);
         MPI_Finalize();
-        return 77;
+        return skip ? 77 : 1;
     }
     int halo = strcmp(argv[3], "halo") == 0;
 

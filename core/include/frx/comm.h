@@ -19,9 +19,13 @@ enum frx_mpi_mode { FRX_MPI_HOST_STAGED = 1, FRX_MPI_DEVICE_AWARE = 2 };
 
 /* Collective over comm: every rank creates its backend (backend.name, or
  * the first of backend.rules matching its rank or host), then all agree:
- * if any rank failed, every rank returns FRX_EUNAVAIL (FRX_ECONFIG for a
- * bad case) and its message lists each failing rank, its host and the
- * reason; every rank must have read the same case (a hash of its tree,
+ * if any rank failed, every rank returns the same code, FRX_ECONFIG for
+ * a bad case, FRX_EUNAVAIL where each failing rank's backend cannot
+ * start there (FRX_EUNAVAIL or FRX_ENOTFOUND on that rank: no device,
+ * driver or plugin), else the first failing rank's code (a start-up
+ * that should have worked: FRX_EBACKEND, FRX_ENOMEM...), and its
+ * message lists each failing rank, its host and the reason; every rank
+ * must have read the same case (a hash of its tree,
  * less backend.rules: ranks that differ are named) and ended up on the
  * same precision; backend.mpi is resolved and logged. */
 FRX_EXTERN int frx_backend_create_all(const frx_config *cfg, MPI_Comm comm,

@@ -237,7 +237,9 @@ static char *source_text(const struct lee *l)
     FILE *f = open_memstream(&s, &len);
     if (!f)
         return NULL;
-    fprintf(f, "fpdtype_t ir2 = 1/(a[0]*a[0]);\nsrc[1] = 0");
+    if (px >= 0 || py >= 0 || rx >= 0 || ry >= 0) /* else unused */
+        fprintf(f, "fpdtype_t ir2 = 1/(a[0]*a[0]);\n");
+    fprintf(f, "src[1] = 0");
     term(f, px, "+", "u[0]*ir2");
     term(f, vy, "+", "u[1]");
     term(f, uy, "-", "u[2]");

@@ -1,0 +1,176 @@
+#!/bin/sh
+# solvers.sh MPIEXEC FRX KEEP CASE: a short run of a solver case on
+# frx-fakegpu (the GPU backends' shared code and the CUDA the core
+# generates for a GPU, on host memory) against the same run on openmp:
+# the solutions at the end agree to TOL (h5diff, absolute, on fields of
+# order 1: relative) and the L2 errors printed are the same. Every
+# kernel source the fakegpu run compiles is kept in KEEP/CASE, for
+# test_gpu_compile to compile with NVRTC and hiprtc (tests/CMakeLists.txt:
+# the gpu-solver-sources fixture).
+#
+# The cases cover what the solvers generate: advection, lee and euler on
+# quadrilaterals and triangles, on 2 ranks (the faces shared with a
+# peer), every boundary kind, every flux (lee: upwind, rusanov; euler:
+# rusanov, hllc), every time scheme (rk4, ssp-rk3, rk45: the lincomb
+# kernels and rk45's error), dt from time.cfl (the wave-speed
+# reduction), lee's base-flow check (its reductions) and the NaN/Inf
+# check (check.interval 1). euler-quad-single runs in single precision.
+set -eu
+mpiexec=$1 frx=$2 keep=$3 name=$4
+dir=$(mktemp -d "${TMPDIR:-/tmp}/frx-fakegpu-solver.XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+cd "$dir"
+export TMPDIR="$dir" # each mpirun its own session directory
+
+command -v h5diff > /dev/null ||
+    { echo "solvers.sh: h5diff is needed (Debian: hdf5-tools)"; exit 1; }
+
+np=2 prec=double tol=1e-12
+vortex="constants: {gamma: 1.4, S: 13.5, M: 0.4, R: 1.5,
+              A: S*S*M*M*(gamma - 1)/(8*pi*pi), B: S/(2*pi*R), k: 1/(2*R*R)}
+  ics:
+    rho: (1 - A*exp(2*k*(1 - x*x - y*y)))^(1/(gamma - 1))
+    u: B*y*exp(k*(1 - x*x - y*y))
+    v: 1 - B*x*exp(k*(1 - x*x - y*y))
+    p: (1 - A*exp(2*k*(1 - x*x - y*y)))^(gamma/(gamma - 1))/(gamma*M*M)
+  exact:
+    rho: (1 - A*exp(2*k*(1 - x*x - (y - t)*(y - t))))^(1/(gamma - 1))
+    u: B*(y - t)*exp(k*(1 - x*x - (y - t)*(y - t)))
+    v: 1 - B*x*exp(k*(1 - x*x - (y - t)*(y - t)))
+    p: (1 - A*exp(2*k*(1 - x*x - (y - t)*(y - t))))^(gamma/(gamma - 1))/(gamma*M*M)"
+lee_waves="waves:
+    - {type: acoustic, amplitude: 1, modes: [1, 1]}
+    - {type: vorticity, amplitude: 0.5, modes: [1, -1]}
+    - {type: entropy, amplitude: 0.25, modes: [0, 1]}"
+
+# The case's sections but the backend's.
+case $name in
+advection-quad-rk4)
+    body="solver: {name: advection, order: 3, velocity: [1, 0.5]}
+mesh: {type: box, n: [6, 6], periodic: [true, true]}
+time: {scheme: rk4, cfl: 0.5, steps: 4}" ;;
+advection-tri-rk45)
+    # the velocity as a field (auxiliary arrays on every face), the
+    # exact solution all round
+    body="solver:
+  name: advection
+  order: 2
+  velocity: [1, 0.5]
+  velocity-field: true
+  wavelength: [1, 1]
+  boundaries: {bottom: {type: exact}, top: {type: exact},
+               left: {type: exact}, right: {type: exact}}
+mesh: {type: box, n: [5, 5], etype: tri}
+time: {scheme: rk45, dt: 0.01, t-end: 0.05}" ;;
+lee-quad-upwind)
+    body="solver:
+  name: lee
+  order: 3
+  baseflow: {rho: 1.2, u: 0.4, v: -0.3, p: 1}
+  $lee_waves
+  flux: upwind
+  baseflow-check: true
+  baseflow-check-every: 2
+mesh: {type: box, n: [5, 5], periodic: [true, true]}
+time: {scheme: rk4, cfl: 0.3, steps: 4}" ;;
+lee-tri-rusanov)
+    # a shear flow (a source term) between a far field and a slip wall
+    body="solver:
+  name: lee
+  order: 2
+  constants: {U: 0.3, d: 0.2}
+  baseflow: {rho: 1, u: U*tanh((y - 0.5)/d), v: 0, p: 1/1.4}
+  waves:
+    - {type: acoustic, amplitude: 1, modes: [1, 0]}
+  flux: rusanov
+  boundaries: {bottom: {type: far-field}, top: {type: slip-wall}}
+  baseflow-check: true
+  baseflow-check-every: 2
+mesh: {type: box, n: [5, 5], etype: tri, periodic: [true, false]}
+time: {scheme: ssp-rk3, cfl: 0.3, steps: 4}" ;;
+euler-quad-hllc)
+    body="solver:
+  name: euler
+  order: 3
+  riemann-solver: hllc
+  $vortex
+mesh: {type: box, n: [6, 6], lower: [-10, -10], upper: [10, 10],
+       periodic: [true, true]}
+time: {scheme: rk45, dt: 0.01, t-end: 0.05}" ;;
+euler-tri-rusanov)
+    # every boundary kind, far from the vortex
+    body="solver:
+  name: euler
+  order: 2
+  riemann-solver: rusanov
+  $vortex
+  boundaries:
+    bottom: {type: sup-in-fa, rho: 1, u: 0, v: 1, p: 4.4642857}
+    top: {type: sup-out-fn}
+    left: {type: slp-adia-wall}
+    right: {type: char-riem-inv, rho: 1, u: 0, v: 1, p: 4.4642857}
+mesh: {type: box, n: [6, 6], etype: tri, lower: [-10, -10], upper: [10, 10]}
+time: {scheme: ssp-rk3, cfl: 0.5, steps: 4}" ;;
+euler-quad-single)
+    # float's rounding, summed in another order on each backend
+    prec=single tol=1e-4
+    body="solver:
+  name: euler
+  order: 2
+  riemann-solver: hllc
+  $vortex
+mesh: {type: box, n: [6, 6], lower: [-10, -10], upper: [10, 10],
+       periodic: [true, true]}
+time: {scheme: rk4, cfl: 0.5, steps: 4}" ;;
+*)
+    echo "solvers.sh: no case '$name'" >&2
+    exit 2 ;;
+esac
+
+for be in openmp fakegpu; do
+    { echo "backend: {name: $be, precision: $prec}"
+      echo "partition: {method: metis}"
+      echo "$body"
+      echo "check: {interval: 1}"
+      echo "checkpoint: {interval: 1000000, file: $be.h5}"
+      echo "progress: {mode: off}"; } > $be.yaml
+done
+
+"$mpiexec" -n $np "$frx" run openmp.yaml > openmp.txt 2>&1 ||
+    { cat openmp.txt; echo "solvers.sh: $name: the openmp run failed"; exit 1; }
+# the fakegpu run compiles every kernel (a cache of its own): each
+# source it is asked for lands in KEEP/CASE
+rm -rf "$keep/$name"
+mkdir -p "$keep/$name"
+FRX_CACHE_DIR="$dir/cache" FRX_FAKEGPU_KEEP_SOURCES="$keep/$name" \
+    "$mpiexec" -n $np "$frx" run fakegpu.yaml > fakegpu.txt 2>&1 ||
+    { cat fakegpu.txt; echo "solvers.sh: $name: the fakegpu run failed"; exit 1; }
+cat fakegpu.txt
+n=$(ls "$keep/$name" | grep -c '[.]cu$' || :)
+echo "solvers.sh: $name: $n kernel source(s) kept in $keep/$name"
+[ "$n" -gt 0 ] || { echo "solvers.sh: $name: no kernel source kept"; exit 1; }
+
+# The same end: the last step and its time, the fields, the L2 errors
+# (where the case has an exact solution), to TOL relative.
+summary() { # the step, t and each L2 error of a run, one a line
+    sed -n 's/^frx: [0-9]* steps.* to step \([0-9]*\), t = \([^,]*\),.*/\1\n\2/p' "$1"
+    sed -n 's/^frx: L2 error at t = [^:]*: //p' "$1" |
+        awk '{ for (i = 2; i <= NF; i += 2) print $i }'
+}
+summary openmp.txt > openmp.sum
+summary fakegpu.txt > fakegpu.sum
+[ -s openmp.sum ] || { cat openmp.txt; echo "solvers.sh: no summary"; exit 1; }
+paste openmp.sum fakegpu.sum | awk -v tol=$tol '
+    { d = $1 - $2; if (d < 0) d = -d; m = $1 < 0 ? -$1 : $1
+      if (NF != 2 || d > tol * m) bad = 1 }
+    END { exit bad }' ||
+    { paste openmp.sum fakegpu.sum
+      echo "solvers.sh: $name: the step, t or the L2 errors differ (openmp" \
+           "| fakegpu) by more than $tol"; exit 1; }
+h5diff -d $tol openmp.h5 fakegpu.h5 /solution /solution ||
+    { echo "solvers.sh: $name: fakegpu differs from openmp by more than $tol"
+      exit 1; }
+l2=$(tail -n +3 openmp.sum | tr '\n' ' ')
+echo "solvers.sh: $name on $np ranks ($prec): fakegpu equals openmp within" \
+     "$tol at step $(head -1 openmp.sum), t = $(sed -n 2p openmp.sum);" \
+     "L2 errors: ${l2:-none (no exact solution)}"
