@@ -10,7 +10,7 @@
 #include <string.h>
 
 #define MAX_CANDS 16
-#define TIMED_RUNS 3 /* after one warm-up; the fastest counts */
+#define TIMED_RUNS 5 /* rounds after a warm-up; the fastest counts */
 
 /* Past this many nonzeros the generated code loops over runs of nonzero
  * columns instead of spelling out every one: compile time and code size
@@ -380,23 +380,38 @@ struct timing {
     int best; /* index into p->cands, or -1 */
 };
 
-/* Seconds of the fastest of TIMED_RUNS runs after a warm-up, on the
- * scratch C; < 0 if a run failed. */
+/* Seconds of one run on the scratch C; < 0 if it failed. */
 static double time_impl(frx_product *p, const struct impl *im, void *scratch)
 {
     frx_param params[15];
     gen_params(p, scratch, 0, params);
-    double best = -1;
-    for (int r = 0; r <= TIMED_RUNS; r++) {
-        double t0 = frx__now();
-        if (run_impl(p, im, scratch, 0, params, 0) ||
-            frx_backend_sync(p->be))
-            return -1;
-        double t = frx__now() - t0;
-        if (r > 0 && (best < 0 || t < best))
-            best = t;
-    }
-    return best;
+    double t0 = frx__now();
+    if (run_impl(p, im, scratch, 0, params, 0) || frx_backend_sync(p->be))
+        return -1;
+    return frx__now() - t0;
+}
+
+/* Rounds of one run of each candidate in turn, the first a warm-up, the
+ * fastest run of each counting: a burst of other work on a shared
+ * machine slows one run of every candidate rather than every run of
+ * one, which would pick a slower candidate for good (the choice is
+ * cached). FRX_EBACKEND if a run failed. */
+static int time_rounds(frx_product *p, struct timing *t, void *scratch)
+{
+    for (int r = 0; r <= TIMED_RUNS; r++)
+        for (size_t i = 0; i < p->ncands; i++) {
+            if (!t->impls[i].prog && !t->impls[i].plan)
+                continue; /* the candidate cannot do it */
+            double s = time_impl(p, &t->impls[i], scratch);
+            if (s < 0)
+                return FRX_EBACKEND;
+            if (r > 0 && (t->secs[i] < 0 || s < t->secs[i]))
+                t->secs[i] = s;
+        }
+    for (size_t i = 0; i < p->ncands; i++)
+        if (t->secs[i] >= 0 && (t->best < 0 || t->secs[i] < t->secs[t->best]))
+            t->best = (int)i;
+    return FRX_OK;
 }
 
 /* The cache's build step: time every candidate and write the winner. */
@@ -418,18 +433,15 @@ static int time_all(const char *path, void *ud)
         if (rc == FRX_ENOTSUP) {
             frx_log(FRX_LOG_DEBUG, "product %zu x %zu: %s cannot do it: %s",
                     p->m, p->k, p->cands[i].id, frx_errmsg());
+            *im = (struct impl){0};
+            rc = FRX_OK;
             continue;
         }
         if (rc)
             break;
-        t->secs[i] = time_impl(p, im, scratch);
-        if (t->secs[i] < 0) {
-            rc = FRX_EBACKEND;
-            break;
-        }
-        if (t->best < 0 || t->secs[i] < t->secs[t->best])
-            t->best = (int)i;
     }
+    if (rc == FRX_OK)
+        rc = time_rounds(p, t, scratch);
     if (frx_backend_sync(be) == FRX_OK)
         be->ops->mem_free(be->state, scratch);
     if (rc)
