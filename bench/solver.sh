@@ -53,7 +53,7 @@ EOF
 
 # shares NP CASE: the profile's shares, grouped (see the top)
 shares() {
-    out=$(mpirun -np "$1" "$frx" run "$2" 2>&1) ||
+    out=$(mpirun -np "$1" --bind-to none "$frx" run "$2" 2>&1) ||
         { echo "$out" >&2; echo "bench/solver.sh: frx run failed" >&2;
           exit 1; }
     echo "$out" | awk '$1 == "frx:" && $2 ~ /%$/ {
@@ -68,9 +68,10 @@ shares() {
               g["exchange"], g["integration"], 100 - t }'
 }
 
-# run NP CASE: "wall_s dofs nrhs"
+# run NP CASE: "wall_s dofs nrhs". Open MPI binds each rank of a small
+# job to one core: a rank of two threads must not be bound.
 run() {
-    out=$(mpirun -np "$1" "$frx" run "$2" 2>&1) ||
+    out=$(mpirun -np "$1" --bind-to none "$frx" run "$2" 2>&1) ||
         { echo "$out" >&2; echo "bench/solver.sh: frx run failed" >&2;
           exit 1; }
     echo "$out" | awk '

@@ -3,6 +3,7 @@
 #include "openmp.h"
 
 #include <ltdl.h>
+#include <sched.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,23 @@ static int omp_probe(char *why, size_t n)
 {
     (void)why, (void)n;
     return FRX_OK; /* the host is always there */
+}
+
+/* More threads than the CPUs this rank may run on: they share cores and
+ * wait for each other at every kernel. Open MPI binds each rank of a
+ * small job to one core unless told otherwise. */
+static void warn_affinity(int threads)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return;
+    int ncpu = CPU_COUNT(&set);
+    if (threads > ncpu)
+        frx_log(FRX_LOG_WARN, "openmp: %d threads, but this rank may run on "
+                "%d CPU%s only (its affinity mask), so they take turns and "
+                "wait for each other. Under mpirun, which binds each rank to a core, add "
+                "--bind-to none, or --map-by slot:PE=%d", threads, ncpu,
+                ncpu == 1 ? "" : "s", threads);
 }
 
 static int omp_create(const frx_backend_init *init, frx_backend_info *info,
@@ -67,8 +85,10 @@ static int omp_create(const frx_backend_init *init, frx_backend_info *info,
         free(s);
         return rc;
     }
-    if (s->threads > 0)
+    if (s->threads > 0) {
         omp_set_num_threads((int)s->threads);
+        warn_affinity((int)s->threads);
+    }
     if (lt_dlinit() != 0) {
         free(s);
         return frx_error(FRX_EBACKEND, "openmp: libltdl failed to start: %s",

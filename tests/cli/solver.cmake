@@ -80,3 +80,12 @@ add_test(NAME solver-profile COMMAND sh
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/profile.sh ${MPIEXEC_EXECUTABLE} ${FRX_EXE})
 set_tests_properties(solver-profile PROPERTIES TIMEOUT 300
   ENVIRONMENT "${FRX_MPI_TEST_ENV}")
+
+# A rank bound to one core with more threads than that: a warning that
+# says how to launch it (--bind-to none).
+add_test(NAME solver-threads-bound-warned COMMAND sh ${FRX_EXPECT} 0
+  "warn: openmp: 3 threads, but this rank may run on 1 CPU only .* add --bind-to none"
+  ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 1 --bind-to core
+  ${FRX_EXE} run ${FRX_SOLVER_DATA}/ode-threads.yaml)
+set_tests_properties(solver-threads-bound-warned PROPERTIES TIMEOUT 120
+  ENVIRONMENT "${FRX_SOLVER_ENV}")
