@@ -147,46 +147,36 @@ static int reg_tflux(fr_system *s)
     return reg(s, "tflux", 2, &a, &b, s->kn.tflux, sizeof s->kn.tflux);
 }
 
-/* Interior faces: both sides' flux points in place (views). */
-static int reg_intflux(fr_system *s)
+/* The common flux at a set of faces, scaled by each side's metric
+ * magnitude. Interior faces (peer 0) hold both sides' flux points in
+ * place (views) and write both; faces shared with a peer rank (1) read
+ * the other side as received (xchg) and write ours. */
+static int reg_faceflux(fr_system *s, int peer)
 {
     struct str a, b;
     if (str_open(&a) || str_open(&b))
         return FRX_ENOMEM;
-    put(&a, "inout view fpdtype_t[%zu] ul, inout view fpdtype_t[%zu] ur, "
-            "in fpdtype_t[%d] nl, in fpdtype_t[2] mag", s->phys.nvars,
-        s->phys.nvars, s->ndims);
+    put(&a, "inout view fpdtype_t[%zu] ul, %s fpdtype_t[%zu] ur, "
+            "in fpdtype_t[%d] nl, in fpdtype_t[%d] mag", s->phys.nvars,
+        peer ? "in xchg" : "inout view", s->phys.nvars, s->ndims,
+        peer ? 1 : 2);
     if (s->phys.naux)
         put(&a, ", in xchg fpdtype_t[%zu] al, in xchg fpdtype_t[%zu] ar",
             s->phys.naux, s->phys.naux);
     consts_args(&a, s);
     prelude(&b, s);
     common_flux(&b, s);
+    if (peer) {
+        put(&b, "for (int _w = 0; _w < NVARS; _w++)\n"
+                "    ul[_w] = mag[0]*fn[_w];\n");
+        return reg(s, "mpiflux", 1, &a, &b, s->kn.mpiflux,
+                   sizeof s->kn.mpiflux);
+    }
     put(&b, "for (int _w = 0; _w < NVARS; _w++) {\n"
             "    ul[_w] = mag[0]*fn[_w];\n"
             "    ur[_w] = -mag[1]*fn[_w];\n"
             "}\n");
     return reg(s, "intflux", 1, &a, &b, s->kn.intflux, sizeof s->kn.intflux);
-}
-
-/* Faces shared with a peer: our side in place, theirs received. */
-static int reg_mpiflux(fr_system *s)
-{
-    struct str a, b;
-    if (str_open(&a) || str_open(&b))
-        return FRX_ENOMEM;
-    put(&a, "inout view fpdtype_t[%zu] ul, in xchg fpdtype_t[%zu] ur, "
-            "in fpdtype_t[%d] nl, in fpdtype_t[1] mag", s->phys.nvars,
-        s->phys.nvars, s->ndims);
-    if (s->phys.naux)
-        put(&a, ", in xchg fpdtype_t[%zu] al, in xchg fpdtype_t[%zu] ar",
-            s->phys.naux, s->phys.naux);
-    consts_args(&a, s);
-    prelude(&b, s);
-    common_flux(&b, s);
-    put(&b, "for (int _w = 0; _w < NVARS; _w++)\n"
-            "    ul[_w] = mag[0]*fn[_w];\n");
-    return reg(s, "mpiflux", 1, &a, &b, s->kn.mpiflux, sizeof s->kn.mpiflux);
 }
 
 /* The scalar name of a bc key: bc_<key>, '-' as '_'. */
@@ -283,8 +273,8 @@ int fr__register_kernels(fr_system *s)
     int rc = FRX_OK;
     for (size_t i = 0; i < p->nmacros && !rc; i++)
         rc = frx_kernel_register_macro(s->be, &p->macros[i]);
-    if (rc || (rc = reg_tflux(s)) || (rc = reg_intflux(s)) ||
-        (rc = reg_mpiflux(s)) || (rc = reg_negdivconf(s)))
+    if (rc || (rc = reg_tflux(s)) || (rc = reg_faceflux(s, 0)) ||
+        (rc = reg_faceflux(s, 1)) || (rc = reg_negdivconf(s)))
         return rc;
     if (p->wavespeed && (rc = reg_wave(s)))
         return rc;
