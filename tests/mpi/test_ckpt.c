@@ -16,17 +16,7 @@
 
 static int rank, size, nfail, npass;
 
-#define CHECK(cond, ...)                                                  \
-    do {                                                                  \
-        if (cond)                                                         \
-            npass++;                                                      \
-        else {                                                            \
-            nfail++;                                                      \
-            fprintf(stderr, "rank %d: %s:%d: ", rank, __FILE__, __LINE__); \
-            fprintf(stderr, __VA_ARGS__);                                 \
-            fputc('\n', stderr);                                          \
-        }                                                                 \
-    } while (0)
+#include "mpicheck.h"
 
 #define MESH_ID "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
 

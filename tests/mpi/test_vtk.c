@@ -20,17 +20,7 @@
 
 static int rank, size, nfail, npass;
 
-#define CHECK(cond, ...)                                                  \
-    do {                                                                  \
-        if (cond)                                                         \
-            npass++;                                                      \
-        else {                                                            \
-            nfail++;                                                      \
-            fprintf(stderr, "rank %d: %s:%d: ", rank, __FILE__, __LINE__); \
-            fprintf(stderr, __VA_ARGS__);                                 \
-            fputc('\n', stderr);                                          \
-        }                                                                 \
-    } while (0)
+#include "mpicheck.h"
 
 /* ------------------------------------------------------------ the parser */
 
