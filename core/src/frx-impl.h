@@ -229,6 +229,8 @@ int frx__profile_enable(frx_backend *be);
 void frx__profile_free(frx_backend *be);
 /* the entry of (kind, label), made where new: >= 0, or FRX_ENOMEM */
 int frx__profile_slot(frx_backend *be, int kind, const char *label);
+/* only what runs between on and off counts (frx_solver_run's loop) */
+void frx__profile_active(frx_backend *be, int on);
 /* after a run that began at t0 and returned rc: sync, add; rc or sync's */
 int frx__profile_time(frx_backend *be, int slot, double t0, int rc);
 /* frx__profile_report (collective): solver-impl.h */

@@ -23,6 +23,7 @@ struct frx__prof_entry {
 struct frx__profile {
     struct frx__prof_entry *e;
     size_t n, cap;
+    int active; /* inside the time loop: what the shares are of */
 };
 
 static const char *const kind_names[] = {"kernel", "product", "pack",
@@ -63,10 +64,18 @@ int frx__profile_slot(frx_backend *be, int kind, const char *label)
     return (int)p->n++;
 }
 
+void frx__profile_active(frx_backend *be, int on)
+{
+    if (be->prof)
+        be->prof->active = on;
+}
+
 int frx__profile_time(frx_backend *be, int slot, double t0, int rc)
 {
     if (rc == FRX_OK)
         rc = frx_backend_sync(be);
+    if (!be->prof->active) /* set-up, output, norms: not counted */
+        return rc;
     struct frx__prof_entry *e = &be->prof->e[slot];
     e->secs += frx__now() - t0;
     e->calls++;
@@ -97,10 +106,11 @@ static void print_table(struct frx__prof_entry *all, size_t n, int nranks,
             all[j].calls += all[i].calls, all[j].secs += all[i].secs;
     }
     qsort(all, m, sizeof *all, by_time);
-    double total = wall * nranks > 0 ? wall * nranks : 1e-9, kinds[6] = {0};
+    double total = wall > 0 ? wall : 1e-9, kinds[6] = {0};
     double own = 0, timed = 0;
     printf("frx: profile: seconds summed over %d rank%s, shares of %.3f s "
-           "(the run's wall time x ranks); every node timed with the "
+           "(the wall time of each rank's time loop, summed); every node "
+           "timed with the "
            "backend synchronised after it\n", nranks, nranks > 1 ? "s" : "",
            total);
     printf("frx:   %6s %10s %10s  %-7s %s\n", "share", "seconds", "calls",
@@ -142,6 +152,10 @@ int frx__profile_report(frx_backend *be, MPI_Comm comm, double wall)
     }
     /* every rank takes part in both collectives, whatever rank 0 has */
     MPI_Gather(&mine, 1, MPI_INT, bytes, 1, MPI_INT, 0, comm);
+    /* each rank's nodes against its own loop's time: the ranks' loops
+     * do not start and end at the same moment */
+    double walls = 0;
+    MPI_Reduce(&wall, &walls, 1, MPI_DOUBLE, MPI_SUM, 0, comm);
     size_t total = 0;
     for (int r = 0; rank == 0 && bytes && at && r < nranks; r++) {
         at[r] = (int)total;
@@ -154,7 +168,7 @@ int frx__profile_report(frx_backend *be, MPI_Comm comm, double wall)
     if (ok)
         MPI_Gatherv(p->e, mine, MPI_BYTE, all, bytes, at, MPI_BYTE, 0, comm);
     if (rank == 0 && ok)
-        print_table(all, total / sizeof *all, nranks, wall);
+        print_table(all, total / sizeof *all, nranks, walls);
     free(all), free(bytes), free(at);
     return ok ? FRX_OK : FRX_ENOMEM;
 }

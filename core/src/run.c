@@ -225,6 +225,7 @@ int frx_solver_run(frx_solver *s, frx_run_stats *stats)
     int rc = step0 == 0 && s->set.out_every ? frx__output_write(s) : FRX_OK;
     double w0 = frx__now();
     frx__progress_start(&pr, s);
+    frx__profile_active(s->be, 1); /* the loop's time, as wall's */
     while (rc == FRX_OK && !finished(s)) {
         rc = step(s);
         if (rc == FRX_OK)
@@ -236,6 +237,7 @@ int frx_solver_run(frx_solver *s, frx_run_stats *stats)
     if (rc == FRX_OK)
         rc = write_due(s, 1);
     double wall = frx__now() - w0;
+    frx__profile_active(s->be, 0);
     frx__progress_end(&pr, s);
     if (rc == FRX_OK) /* not timed: the solver's own output */
         rc = frx__solver_finish(s);
