@@ -21,6 +21,7 @@
 set -eu
 mode=$1 mpiexec=$2 frx=$3
 shift 3
+here=$(cd "$(dirname "$0")" && pwd) # vortex-fields.yaml: the vortex
 dir=$(mktemp -d "${TMPDIR:-/tmp}/frx-vortex.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 cd "$dir"
@@ -33,18 +34,7 @@ solver:
   name: euler
   order: $1
   riemann-solver: $2
-  constants: {gamma: 1.4, S: 13.5, M: 0.4, R: 1.5,
-              A: S*S*M*M*(gamma - 1)/(8*pi*pi), B: S/(2*pi*R), k: 1/(2*R*R)}
-  ics:
-    rho: (1 - A*exp(2*k*(1 - x*x - y*y)))^(1/(gamma - 1))
-    u: B*y*exp(k*(1 - x*x - y*y))
-    v: 1 - B*x*exp(k*(1 - x*x - y*y))
-    p: (1 - A*exp(2*k*(1 - x*x - y*y)))^(gamma/(gamma - 1))/(gamma*M*M)
-  exact:
-    rho: (1 - A*exp(2*k*(1 - x*x - (y - t)*(y - t))))^(1/(gamma - 1))
-    u: B*(y - t)*exp(k*(1 - x*x - (y - t)*(y - t)))
-    v: 1 - B*x*exp(k*(1 - x*x - (y - t)*(y - t)))
-    p: (1 - A*exp(2*k*(1 - x*x - (y - t)*(y - t))))^(gamma/(gamma - 1))/(gamma*M*M)
+$(cat "$here/vortex-fields.yaml")
 END
 }
 

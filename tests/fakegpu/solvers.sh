@@ -17,6 +17,7 @@
 # check (check.interval 1). euler-quad-single runs in single precision.
 set -eu
 mpiexec=$1 frx=$2 keep=$3 name=$4
+here=$(cd "$(dirname "$0")" && pwd)
 dir=$(mktemp -d "${TMPDIR:-/tmp}/frx-fakegpu-solver.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 cd "$dir"
@@ -26,18 +27,8 @@ command -v h5diff > /dev/null ||
     { echo "solvers.sh: h5diff is needed (Debian: hdf5-tools)"; exit 1; }
 
 np=2 prec=double tol=1e-12
-vortex="constants: {gamma: 1.4, S: 13.5, M: 0.4, R: 1.5,
-              A: S*S*M*M*(gamma - 1)/(8*pi*pi), B: S/(2*pi*R), k: 1/(2*R*R)}
-  ics:
-    rho: (1 - A*exp(2*k*(1 - x*x - y*y)))^(1/(gamma - 1))
-    u: B*y*exp(k*(1 - x*x - y*y))
-    v: 1 - B*x*exp(k*(1 - x*x - y*y))
-    p: (1 - A*exp(2*k*(1 - x*x - y*y)))^(gamma/(gamma - 1))/(gamma*M*M)
-  exact:
-    rho: (1 - A*exp(2*k*(1 - x*x - (y - t)*(y - t))))^(1/(gamma - 1))
-    u: B*(y - t)*exp(k*(1 - x*x - (y - t)*(y - t)))
-    v: 1 - B*x*exp(k*(1 - x*x - (y - t)*(y - t)))
-    p: (1 - A*exp(2*k*(1 - x*x - (y - t)*(y - t))))^(gamma/(gamma - 1))/(gamma*M*M)"
+# the vortex: constants, ics and exact, indented for the solver section
+vortex=$(cat "$here/../euler/vortex-fields.yaml")
 lee_waves="waves:
     - {type: acoustic, amplitude: 1, modes: [1, 1]}
     - {type: vorticity, amplitude: 0.5, modes: [1, -1]}
@@ -93,7 +84,7 @@ euler-quad-hllc)
   name: euler
   order: 3
   riemann-solver: hllc
-  $vortex
+$vortex
 mesh: {type: box, n: [6, 6], lower: [-10, -10], upper: [10, 10],
        periodic: [true, true]}
 time: {scheme: rk45, dt: 0.01, t-end: 0.05}" ;;
@@ -103,7 +94,7 @@ euler-tri-rusanov)
   name: euler
   order: 2
   riemann-solver: rusanov
-  $vortex
+$vortex
   boundaries:
     bottom: {type: sup-in-fa, rho: 1, u: 0, v: 1, p: 4.4642857}
     top: {type: sup-out-fn}
@@ -118,7 +109,7 @@ euler-quad-single)
   name: euler
   order: 2
   riemann-solver: hllc
-  $vortex
+$vortex
 mesh: {type: box, n: [6, 6], lower: [-10, -10], upper: [10, 10],
        periodic: [true, true]}
 time: {scheme: rk4, cfl: 0.5, steps: 4}" ;;
