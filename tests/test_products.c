@@ -245,6 +245,71 @@ START_TEST(streaming_stores_large_c)
 }
 END_TEST
 
+/* B and C that start past 2^31 values of their allocation are read and
+ * written where they are by every provider, not where a 32-bit offset
+ * would wrap to. openmp in single precision only: its large blocks are
+ * mapped untouched, so the 8 GiB matrix in front costs no memory. */
+START_TEST(offsets_past_2_31_values)
+{
+    if (strcmp(backend_name, "openmp") != 0 || frx_backend_fpsize(be) != 4) {
+        printf("offsets_past_2_31_values: openmp in single precision only "
+               "(an 8 GiB allocation, untouched there)\n");
+        return;
+    }
+    fr_operator op = fr_make(2, 2, FR_GRAD);
+    size_t nvar = 2, neles = 3 * frx_backend_soasz(be) + 1;
+    frx_matrix_shape shapes[3] = {{1, 1, ((size_t)1 << 31) + 64},
+                                  {op.k, nvar, neles}, {op.m, nvar, neles}};
+    frx_matrix *g[3];
+    ck_assert_int_eq(frx_matrix_create_group(be, 3, shapes, g), FRX_OK);
+    uint64_t rng = 207;
+    struct pcase t = {.op = &op, .nvar = nvar, .neles = neles, .b = g[1],
+                      .c = g[2]};
+    ck_assert_int_eq(frx_matrix_create_const(be, op.m, op.k, op.a, &t.a),
+                     FRX_OK);
+    t.hb = tu_alloc(be, op.k * nvar * neles);
+    t.hc = tu_alloc(be, op.m * nvar * neles);
+    for (size_t i = 0; i < op.k * nvar * neles; i++)
+        tu_put(be, t.hb, i, tu_value(&rng));
+    for (size_t i = 0; i < op.m * nvar * neles; i++)
+        tu_put(be, t.hc, i, tu_value(&rng));
+    ck_assert_int_eq(frx_matrix_write(t.b, t.hb), FRX_OK);
+    const char *names[16];
+    size_t n = frx_backend_products(be, names, 16);
+    for (size_t k = 0; k < n && k < 16; k++)
+        run_one(&t, names[k], 1.5, 1);
+    frx_matrix_destroy(g[0]);
+    pcase_free(&t);
+    free(op.a);
+}
+END_TEST
+
+/* The generated code of every target takes offsets and leading
+ * dimensions as 64-bit values. */
+START_TEST(generated_offsets_are_64_bit)
+{
+    static const char *const i64[] = {"", "long", "long", "long long",
+                                      "long long"};
+    fr_operator op = fr_make(2, 1, FR_INTERP);
+    for (int t = FRX_TARGET_C_OPENMP; t <= FRX_TARGET_HIP; t++) {
+        frx_codegen cg = {.target = t, .precision = FRX_DOUBLE, .soasz = 8,
+                          .alignment = 64};
+        char *src, *entry, want[64];
+        ck_assert_int_eq(frx_product_generate(&cg, op.m, op.k, op.a, 0, 4,
+                                              64, 64, &src, &entry), FRX_OK);
+        snprintf(want, sizeof want, "typedef %s frx_ix64;", i64[t]);
+        ck_assert_msg(strstr(src, want), "target %d: no '%s' in\n%s", t,
+                      want, src);
+        ck_assert_msg(strstr(src, "frx_ix64 a_o, frx_ix64 a_ld") &&
+                      strstr(src, "frx_ix64 b_o, frx_ix64 b_ld") &&
+                      strstr(src, "frx_ix64 c_o, frx_ix64 c_ld"),
+                      "target %d: 32-bit offsets in\n%s", t, src);
+        free(src), free(entry);
+    }
+    free(op.a);
+}
+END_TEST
+
 /* Slices of B and C ending inside a chunk of their parents: the product
  * writes the slice and leaves the parent's other elements alone; a
  * library, which writes whole chunks, is refused there when named and
@@ -765,6 +830,8 @@ static Suite *products_suite(void)
     tcase_add_test(tc, beta_zero_never_reads_c);
     tcase_add_test(tc, streaming_stores_large_c);
     tcase_add_test(tc, slice_ending_inside_a_chunk);
+    tcase_add_test(tc, offsets_past_2_31_values);
+    tcase_add_test(tc, generated_offsets_are_64_bit);
     tcase_add_test(tc, group_members_and_overlap);
     tcase_add_test(tc, slices_side_by_side_overlap_and_const_c);
     tcase_add_test(tc, graph_orders_products);

@@ -136,6 +136,7 @@ int frx_product_generate(const frx_codegen *cg, size_t m, size_t k,
     frx__pgen g = variant(cg, m, k, a, beta0, rows);
     g.ldb = ldb;
     g.ldc = ldc;
+    g.width = 1; /* C with OpenMP: one chunk at a time (a product sizes it) */
     return frx__pgen_source(&g, src, entry);
 }
 
@@ -299,6 +300,10 @@ static frx_param ival(size_t i)
 {
     return (frx_param){.type = FRX_PARAM_INT, .i = (int64_t)i};
 }
+static frx_param lval(size_t i) /* offsets, leading dimensions */
+{
+    return (frx_param){.type = FRX_PARAM_INT64, .i = (int64_t)i};
+}
 static frx_param fval(double d)
 {
     return (frx_param){.type = FRX_PARAM_FP, .d = d};
@@ -311,11 +316,11 @@ static void gen_params(const frx_product *p, void *c_mem, size_t c_off,
     int c_access = FRX_ACCESS_WRITE | (p->beta == 0 ? 0 : FRX_ACCESS_READ);
     frx_param v[15] = {
         ival(1), ival(p->ncols),
-        mem(p->a->alloc->mem, FRX_ACCESS_READ), ival(p->a->offset / fs),
-        ival(p->a->leaddim),
-        mem(p->b->alloc->mem, FRX_ACCESS_READ), ival(p->b->offset / fs),
-        ival(p->b->leaddim),
-        mem(c_mem, c_access), ival(c_off), ival(p->c->leaddim),
+        mem(p->a->alloc->mem, FRX_ACCESS_READ), lval(p->a->offset / fs),
+        lval(p->a->leaddim),
+        mem(p->b->alloc->mem, FRX_ACCESS_READ), lval(p->b->offset / fs),
+        lval(p->b->leaddim),
+        mem(c_mem, c_access), lval(c_off), lval(p->c->leaddim),
         ival(p->nfull), ival(p->rem), fval(p->alpha), fval(p->beta)};
     memcpy(out, v, sizeof v);
 }
@@ -560,14 +565,11 @@ static void layout(frx_product *p)
     p->rem = owned ? 0 : c->neles % soasz;
 }
 
-static int fits_int(const frx_product *p)
+/* The generated code counts columns in int (offsets are 64-bit): the
+ * columns, rounded up to the chunks a thread takes, must fit. */
+static int columns_fit(const frx_product *p)
 {
-    const frx_matrix *m[3] = {p->a, p->b, p->c};
-    size_t fs = p->be->fpsize;
-    for (int i = 0; i < 3; i++)
-        if ((m[i]->offset / fs + m[i]->nrow * m[i]->leaddim) > INT32_MAX)
-            return 0;
-    return 1;
+    return p->ncols <= (size_t)INT32_MAX - 4096;
 }
 
 int frx_product_create(frx_matrix *a, frx_matrix *b, frx_matrix *c,
@@ -605,10 +607,12 @@ int frx_product_create_using(frx_matrix *a, frx_matrix *b, frx_matrix *c,
     layout(p);
     if (!provider)
         provider = be->products;
-    rc = fits_int(p) ? candidates(p, av, provider)
-                     : frx_error(FRX_ERANGE, "product %zu x %zu: B or C "
-                                 "reaches past element 2^31 of its "
-                                 "allocation: split it", p->m, p->k);
+    rc = columns_fit(p) ? candidates(p, av, provider)
+                        : frx_error(FRX_ERANGE, "product %zu x %zu: C has "
+                                    "%zu columns (variables x elements), "
+                                    "past the 2^31 - 4097 a product takes: "
+                                    "split the elements into blocks",
+                                    p->m, p->k, p->ncols);
     if (rc == FRX_OK && p->ncands == 1) {
         rc = impl_prepare(p, &p->cands[0], av, &p->run);
         p->chosen = p->cands[0];

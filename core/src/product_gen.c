@@ -17,6 +17,9 @@
  *
  * Parameters, in order: _nrows (1), _n (columns), A, its offset and
  * leading dimension, B likewise, C likewise, _nfull, _rem, alpha, beta.
+ * Offsets and leading dimensions are 64-bit (frx_ix64, FRX_PARAM_INT64):
+ * rows times a leading dimension pass 2^31 in large matrices long before
+ * a column count does; the counts are int (the core checks they fit).
  * Columns [0, _nfull) are computed; beyond them, only the first _rem
  * lanes of each chunk of soasz columns (a slice of C that ends inside a
  * chunk leaves the rest of that chunk to its neighbours). */
@@ -238,7 +241,7 @@ static void prelude(struct gen *s)
                    "typedef union { void *p; int64_t i; double d; } frx_kp;\n");
     if (g->target == FRX_TARGET_OPENCL && s->dbl)
         fprintf(f, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
-    fprintf(f, "typedef %s fpdtype_t;\ntypedef %s frx_ix;\n",
+    fprintf(f, "typedef %s fpdtype_t;\ntypedef %s frx_ix64;\n",
             s->dbl ? "double" : "float",
             g->target == FRX_TARGET_CUDA || g->target == FRX_TARGET_HIP
                 ? "long long" : "long");
@@ -247,9 +250,10 @@ static void prelude(struct gen *s)
 /* The parameter list; gl is the address space of buffers, r restrict. */
 static void params(struct gen *s, const char *gl, const char *r)
 {
-    fprintf(s->f, "int _nrows, int _n, %sconst fpdtype_t *%s a_b, int a_o, "
-                  "int a_ld, %sconst fpdtype_t *%s b_b, int b_o, int b_ld, "
-                  "%sfpdtype_t *%s c_b, int c_o, int c_ld, int _nfull, "
+    fprintf(s->f, "int _nrows, int _n, %sconst fpdtype_t *%s a_b, "
+                  "frx_ix64 a_o, frx_ix64 a_ld, %sconst fpdtype_t *%s b_b, "
+                  "frx_ix64 b_o, frx_ix64 b_ld, %sfpdtype_t *%s c_b, "
+                  "frx_ix64 c_o, frx_ix64 c_ld, int _nfull, "
                   "int _rem, fpdtype_t alpha, fpdtype_t beta",
             gl, r, gl, r, gl, r);
 }
@@ -310,7 +314,7 @@ static void openmp_body(struct gen *s)
     fprintf(f, "\n#if defined(__GNUC__) && !defined(__clang__)\n"
                "__attribute__((noinline, noclone))\n#endif\n"
                "static void frx_cols(const fpdtype_t *restrict a, "
-               "frx_ix lda, const fpdtype_t *restrict b0, "
+               "frx_ix64 lda, const fpdtype_t *restrict b0, "
                "fpdtype_t *restrict c0, int nq, fpdtype_t alpha, "
                "fpdtype_t beta)\n{\n"
                "    (void)a, (void)lda, (void)alpha, (void)beta;\n");
@@ -324,7 +328,7 @@ static void openmp_body(struct gen *s)
                "    (void)_nrows, (void)b_ld, (void)c_ld;\n"
                "    const fpdtype_t *a = a_b + a_o, *b = b_b + b_o;\n"
                "    fpdtype_t *c = c_b + c_o;\n"
-               "    const frx_ix lda = a_ld;\n"
+               "    const frx_ix64 lda = a_ld;\n"
                "    const int nb = (_nfull + %zu - 1) / %zu;\n"
                "#pragma omp for schedule(static) nowait\n"
                "    for (int ib = 0; ib < nb; ib++) {\n"
@@ -344,19 +348,22 @@ static void openmp_body(struct gen *s)
                "    for (int j0 = _nfull; j0 < _n; j0 += %zu) {\n"
                "        for (int r = 0; r < %zu; r++)\n"
                "            for (int l = _rem; l < %zu; l++)\n"
-               "                keep[r*%zu + l] = c[j0 + (frx_ix)r*%zu + l];\n"
+               "                keep[r*%zu + l] = "
+               "c[j0 + (frx_ix64)r*%zu + l];\n"
                "        frx_cols(a, lda, b + j0, c + j0, 1, alpha, beta);\n",
             g->m * S, S, g->m, S, S, g->ldc);
     fprintf(f, "        FRX_FENCE();\n"
                "        for (int r = 0; r < %zu; r++)\n"
                "            for (int l = _rem; l < %zu; l++)\n"
-               "                c[j0 + (frx_ix)r*%zu + l] = keep[r*%zu + l];\n"
+               "                c[j0 + (frx_ix64)r*%zu + l] = "
+               "keep[r*%zu + l];\n"
                "    }\n    }\n}\n", g->m, S, g->ldc, S);
     /* the backend calls every kernel through one function type */
     fprintf(f, "\nstatic void frx_product_call(const frx_kp *_p)\n{\n"
                "    frx_product((int)_p[0].i, (int)_p[1].i, _p[2].p, "
-               "(int)_p[3].i, (int)_p[4].i, _p[5].p, (int)_p[6].i, "
-               "(int)_p[7].i, _p[8].p, (int)_p[9].i, (int)_p[10].i, "
+               "(frx_ix64)_p[3].i, (frx_ix64)_p[4].i, _p[5].p, "
+               "(frx_ix64)_p[6].i, (frx_ix64)_p[7].i, _p[8].p, "
+               "(frx_ix64)_p[9].i, (frx_ix64)_p[10].i, "
                "(int)_p[11].i, (int)_p[12].i, (fpdtype_t)_p[13].d, "
                "(fpdtype_t)_p[14].d);\n}\n");
     fprintf(f, FRX__OPENMP_ENTRIES, "frx_product");
@@ -389,12 +396,12 @@ static void device_body(struct gen *s)
                "        return;\n"
                "    %sconst fpdtype_t *b = b_b + b_o + _i;\n"
                "    %sfpdtype_t *c = c_b + c_o + _i;\n"
-               "    const frx_ix ldb = b_ld, ldc = c_ld;\n"
+               "    const frx_ix64 ldb = b_ld, ldc = c_ld;\n"
                "    (void)alpha, (void)beta;\n",
             g->soasz, gl, gl);
     if (g->loops) /* only loops read A: NVRTC warns of unused variables */
         fprintf(f, "    %sconst fpdtype_t *a = a_b + a_o;\n"
-                   "    const frx_ix lda = a_ld;\n", gl);
+                   "    const frx_ix64 lda = a_ld;\n", gl);
     else
         fprintf(f, "    (void)a_b, (void)a_o, (void)a_ld;\n");
     column(s, "    ");
