@@ -4,8 +4,9 @@
  * node that spent it; openmp runs no batches), summed per label: the
  * kernel's name, the product's, pack, unpack, MPI start, MPI wait or
  * host. frx run prints the table on rank 0 at the end, summed over the
- * ranks. The synchronisations cost time of their own, so a profiled run
- * is slower; the shares are what it is for. */
+ * ranks, and on more than one rank the busiest and idlest rank's time.
+ * The synchronisations cost time of their own, so a profiled run is
+ * slower; the shares are what it is for. */
 #include "frx-impl.h"
 #include "solver-impl.h"
 
@@ -137,6 +138,35 @@ static void print_table(struct frx__prof_entry *all, size_t n, int nranks,
     fflush(stdout);
 }
 
+/* The time each rank spent in its timed nodes other than MPI waits: in
+ * a step every rank waits for the slowest, so max/min says how much an
+ * uneven load or an uneven machine costs (a slower core, a busier rank). */
+static double busy_time(const struct frx__profile *p)
+{
+    double busy = 0;
+    for (size_t i = 0; i < p->n; i++)
+        if (!(p->e[i].kind == FRX__PROF_MPI &&
+              strcmp(p->e[i].label, "MPI wait") == 0))
+            busy += p->e[i].secs;
+    return busy;
+}
+
+static void print_balance(const double *busy, int nranks)
+{
+    int lo = 0, hi = 0;
+    for (int r = 1; r < nranks; r++) {
+        if (busy[r] < busy[lo])
+            lo = r;
+        if (busy[r] > busy[hi])
+            hi = r;
+    }
+    printf("frx:   busy time per rank (timed nodes but MPI waits): max "
+           "%.4f s (rank %d), min %.4f s (rank %d), max/min %.3f\n",
+           busy[hi], hi, busy[lo], lo,
+           busy[lo] > 0 ? busy[hi] / busy[lo] : 1.0);
+    fflush(stdout);
+}
+
 int frx__profile_report(frx_backend *be, MPI_Comm comm, double wall)
 {
     if (!be->prof)
@@ -146,9 +176,11 @@ int frx__profile_report(frx_backend *be, MPI_Comm comm, double wall)
     MPI_Comm_size(comm, &nranks);
     const struct frx__profile *p = be->prof;
     int mine = (int)(p->n * sizeof *p->e), *bytes = NULL, *at = NULL;
+    double busy = busy_time(p), *busies = NULL;
     if (rank == 0) {
         bytes = frx__calloc((size_t)nranks, sizeof *bytes, "the profile");
         at = frx__calloc((size_t)nranks, sizeof *at, "the profile");
+        busies = frx__calloc((size_t)nranks, sizeof *busies, "the profile");
     }
     /* every rank takes part in both collectives, whatever rank 0 has */
     MPI_Gather(&mine, 1, MPI_INT, bytes, 1, MPI_INT, 0, comm);
@@ -163,12 +195,17 @@ int frx__profile_report(frx_backend *be, MPI_Comm comm, double wall)
     }
     struct frx__prof_entry *all =
         rank == 0 ? malloc(total ? total : 1) : NULL;
-    int ok = rank != 0 || (bytes && at && all);
+    int ok = rank != 0 || (bytes && at && busies && all);
     MPI_Bcast(&ok, 1, MPI_INT, 0, comm); /* rank 0 has room, or none send */
-    if (ok)
+    if (ok) {
         MPI_Gatherv(p->e, mine, MPI_BYTE, all, bytes, at, MPI_BYTE, 0, comm);
-    if (rank == 0 && ok)
+        MPI_Gather(&busy, 1, MPI_DOUBLE, busies, 1, MPI_DOUBLE, 0, comm);
+    }
+    if (rank == 0 && ok) {
         print_table(all, total / sizeof *all, nranks, walls);
-    free(all), free(bytes), free(at);
+        if (nranks > 1)
+            print_balance(busies, nranks);
+    }
+    free(all), free(bytes), free(at), free(busies);
     return ok ? FRX_OK : FRX_ENOMEM;
 }

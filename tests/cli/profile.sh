@@ -3,7 +3,8 @@
 # thread and 1 rank x 2 threads: the same L2 errors as without it (to the
 # last digit printed), and a table whose rows add up: the interface and
 # flux kernels once per RHS evaluation on every rank, products, packs and
-# MPI waits (2 ranks), frx's time-integration kernels, shares below 100%.
+# MPI waits (2 ranks), frx's time-integration kernels, shares below 100%,
+# and (2 ranks) the busiest and idlest rank's busy time.
 set -eu
 mpiexec=$1 frx=$2
 dir=$(mktemp -d "${TMPDIR:-/tmp}/frx-profile.XXXXXX")
@@ -61,6 +62,10 @@ for layout in 2x1 1x2; do
                            END { exit !f }' out ||
                 fail "$layout: no $1 row"
         done
+        awk '$1 == "frx:" && $2 == "busy" && $11 == "max" && $16 == "min" &&
+             $21 == "max/min" && $22 >= 1 && $12 >= $17 && $17 > 0 { f = 1 }
+             END { exit !f }' out ||
+            fail "$layout: no busy-time line, or max below min"
     fi
     awk '$1 == "frx:" && $2 ~ /%$/ { s += $2 + 0 } END { exit !(s > 0 && s <= 100.5) }' out ||
         fail "$layout: the shares do not add up to at most 100%"
