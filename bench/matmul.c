@@ -12,7 +12,9 @@
  * memory where frx's choice runs faster per column in cache than that
  * bound allows.
  *
- *   build/bench/matmul [BACKEND] [MBYTES]     (default openmp, 256) */
+ *   build/bench/matmul [BACKEND] [MBYTES] [ONLY]   (default openmp, 256)
+ *
+ * ONLY: just the operators whose name ("hex p2 interp") contains it. */
 #include "fr_operators.h"
 #include "timing.h"
 
@@ -385,6 +387,7 @@ int main(int argc, char **argv)
 {
     const char *backend = argc > 1 ? argv[1] : "openmp";
     size_t mbytes = argc > 2 ? (size_t)atol(argv[2]) : 256;
+    const char *only = argc > 3 ? argv[3] : "";
     frx_config *cfg;
     frx_backend *be = bench_backend("bench/matmul", backend, &cfg);
     if (!be)
@@ -411,6 +414,10 @@ int main(int argc, char **argv)
     int header = 0;
     for (size_t i = 0; i < nops; i++) {
         struct row r;
+        if (!strstr(ops[i].name, only)) {
+            free(ops[i].a);
+            continue;
+        }
         measure(be, &ops[i], mbytes, stream, &r);
         if (!header)
             print_header(&r);
