@@ -146,6 +146,7 @@ typedef struct frx__pgen {
                          aligned to 64 bytes) */
     int loops;        /* loop over runs of nonzero columns, reading A from
                          its buffer, rather than unroll every nonzero */
+    int phased;       /* OpenCL: a barrier between blocks of rows */
 } frx__pgen;
 
 int frx__pgen_source(const frx__pgen *g, char **src, char **entry);

@@ -151,7 +151,7 @@ static size_t width_for(const frx_product *p)
 }
 
 static void add_generated(frx_product *p, const double *a, size_t rows,
-                          int stream)
+                          int stream, int phased)
 {
     frx_backend *be = p->be;
     struct cand *c = &p->cands[p->ncands++];
@@ -163,8 +163,9 @@ static void add_generated(frx_product *p, const double *a, size_t rows,
     c->gen.ldc = p->c->leaddim;
     c->gen.width = width_for(p);
     c->gen.stream = stream;
-    snprintf(c->id, sizeof c->id, "generated/r%zu%s", c->gen.rows,
-             stream ? "s" : "");
+    c->gen.phased = phased;
+    snprintf(c->id, sizeof c->id, "generated/r%zu%s%s", c->gen.rows,
+             stream ? "s" : "", phased ? "p" : "");
     for (size_t i = 0; i + 1 < p->ncands; i++)
         if (strcmp(p->cands[i].id, c->id) == 0) {
             p->ncands--; /* rows past m: the same code again */
@@ -185,7 +186,10 @@ static void generated_candidates(frx_product *p, const double *a)
                  p->m * p->c->leaddim * be->fpsize >= STREAM_BYTES &&
                  chunk % 64 == 0 && be->info.alignment % 64 == 0;
     for (size_t i = 0; i < 4; i++)
-        add_generated(p, a, rows[i], stream);
+        add_generated(p, a, rows[i], stream, 0);
+    if (be->ops->target == FRX_TARGET_OPENCL)
+        for (size_t i = 1; i < 4; i++)
+            add_generated(p, a, rows[i], 0, 1);
 }
 
 static const char *const *libs_of(const frx_backend *be)

@@ -13,7 +13,12 @@
  * C with OpenMP: threads over chunks of soasz contiguous columns, each
  * chunk one vector of the compiler's vector extension (whole SIMD
  * registers on any ISA), the leading dimensions written in as literals.
- * GPU targets (OpenCL, CUDA, HIP): one work-item per column.
+ * GPU targets (OpenCL, CUDA, HIP): one work-item per column. OpenCL's
+ * phased variants put a barrier between blocks of rows (every work-item
+ * goes through them; those past the columns compute nothing): PoCL runs
+ * each stretch between barriers for the whole work-group before the
+ * next, so a block of rows streams over the group's columns, as on the
+ * host.
  *
  * Parameters, in order: _nrows (1), _n (columns), A, its offset and
  * leading dimension, B likewise, C likewise, _nfull, _rem, alpha, beta.
@@ -195,6 +200,11 @@ static void column(struct gen *s, const char *ind)
     for (size_t r0 = 0; r0 < g->m; r0 += g->rows) {
         size_t r1 = r0 + g->rows < g->m ? r0 + g->rows : g->m;
         fprintf(s->f, "%s/* rows %zu to %zu */\n", ind, r0, r1 - 1);
+        if (g->phased) { /* every work-item of the group passes barriers */
+            if (r0)
+                fprintf(s->f, "%sbarrier(CLK_LOCAL_MEM_FENCE);\n", ind);
+            fprintf(s->f, "%sif (_on) {\n", ind);
+        }
         if (s->host) {
             fprintf(s->f, "%sfor (int q = 0; q < nq; q++) {\n"
                           "%s    const fpdtype_t *restrict b = b0 + "
@@ -203,11 +213,12 @@ static void column(struct gen *s, const char *ind)
                     ind, ind, g->soasz, ind, g->soasz);
             accumulators(s, "        ");
         }
+        const char *in = s->host || g->phased ? "        " : ind;
         if (g->loops)
-            block_loops(s, r0, r1, s->host ? "        " : ind);
+            block_loops(s, r0, r1, in);
         else
-            block_unrolled(s, r0, r1, s->host ? "        " : ind);
-        if (s->host)
+            block_unrolled(s, r0, r1, in);
+        if (s->host || g->phased)
             fprintf(s->f, "%s}\n", ind);
     }
 }
@@ -229,13 +240,14 @@ static void prelude(struct gen *s)
     FILE *f = s->f;
     fprintf(f, "/* frx product: a %zu x %zu operator with %zu nonzeros, "
                "%s, %s precision, chunk width %zu, rows in blocks of %zu, "
-               "%zu chunks a block, %s%s%s */\n", g->m, g->k, nonzeros(g),
+               "%zu chunks a block, %s%s%s%s */\n", g->m, g->k, nonzeros(g),
             names[g->target], s->dbl ? "double" : "single", g->soasz,
             g->rows, g->width,
             g->loops ? "loops over runs of nonzero columns"
                      : "every nonzero unrolled",
             g->beta0 ? ", beta = 0" : "",
-            g->stream ? ", streaming stores" : "");
+            g->stream ? ", streaming stores" : "",
+            g->phased ? ", a barrier between blocks of rows" : "");
     if (g->target == FRX_TARGET_C_OPENMP)
         fprintf(f, "#include <stdint.h>\n"
                    "typedef union { void *p; int64_t i; double d; } frx_kp;\n");
@@ -391,14 +403,15 @@ static void device_body(struct gen *s)
                    "threadIdx.x;\n");
     /* unsigned: some compilers (PoCL) only vectorise that division */
     fprintf(f, "    (void)_nrows;\n"
-               "    if (_i >= _n || (_i >= _nfull && "
-               "(int)((unsigned)_i %% %zuu) >= _rem))\n"
-               "        return;\n"
+               "    const int _on = !(_i >= _n || (_i >= _nfull && "
+               "(int)((unsigned)_i %% %zuu) >= _rem));\n"
+               "%s"
                "    %sconst fpdtype_t *b = b_b + b_o + _i;\n"
                "    %sfpdtype_t *c = c_b + c_o + _i;\n"
                "    const frx_ix64 ldb = b_ld, ldc = c_ld;\n"
                "    (void)alpha, (void)beta;\n",
-            g->soasz, gl, gl);
+            g->soasz, g->phased ? "" : "    if (!_on)\n        return;\n",
+            gl, gl);
     if (g->loops) /* only loops read A: NVRTC warns of unused variables */
         fprintf(f, "    %sconst fpdtype_t *a = a_b + a_o;\n"
                    "    const frx_ix64 lda = a_ld;\n", gl);
