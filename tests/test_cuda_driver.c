@@ -1,12 +1,17 @@
-/* The cuda plugin's own declarations of the driver API (cudrv.h) against
- * the toolkit's cuda.h where it is installed (values, sizes and the
- * symbol each call's name stands for), its loader against the toolkit's
- * stub libcuda (every symbol resolves), and the loader's messages. No
- * GPU or driver needed. */
+/* The cuda plugin's own declarations of the driver API (cudrv.h) and of
+ * cuBLAS (cublasdl.h) against the toolkit's cuda.h and cublas_v2.h where
+ * they are installed (values, sizes and the symbol each call's name
+ * stands for), its loaders against the toolkit's stub libcuda and its
+ * libcublas (every symbol resolves), and the loaders' messages. No GPU
+ * or driver needed. */
+#include "cublasdl.h"
 #include "cudrv.h"
 
 #ifdef FRX_HAVE_CUDA_H
 #include <cuda.h>
+#endif
+#ifdef FRX_HAVE_CUBLAS_H
+#include <cublas_v2.h>
 #endif
 
 #include <check.h>
@@ -53,6 +58,67 @@ START_TEST(symbols_are_those_cuda_h_names)
 END_TEST
 #endif
 
+#ifdef FRX_HAVE_CUBLAS_H
+SAME(CUBL_SUCCESS, CUBLAS_STATUS_SUCCESS);
+SAME(CUBL_OP_N, CUBLAS_OP_N);
+SAME(CUBL_POINTER_MODE_HOST, CUBLAS_POINTER_MODE_HOST);
+_Static_assert(sizeof(cublas_status) == sizeof(cublasStatus_t), "status");
+_Static_assert(sizeof(int) == sizeof(cublasOperation_t), "operation");
+_Static_assert(sizeof(int) == sizeof(cublasPointerMode_t), "pointer mode");
+_Static_assert(__builtin_types_compatible_p(cublas_handle, cublasHandle_t),
+               "handle");
+_Static_assert(__builtin_types_compatible_p(cu_stream, cudaStream_t),
+               "cudaStream_t");
+
+/* cublas_v2.h maps each call to its symbol (cublasCreate to
+ * cublasCreate_v2...): ours must be that one. */
+START_TEST(symbols_are_those_cublas_v2_h_names)
+{
+#define CHECK_BLAS_NAME(field, symbol, params) \
+    ck_assert_str_eq(symbol, XSTR(cublas##field));
+    CUBLAS_FUNCTIONS(CHECK_BLAS_NAME)
+#undef CHECK_BLAS_NAME
+}
+END_TEST
+#endif
+
+START_TEST(toolkit_cublas_has_every_symbol)
+{
+    const char *lib = FRX_CUDA_HOME "/lib64/libcublas.so";
+    if (access(lib, R_OK) != 0) {
+        printf("no libcublas at %s: not checked\n", lib);
+        return;
+    }
+    const char *const libs[] = {lib, NULL};
+    struct cu_blas b;
+    char why[1024] = "";
+    ck_assert_msg(frx_cublas_open(&b, libs, why, sizeof why) == 0, "%s",
+                  why);
+    ck_assert_str_eq(b.path, lib);
+    ck_assert_ptr_nonnull(b.Dgemm);
+    ck_assert_ptr_nonnull(b.Sgemm);
+    /* no handle made: that needs a driver */
+    if (b.StatusName)
+        ck_assert_str_eq(frx_cublas_status(&b, 1),
+                         "CUBLAS_STATUS_NOT_INITIALIZED");
+}
+END_TEST
+
+START_TEST(missing_cublas_says_what_it_tried)
+{
+    const char *const libs[] = {"libfrx-no-such-cublas.so.13", "libm.so.6",
+                                NULL};
+    struct cu_blas b;
+    char why[1024];
+    ck_assert_int_eq(frx_cublas_open(&b, libs, why, sizeof why), -1);
+    ck_assert_ptr_nonnull(strstr(why, "libfrx-no-such-cublas.so.13: "));
+    ck_assert_ptr_nonnull(strstr(why, "; libm.so.6 has no "
+                                      "cublasCreate_v2()"));
+    ck_assert_ptr_null(b.lib);
+    ck_assert_str_eq(frx_cublas_status(&b, 7), "cuBLAS status");
+}
+END_TEST
+
 START_TEST(stub_library_has_every_symbol)
 {
     const char *stub = FRX_CUDA_HOME "/lib64/stubs/libcuda.so";
@@ -95,8 +161,16 @@ int main(void)
 #else
     printf("no cuda.h under " FRX_CUDA_HOME ": declarations not compared\n");
 #endif
+#ifdef FRX_HAVE_CUBLAS_H
+    tcase_add_test(tc, symbols_are_those_cublas_v2_h_names);
+#else
+    printf("no cublas_v2.h under " FRX_CUDA_HOME ": cuBLAS's declarations "
+           "not compared\n");
+#endif
     tcase_add_test(tc, stub_library_has_every_symbol);
     tcase_add_test(tc, missing_driver_named);
+    tcase_add_test(tc, toolkit_cublas_has_every_symbol);
+    tcase_add_test(tc, missing_cublas_says_what_it_tried);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

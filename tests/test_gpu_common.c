@@ -1,6 +1,7 @@
 /* gpu-common's parts that need no GPU (device choice, launch geometry and
- * parameters, the compilers' loader) and the core's pack kernel
- * generator, unit-tested. */
+ * parameters, the compilers' loader, products by a vendor BLAS on a
+ * vendor that records its gemm) and the core's pack kernel generator,
+ * unit-tested. */
 #include "gpu.h"
 
 #include <check.h>
@@ -232,6 +233,120 @@ START_TEST(log_names_the_kept_source)
 }
 END_TEST
 
+/* ------------------------------------------- products by a vendor BLAS */
+
+/* A vendor whose BLAS records the last gemm it was given. */
+static struct {
+    int m, n, k, lda, ldb, ldc, calls, opened, refuse;
+    uint64_t a, b, c;
+    double alpha, beta;
+} seen;
+
+static int rec_open(struct gpu *g)
+{
+    (void)g;
+    seen.opened++;
+    return seen.refuse ? frx_error(FRX_ENOTSUP, "testblas: not here")
+                       : FRX_OK;
+}
+
+static int rec_gemm(struct gpu *g, int m, int n, int k, double alpha,
+                    uint64_t a, int lda, uint64_t b, int ldb, double beta,
+                    uint64_t c, int ldc)
+{
+    (void)g;
+    seen.m = m, seen.n = n, seen.k = k, seen.lda = lda, seen.ldb = ldb;
+    seen.ldc = ldc, seen.a = a, seen.b = b, seen.c = c;
+    seen.alpha = alpha, seen.beta = beta;
+    seen.calls++;
+    return FRX_OK;
+}
+
+static const struct gpu_vendor rec_vendor = {
+    .blas = "testblas", .blas_open = rec_open, .gemm = rec_gemm};
+
+/* A 18 x 9 at element 4, B 9 x 96 at element 32, C 18 x 96 at element
+ * 64: row-major C = A*B is column-major C^T = B^T A^T, one gemm of
+ * 96 x 18 by 9 with B's and A's places swapped, offsets in elements of
+ * the backend's precision. */
+START_TEST(product_is_one_column_major_gemm)
+{
+    for (int dbl = 0; dbl <= 1; dbl++) {
+        struct gpu g = {.vd = &rec_vendor, .vendor = "testgpu",
+                        .precision = dbl ? FRX_DOUBLE : FRX_SINGLE,
+                        .idle = 1};
+        uint64_t fs = dbl ? 8 : 4;
+        frx_product_args a = {.size = sizeof a, .m = 18, .n = 96, .k = 9,
+                              .a_mem = (void *)(uintptr_t)0x10000,
+                              .a_off = 4, .lda = 12, .ldb = 128, .ldc = 160,
+                              .alpha = -1.5, .beta = dbl};
+        void *plan = NULL;
+        ck_assert_int_eq(frx_gpu_product_prepare(&g, "testblas", &a, &plan),
+                         FRX_OK);
+        ck_assert_int_eq(seen.opened, dbl + 1);
+        frx_product_exec e = {.size = sizeof e,
+                              .b = (void *)(uintptr_t)0x20000,
+                              .c = (void *)(uintptr_t)0x40000, .b_off = 32,
+                              .c_off = 64};
+        ck_assert_int_eq(frx_gpu_product_run(&g, plan, &e), FRX_OK);
+        ck_assert_int_eq(seen.calls, dbl + 1);
+        ck_assert_int_eq(g.idle, 0); /* the stream is busy */
+        ck_assert_int_eq(seen.m, 96);
+        ck_assert_int_eq(seen.n, 18);
+        ck_assert_int_eq(seen.k, 9);
+        ck_assert_uint_eq(seen.a, 0x20000 + 32 * fs);
+        ck_assert_int_eq(seen.lda, 128);
+        ck_assert_uint_eq(seen.b, 0x10000 + 4 * fs);
+        ck_assert_int_eq(seen.ldb, 12);
+        ck_assert_uint_eq(seen.c, 0x40000 + 64 * fs);
+        ck_assert_int_eq(seen.ldc, 160);
+        ck_assert(seen.alpha == -1.5 && seen.beta == dbl);
+        frx_gpu_product_free(&g, plan);
+    }
+}
+END_TEST
+
+START_TEST(product_refusals)
+{
+    static const struct gpu_vendor none = {0};
+    struct gpu g = {.vd = &rec_vendor, .vendor = "testgpu",
+                    .precision = FRX_DOUBLE, .idle = 1};
+    frx_product_args a = {.size = sizeof a, .m = 18, .n = 96, .k = 9,
+                          .lda = 12, .ldb = 128, .ldc = 160, .alpha = 1};
+    void *plan = NULL;
+    ck_assert_int_eq(frx_gpu_product_prepare(&g, "cublas", &a, &plan),
+                     FRX_ENOTSUP);
+    ck_assert_str_eq(frx_errmsg(), "testgpu has no product library "
+                                   "'cublas'");
+    a.n = (size_t)INT_MAX + 1;
+    a.ldb = a.ldc = a.n;
+    ck_assert_int_eq(frx_gpu_product_prepare(&g, "testblas", &a, &plan),
+                     FRX_ENOTSUP);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "testblas takes 32-bit "
+                                               "sizes"));
+    a.n = 96;
+    a.ldc = 160;
+    a.ldb = 95; /* shorter than a row of B */
+    ck_assert_int_eq(frx_gpu_product_prepare(&g, "testblas", &a, &plan),
+                     FRX_EINVAL);
+    a.ldb = a.ldc = 128;
+    a.lda = 8;
+    ck_assert_int_eq(frx_gpu_product_prepare(&g, "testblas", &a, &plan),
+                     FRX_EINVAL);
+    a.lda = 12;
+    seen.refuse = 1; /* the library cannot be had: its reason */
+    ck_assert_int_eq(frx_gpu_product_prepare(&g, "testblas", &a, &plan),
+                     FRX_ENOTSUP);
+    ck_assert_str_eq(frx_errmsg(), "testblas: not here");
+    ck_assert_int_eq(seen.calls, 0);
+    ck_assert_ptr_null(plan);
+    g.vd = &none;
+    ck_assert_int_eq(frx_gpu_product_prepare(&g, "testblas", &a, &plan),
+                     FRX_ENOTSUP);
+    ck_assert_ptr_null(plan);
+}
+END_TEST
+
 /* ------------------------------------------------- pack kernel sources */
 
 static char *pack_src(int target, int precision, size_t nvrow, size_t nvcol)
@@ -305,6 +420,8 @@ static Suite *suite(void)
     tcase_add_test(tc, params_as_kernels_take_them);
     tcase_add_test(tc, rtc_open_says_what_it_tried);
     tcase_add_test(tc, log_names_the_kept_source);
+    tcase_add_test(tc, product_is_one_column_major_gemm);
+    tcase_add_test(tc, product_refusals);
     tcase_add_test(tc, pack_sources);
     tcase_add_test(tc, pack_generate_refuses);
     suite_add_tcase(s, tc);

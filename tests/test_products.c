@@ -3,8 +3,9 @@
  * quadrilaterals p = 1..6 and hexahedra p = 1..4 (sparse) and their
  * anti-aliasing interpolations (dense), beta 0 and 1, element counts that
  * are not whole chunks; beta = 0 never reading C; slices, group members
- * and graph nodes; shape checks; the choice of provider by timing kept
- * in the disk cache across processes. Run once per backend (argv[1]) in
+ * and graph nodes; libraries at offsets into their allocations; shape
+ * checks; the choice of provider by timing kept in the disk cache
+ * across processes. Run once per backend (argv[1]) in
  * both precisions; exits 77 when the backend cannot start here. */
 #include "fr_operators.h"
 #include "testutil.h"
@@ -489,6 +490,66 @@ START_TEST(slices_side_by_side_overlap_and_const_c)
 }
 END_TEST
 
+/* Every library on B and C that start inside their allocations: B a
+ * slice from the second chunk on, C the middle member of a group of
+ * three (its element count not whole chunks), alpha not 1, beta 0 (C
+ * NaN first) and 1. C comes out right, so each offset reached the
+ * library, and the members before and after C are left alone. A
+ * backend without libraries has none to check. */
+START_TEST(libraries_at_offsets)
+{
+    const char *libs[16];
+    size_t nlibs = libraries(libs);
+    size_t soasz = frx_backend_soasz(be), nvar = 3, neles = 2 * soasz + 5;
+    fr_operator op = fr_make(2, 2, FR_GRAD); /* 18 x 9 */
+    uint64_t rng = 208;
+    void *hwhole, *hg[3];
+    frx_matrix *whole = filled(op.k, nvar, neles + 2 * soasz, &rng, 0,
+                               &hwhole);
+    frx_matrix_shape shapes[3];
+    for (int i = 0; i < 3; i++)
+        shapes[i] = (frx_matrix_shape){op.m, nvar, neles};
+    frx_matrix *g[3];
+    ck_assert_int_eq(frx_matrix_create_group(be, 3, shapes, g), FRX_OK);
+    struct pcase t = {.op = &op, .nvar = nvar, .neles = neles, .c = g[1]};
+    ck_assert_int_eq(frx_matrix_create_const(be, op.m, op.k, op.a, &t.a),
+                     FRX_OK);
+    ck_assert_int_eq(frx_matrix_slice(whole, soasz, soasz + neles, &t.b),
+                     FRX_OK);
+    size_t nb = op.k * nvar * neles, nc = op.m * nvar * neles;
+    t.hb = tu_alloc(be, nb);
+    for (size_t i = 0; i < nb; i++)
+        tu_put(be, t.hb, i, tu_value(&rng));
+    ck_assert_int_eq(frx_matrix_write(t.b, t.hb), FRX_OK);
+    for (int i = 0; i < 3; i++) {
+        hg[i] = tu_alloc(be, nc);
+        for (size_t j = 0; j < nc; j++)
+            tu_put(be, hg[i], j, tu_value(&rng));
+        ck_assert_int_eq(frx_matrix_write(g[i], hg[i]), FRX_OK);
+    }
+    t.hc = tu_alloc(be, nc);
+    void *got = tu_alloc(be, nc);
+    for (size_t l = 0; l < nlibs; l++)
+        for (int beta = 0; beta <= 1; beta++) {
+            for (size_t j = 0; j < nc; j++)
+                tu_put(be, t.hc, j, beta ? tu_value(&rng) : NAN);
+            run_one(&t, libs[l], -1.5, beta);
+            for (int i = 0; i < 3; i += 2) {
+                ck_assert_int_eq(frx_matrix_read(g[i], got), FRX_OK);
+                ck_assert_msg(memcmp(got, hg[i], nc * frx_backend_fpsize(be))
+                              == 0, "%s, beta %d: group member %d, beside "
+                              "C, was written", libs[l], beta, i);
+            }
+        }
+    free(got), free(hwhole), free(hg[0]), free(hg[1]), free(hg[2]);
+    frx_matrix_destroy(g[0]);
+    frx_matrix_destroy(g[2]);
+    frx_matrix_destroy(whole);
+    pcase_free(&t);
+    free(op.a);
+}
+END_TEST
+
 START_TEST(shapes_checked)
 {
     fr_operator op = fr_make(2, 1, FR_INTERP); /* 8 x 4 */
@@ -746,7 +807,7 @@ START_TEST(case_forces_a_provider)
     }
     char text[512];
     snprintf(text, sizeof text, "backend:\n  name: %s\n  precision: %s\n"
-             "  %s:\n    products: cublas\n", backend_name, precision,
+             "  %s:\n    products: nosuchblas\n", backend_name, precision,
              backend_name);
     frx_config *cfg;
     frx_backend *b2;
@@ -754,8 +815,8 @@ START_TEST(case_forces_a_provider)
                      FRX_OK);
     ck_assert_int_eq(frx_backend_create(cfg, &b2), FRX_ECONFIG);
     ck_assert_ptr_nonnull(strstr(frx_errmsg(), "case.yaml:5:15: backend."));
-    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "'cublas' is not a product "
-                                               "provider"));
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "'nosuchblas' is not a "
+                                               "product provider"));
     ck_assert_ptr_nonnull(strstr(frx_errmsg(), "it has: auto, generated"));
     frx_config_free(cfg);
 }
@@ -849,6 +910,7 @@ static Suite *products_suite(void)
     tcase_add_test(tc, generated_offsets_are_64_bit);
     tcase_add_test(tc, group_members_and_overlap);
     tcase_add_test(tc, slices_side_by_side_overlap_and_const_c);
+    tcase_add_test(tc, libraries_at_offsets);
     tcase_add_test(tc, graph_orders_products);
     tcase_add_test(tc, graph_chain_by_every_provider);
     tcase_add_test(tc, case_forces_a_provider);

@@ -2,8 +2,10 @@
  * (libcuda.so.1; the plugin never links it), kernels compiled by NVRTC
  * from the toolkit for the device's own architecture (sm_XY) and cached
  * as CUBIN. One device per rank, its primary context (the one CUDA-aware
- * MPI libraries use), one non-blocking stream. Everything else is
- * gpu-common's. */
+ * MPI libraries and the runtime API use), one non-blocking stream.
+ * cuBLAS, opened at run time too, is a provider of operator products.
+ * Everything else is gpu-common's. */
+#include "cublasdl.h"
 #include "cudrv.h"
 #include "gpu.h"
 
@@ -33,6 +35,9 @@ struct cu_state {
     cu_context ctx;
     cu_stream stream;
     int have_ctx;
+    struct cu_blas blas;
+    cublas_handle blas_h; /* made on the first product that may use it */
+    char blas_why[1500];  /* why cuBLAS cannot be had, once it was tried */
 };
 
 static struct cu_state *cu(struct gpu *g) { return (struct cu_state *)g; }
@@ -177,6 +182,121 @@ static int cu_launch(struct gpu *g, void *fn, const unsigned grid[2],
                         "threads", grid[0], grid[1], block) : FRX_OK;
 }
 
+/* ------------------------------------------------------- the toolkit */
+
+/* Where a library of the toolkit is looked for: lib64/<file> under
+ * $CUDA_HOME, $CUDA_PATH and the toolkit frx was built with, then each
+ * of names wherever the dynamic loader finds it. */
+struct toolkit_libs {
+    char paths[3][600];
+    const char *list[8]; /* NULL-terminated */
+};
+
+static void toolkit_libs(struct toolkit_libs *t, const char *file,
+                         const char *const names[3])
+{
+    int k = 0;
+    const char *homes[] = {getenv("CUDA_HOME"), getenv("CUDA_PATH"),
+                           FRX_CUDA_HOME};
+    for (int i = 0; i < 3; i++)
+        if (homes[i] && *homes[i]) {
+            snprintf(t->paths[i], sizeof t->paths[i], "%s/lib64/%s",
+                     homes[i], file);
+            t->list[k++] = t->paths[i];
+        }
+    for (int i = 0; i < 3; i++)
+        t->list[k++] = names[i];
+    t->list[k] = NULL;
+}
+
+/* ---------------------------------------------------------------- cuBLAS */
+
+/* cuBLAS on the first product that may use it: the library (from the
+ * toolkit NVRTC came from, as a rule), a handle, bound to the backend's
+ * stream, scalars read from the host. cuBLAS is built on the runtime
+ * API, which works in the device's primary context: the one this plugin
+ * retained and made current at start-up (cuDevicePrimaryCtxRetain,
+ * cuCtxSetCurrent), so cuBLAS's handle, workspace and kernels share
+ * frx's context, memory and stream. Where it cannot be had the reason is
+ * kept, said once in the log, and given for every product (FRX_ENOTSUP:
+ * the provider is left out, or refused where it is named); it is not
+ * tried again. */
+static int blas_start(struct cu_state *s, char *why, size_t n)
+{
+    static const char *const names[3] = {"libcublas.so.13",
+                                         "libcublas.so.12", "libcublas.so"};
+    struct toolkit_libs t;
+    toolkit_libs(&t, "libcublas.so", names);
+    char tried[1200];
+    if (frx_cublas_open(&s->blas, t.list, tried, sizeof tried) != 0) {
+        snprintf(why, n, "cuda: cuBLAS not found (%s): install the CUDA "
+                 "toolkit's cuBLAS, or point CUDA_HOME or LD_LIBRARY_PATH "
+                 "at it", tried);
+        return -1;
+    }
+    const char *call = "cublasCreate_v2";
+    cublas_status st = s->blas.Create(&s->blas_h);
+    if (st == CUBL_SUCCESS) {
+        call = "cublasSetStream_v2";
+        st = s->blas.SetStream(s->blas_h, s->stream);
+    }
+    if (st == CUBL_SUCCESS) {
+        call = "cublasSetPointerMode_v2";
+        st = s->blas.SetPointerMode(s->blas_h, CUBL_POINTER_MODE_HOST);
+    }
+    if (st == CUBL_SUCCESS)
+        return 0;
+    snprintf(why, n, "cuda: cuBLAS (%s) does not start on '%s': %s failed: "
+             "%s (%d)", s->blas.path, s->g.device, call,
+             frx_cublas_status(&s->blas, st), st);
+    if (s->blas_h)
+        s->blas.Destroy(s->blas_h);
+    s->blas_h = NULL;
+    return -1;
+}
+
+static int cu_blas_open(struct gpu *g)
+{
+    struct cu_state *s = cu(g);
+    if (s->blas_h)
+        return FRX_OK;
+    if (!s->blas_why[0]) {
+        if (blas_start(s, s->blas_why, sizeof s->blas_why) == 0) {
+            frx_log(FRX_LOG_DEBUG, "cuda: cuBLAS from %s", s->blas.path);
+            return FRX_OK;
+        }
+        frx_log(FRX_LOG_INFO, "%s; products are generated code",
+                s->blas_why);
+    }
+    return frx_error(FRX_ENOTSUP, "%s", s->blas_why);
+}
+
+static int cu_gemm(struct gpu *g, int m, int n, int k, double alpha,
+                   uint64_t a, int lda, uint64_t b, int ldb, double beta,
+                   uint64_t c, int ldc)
+{
+    struct cu_state *s = cu(g);
+    int dbl = g->precision == FRX_DOUBLE;
+    cublas_status st;
+    if (dbl) {
+        st = s->blas.Dgemm(s->blas_h, CUBL_OP_N, CUBL_OP_N, m, n, k, &alpha,
+                           (const double *)(uintptr_t)a, lda,
+                           (const double *)(uintptr_t)b, ldb, &beta,
+                           (double *)(uintptr_t)c, ldc);
+    } else {
+        float fa = (float)alpha, fb = (float)beta;
+        st = s->blas.Sgemm(s->blas_h, CUBL_OP_N, CUBL_OP_N, m, n, k, &fa,
+                           (const float *)(uintptr_t)a, lda,
+                           (const float *)(uintptr_t)b, ldb, &fb,
+                           (float *)(uintptr_t)c, ldc);
+    }
+    return st ? frx_error(FRX_EBACKEND, "cuda: cublas%cgemm_v2 (m %d, n %d, "
+                          "k %d, lda %d, ldb %d, ldc %d) on '%s' failed: %s "
+                          "(%d)", dbl ? 'D' : 'S', m, n, k, lda, ldb, ldc,
+                          g->device, frx_cublas_status(&s->blas, st), st)
+              : FRX_OK;
+}
+
 static const struct gpu_vendor cu_vendor = {
     .alloc = cu_alloc, .free = cu_free, .host_alloc = cu_host_alloc,
     .host_free = cu_host_free, .zero = cu_zero, .copy = cu_copy,
@@ -184,7 +304,10 @@ static const struct gpu_vendor cu_vendor = {
     .record = cu_record, .event_wait = cu_event_wait,
     .stream_wait = cu_stream_wait, .module_load = cu_module_load,
     .module_free = cu_module_free, .function = cu_get_function,
-    .launch = cu_launch};
+    .launch = cu_launch, .blas = "cublas", .blas_open = cu_blas_open,
+    .gemm = cu_gemm};
+
+static const char *const cu_libs[] = {"cublas", NULL};
 
 /* ------------------------------------------------------- driver, NVRTC */
 
@@ -194,23 +317,12 @@ static const char *const visible_vars[] = {"CUDA_VISIBLE_DEVICES"};
  * with, then wherever the dynamic loader finds it. */
 static int open_nvrtc(struct gpu_rtc *r, char *why, size_t n)
 {
-    char paths[3][600];
-    const char *libs[9];
-    int k = 0;
-    const char *homes[] = {getenv("CUDA_HOME"), getenv("CUDA_PATH"),
-                           FRX_CUDA_HOME};
-    for (int i = 0; i < 3; i++)
-        if (homes[i] && *homes[i]) {
-            snprintf(paths[i], sizeof paths[i], "%s/lib64/libnvrtc.so",
-                     homes[i]);
-            libs[k++] = paths[i];
-        }
-    libs[k++] = "libnvrtc.so";
-    libs[k++] = "libnvrtc.so.13";
-    libs[k++] = "libnvrtc.so.12";
-    libs[k] = NULL;
+    static const char *const names[3] = {"libnvrtc.so", "libnvrtc.so.13",
+                                         "libnvrtc.so.12"};
+    struct toolkit_libs t;
+    toolkit_libs(&t, "libnvrtc.so", names);
     char tried[1024];
-    if (frx_gpu_rtc_open(r, "NVRTC", "nvrtc", "CUBIN", libs, tried,
+    if (frx_gpu_rtc_open(r, "NVRTC", "nvrtc", "CUBIN", t.list, tried,
                          sizeof tried) == 0)
         return 0;
     snprintf(why, n, "cuda: NVRTC not found (%s): install the CUDA toolkit, "
@@ -341,6 +453,8 @@ static void cu_destroy(void *state)
         return;
     if (s->stream) {
         frx_gpu_stop(&s->g);
+        if (s->blas_h) /* before its stream */
+            s->blas.Destroy(s->blas_h);
         s->d.StreamDestroy(s->stream);
     }
     if (s->have_ctx)
@@ -479,6 +593,7 @@ static const frx_backend_ops cu_ops = {
     .destroy = cu_destroy,
     .target = FRX_TARGET_CUDA,
     FRX_GPU_BACKEND_OPS,
+    FRX_GPU_PRODUCT_OPS(cu_libs),
 };
 
 static const frx_plugin_desc cu_desc = {

@@ -3,7 +3,8 @@
  * fills a table of primitives (allocate, copy, record an event, load a
  * module, launch...); on top of it this library implements the backend
  * (frx_backend_ops), the pack and unpack kernels (from the core's
- * generator), the kernel cache and launches. The pieces that need no
+ * generator), the kernel cache, launches and operator products by the
+ * vendor's BLAS where it has one (cuBLAS). The pieces that need no
  * device (device choice, launch geometry, parameters, the run-time
  * compilers' loader) are unit-tested here without a GPU.
  *
@@ -164,6 +165,19 @@ struct gpu_vendor {
     int (*function)(struct gpu *g, void *mod, const char *entry, void **fn);
     int (*launch)(struct gpu *g, void *fn, const unsigned grid[2],
                   unsigned block, void **params); /* on the stream */
+
+    /* Optional: a vendor BLAS as a provider of operator products, named
+     * blas in the plugin's product_libs (NULL: none). blas_open (may be
+     * NULL) makes it ready on first use (load it, make a handle on the
+     * stream): FRX_OK, or FRX_ENOTSUP with the reason where it cannot
+     * be had. gemm is BLAS's column-major C = alpha*A*B + beta*C, no
+     * transposes, A m x k, B k x n, C m x n, addresses of elements of
+     * g->precision, on the stream; beta = 0 never reads C. */
+    const char *blas;
+    int (*blas_open)(struct gpu *g);
+    int (*gemm)(struct gpu *g, int m, int n, int k, double alpha,
+                uint64_t a, int lda, uint64_t b, int ldb, double beta,
+                uint64_t c, int ldc); /* on the stream */
 };
 
 /* Pack kernels for views of one shape (nvrow x nvcol), or any (0 x 0). */
@@ -244,9 +258,18 @@ int frx_gpu_kernel_compile(void *state, const frx_kernel_src *src,
                            void **prog, int *compiled);
 int frx_gpu_kernel_launch(void *state, void *prog, const frx_launch *l);
 void frx_gpu_kernel_free(void *state, void *prog);
+/* Operator products by the vendor's BLAS (product.c): the row-major
+ * product C = alpha*A*B + beta*C is the column-major C^T = B^T A^T, one
+ * gemm(n, m, k, B, A, C). FRX_ENOTSUP with the reason where the vendor
+ * has no BLAS, it cannot be had, or a size is past its int. */
+int frx_gpu_product_prepare(void *state, const char *lib,
+                            const frx_product_args *a, void **plan);
+int frx_gpu_product_run(void *state, void *plan, const frx_product_exec *e);
+void frx_gpu_product_free(void *state, void *plan);
 
 /* The shared part of a GPU backend's frx_backend_ops. Operator products
- * (and their providers, e.g. cuBLAS) will be added per backend. */
+ * run as generated code through kernel_compile and kernel_launch; a
+ * vendor with a BLAS adds FRX_GPU_PRODUCT_OPS(libs), libs its name. */
 #define FRX_GPU_BACKEND_OPS                                                 \
     .mem_alloc = frx_gpu_mem_alloc, .mem_free = frx_gpu_mem_free,           \
     .mem_write = frx_gpu_mem_write, .mem_read = frx_gpu_mem_read,           \
@@ -256,6 +279,11 @@ void frx_gpu_kernel_free(void *state, void *prog);
     .kernel_free = frx_gpu_kernel_free, .host_alloc = frx_gpu_host_alloc,   \
     .host_free = frx_gpu_host_free, .events_made = frx_gpu_events_made,     \
     .copy_start = frx_gpu_copy_start, .copy_wait = frx_gpu_copy_wait
+
+#define FRX_GPU_PRODUCT_OPS(libs)                                           \
+    .product_libs = (libs), .product_prepare = frx_gpu_product_prepare,     \
+    .product_run = frx_gpu_product_run,                                     \
+    .product_free = frx_gpu_product_free
 
 /* Chunk width and alignment of matrices on these devices: a chunk is a
  * warp's (or wavefront's) worth of elements, so that the threads of one

@@ -2,7 +2,12 @@
  * libamdhip64-dev, kernels compiled by hiprtc (in the same library) for
  * the device's own gfx architecture and cached as code objects. One
  * device per rank, one non-blocking stream. Everything else is
- * gpu-common's. */
+ * gpu-common's.
+ *
+ * Operator products are generated code only: a rocBLAS (or hipBLAS)
+ * provider would be cuda's cuBLAS again (a vendor gemm on the stream
+ * under gpu-common's FRX_GPU_PRODUCT_OPS), but no such library is
+ * packaged with Debian's HIP 5.2 here to build and check it against. */
 #include "gpu.h"
 
 #include <hip/hip_runtime_api.h>

@@ -10,6 +10,13 @@
  *     issues makes it zero;
  *   - freeing memory or a module while commands are queued aborts.
  *
+ * Its BLAS, "fakeblas", a provider of operator products, is a plain
+ * column-major gemm queued like a launch, which refuses leading
+ * dimensions shorter than the rows as BLAS does, so that gpu-common's
+ * mapping of frx's row-major products onto a BLAS (the one cuBLAS gets)
+ * is tested here: A and B swapped, or an offset dropped, fails
+ * conformance-products-fakegpu.
+ *
  * Kernels: the generated CUDA source with `extern "C" __global__`
  * removed is C; a wrapper per kernel runs it for every thread of every
  * block in turn, with blockIdx, blockDim, threadIdx and gridDim as
@@ -391,7 +398,14 @@ struct module {
     int nfns;
 };
 
-enum { C_ZERO, C_COPY, C_LAUNCH, C_RECORD };
+enum { C_ZERO, C_COPY, C_LAUNCH, C_GEMM, C_RECORD };
+
+/* A gemm as BLAS takes it (column-major, no transposes); C at cmd.addr. */
+struct gemm {
+    int dbl, m, n, k, lda, ldb, ldc;
+    uint64_t a, b;
+    double alpha, beta;
+};
 
 struct cmd {
     int kind;
@@ -402,6 +416,7 @@ struct cmd {
     const struct fn *fn;
     unsigned grid[2], block;
     unsigned char *args; /* launch parameters, copied at launch */
+    struct gemm gemm;
     struct event *ev;
 };
 
@@ -428,6 +443,34 @@ static int push(struct gpu *g, struct cmd c)
     return FRX_OK;
 }
 
+/* C = alpha*A*B + beta*C, column by column of C, in the precision of
+ * the elements (as a BLAS accumulates); beta = 0 never reads C. */
+#define FAKE_GEMM(T)                                                        \
+    do {                                                                    \
+        const T *a = (const T *)(uintptr_t)q->a;                            \
+        const T *b = (const T *)(uintptr_t)q->b;                            \
+        T *c = (T *)(uintptr_t)addr;                                        \
+        for (int j = 0; j < q->n; j++) {                                    \
+            T *cj = c + (size_t)j * q->ldc;                                 \
+            for (int i = 0; i < q->m; i++)                                  \
+                cj[i] = q->beta == 0 ? 0 : (T)q->beta * cj[i];              \
+            for (int l = 0; l < q->k; l++) {                                \
+                T t = (T)q->alpha * b[(size_t)j * q->ldb + l];              \
+                const T *al = a + (size_t)l * q->lda;                       \
+                for (int i = 0; i < q->m; i++)                              \
+                    cj[i] += al[i] * t;                                     \
+            }                                                               \
+        }                                                                   \
+    } while (0)
+
+static void gemm_run(const struct gemm *q, uint64_t addr)
+{
+    if (q->dbl)
+        FAKE_GEMM(double);
+    else
+        FAKE_GEMM(float);
+}
+
 static void execute(struct cmd *c)
 {
     void *dev = (void *)(uintptr_t)c->addr;
@@ -452,6 +495,9 @@ static void execute(struct cmd *c)
         free(c->args);
         break;
     }
+    case C_GEMM:
+        gemm_run(&c->gemm, c->addr);
+        break;
     default:
         c->ev->pending = 0;
     }
@@ -635,6 +681,26 @@ static int f_launch(struct gpu *g, void *fn, const unsigned grid[2],
     return rc;
 }
 
+/* BLAS's argument checks (CUBLAS_STATUS_INVALID_VALUE on a GPU), then
+ * the gemm queued. */
+static int f_gemm(struct gpu *g, int m, int n, int k, double alpha,
+                  uint64_t a, int lda, uint64_t b, int ldb, double beta,
+                  uint64_t c, int ldc)
+{
+    const char *bad = m < 0 ? "m < 0" : n < 0 ? "n < 0" : k < 0 ? "k < 0"
+                    : lda < (m > 1 ? m : 1) ? "lda < max(1, m)"
+                    : ldb < (k > 1 ? k : 1) ? "ldb < max(1, k)"
+                    : ldc < (m > 1 ? m : 1) ? "ldc < max(1, m)" : NULL;
+    if (bad)
+        return frx_error(FRX_EBACKEND, "fakegpu: fakeblas gemm(m %d, n %d, "
+                         "k %d, lda %d, ldb %d, ldc %d): %s", m, n, k, lda,
+                         ldb, ldc, bad);
+    struct gemm q = {.dbl = g->precision == FRX_DOUBLE, .m = m, .n = n,
+                     .k = k, .lda = lda, .ldb = ldb, .ldc = ldc, .a = a,
+                     .b = b, .alpha = alpha, .beta = beta};
+    return push(g, (struct cmd){.kind = C_GEMM, .addr = c, .gemm = q});
+}
+
 static const struct gpu_vendor fake_vendor = {
     .alloc = f_alloc, .free = f_free, .host_alloc = f_host_alloc,
     .host_free = f_host_free, .zero = f_zero, .copy = f_copy,
@@ -642,7 +708,9 @@ static const struct gpu_vendor fake_vendor = {
     .record = f_record, .event_wait = f_event_wait,
     .stream_wait = f_stream_wait, .module_load = f_module_load,
     .module_free = f_module_free, .function = f_function,
-    .launch = f_launch};
+    .launch = f_launch, .blas = "fakeblas", .gemm = f_gemm};
+
+static const char *const fake_libs[] = {"fakeblas", NULL};
 
 /* ------------------------------------------------------ the plugin */
 
@@ -711,6 +779,7 @@ static const frx_backend_ops fake_ops = {
     .destroy = fake_destroy,
     .target = FRX_TARGET_CUDA,
     FRX_GPU_BACKEND_OPS,
+    FRX_GPU_PRODUCT_OPS(fake_libs),
 };
 
 static const frx_plugin_desc fake_desc = {

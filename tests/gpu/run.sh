@@ -6,10 +6,15 @@
 #
 #   1. build (Release) into build-gpu/ ($FRX_GPU_BUILD);
 #   2. `frx plugins`: the backend must say "can start";
-#   3. ctest: every test named for the backend (conformance data model and
-#      kernels, MPI exchanges on 1 to 4 ranks device-aware and
-#      host-staged, mixed with openmp, CLI), the NVRTC/hiprtc compiles and
-#      gpu-common's host-side tests;
+#   3. ctest: every test named for the backend (conformance data model,
+#      kernels, reductions and operator products, MPI exchanges on 1 to 4
+#      ranks device-aware and host-staged, mixed with openmp, CLI), the
+#      NVRTC/hiprtc compiles and gpu-common's host-side tests. On cuda,
+#      conformance-products-cuda runs the cuBLAS provider (cublas) forced
+#      on every operator, at offsets, with beta 0 on NaN, in graphs and
+#      by a case's `products: cublas`, and timed against the generated
+#      code; the summary says whether it passed, or why cuBLAS did not
+#      load;
 #   4. bench/devcopy (the device's copy bandwidth), bench/pack and
 #      bench/pointwise (and bench/matmul, where it exists) on the backend;
 #   5. a one-screen summary: test counts, what failed or was skipped and
@@ -113,6 +118,16 @@ nfail=$(grep -E 'Test +#[0-9]+: ' "$log" | grep -vcE ' Passed|\*\*\*Skipped')
 say "tests: $npass passed, $nfail failed, $nskip skipped (ctest -R '$pattern')"
 grep -E 'Test +#[0-9]+: ' "$log" | grep -vE ' Passed|\*\*\*Skipped' |
     sed 's/^.*Test  *#[0-9]*: /  FAILED: /; s/ \.\.*/ /'
+if [ "$be" = cuda ]; then # the cuBLAS provider
+    if grep -qE 'Test +#[0-9]+: conformance-products-cuda \.+ +Passed' "$log"; then
+        say "cuBLAS provider: conformance-products-cuda passed (cublas forced and timed, both precisions)"
+    else
+        say "!!! cuBLAS provider: conformance-products-cuda did not pass"
+        grep -m 1 -oE 'cuda: cuBLAS (not found|\(.*\) does not start).*' "$log" |
+            cut -c1-300 | sed 's/^/  /'
+        failed="$failed cublas"
+    fi
+fi
 # why tests were skipped: the SKIP line, or for MPI jobs the first rank's
 # reason on the line after it; grouped
 [ "$nskip" = 0 ] || awk '
