@@ -18,7 +18,8 @@
 #     mpiflux, bcflux), other solver kernels, exchange (pack, unpack, MPI
 #     start and wait) and time integration (frx's axnpby kernels).
 #
-# Each run is repeated ROUNDS times (default 3), the runs of a p in turn,
+# ORDERS (default "1 2 3 4") picks the orders. Each run is repeated
+# ROUNDS times (default 3), the runs of a p in turn,
 # and the least wall time of each counts: a shared machine's noise is
 # 10% from one run to the next. The profiled run also prints how much
 # busier one rank was than the other: the two cores of a virtual machine
@@ -95,7 +96,7 @@ echo "STREAM triad: $t2 GB/s (2 threads), $t1 GB/s (1 thread)"
 echo "each run's least wall time of $rounds rounds (the three runs in turn)"
 printf '%-3s %-14s %12s %12s %9s\n' p run "ns/DOF/RHS" "GB/s model" \
     "x triad"
-for p in 1 2 3 4; do
+for p in ${ORDERS:-1 2 3 4}; do
     full=$(case_file "$p" "$n" "$n" 2)
     one=$(case_file "$p" "$n" "$n" 1)
     half=$(case_file "$p" "$n" $((n / 2)) 1)
