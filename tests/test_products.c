@@ -87,6 +87,21 @@ static void pcase_make(struct pcase *t, const fr_operator *op, size_t nvar,
     t->c = filled(op->m, nvar, neles, rng, c_nan, &t->hc);
 }
 
+/* t's host B and C random (t->b and t->c made by the test), B written;
+ * C is written by each run_one. */
+static void pcase_fill(struct pcase *t, uint64_t *rng)
+{
+    size_t nb = t->op->k * t->nvar * t->neles;
+    size_t nc = t->op->m * t->nvar * t->neles;
+    t->hb = tu_alloc(be, nb);
+    t->hc = tu_alloc(be, nc);
+    for (size_t i = 0; i < nb; i++)
+        tu_put(be, t->hb, i, tu_value(rng));
+    for (size_t i = 0; i < nc; i++)
+        tu_put(be, t->hc, i, tu_value(rng));
+    ck_assert_int_eq(frx_matrix_write(t->b, t->hb), FRX_OK);
+}
+
 static void pcase_free(struct pcase *t)
 {
     frx_matrix_destroy(t->a);
@@ -283,13 +298,7 @@ START_TEST(offsets_past_2_31_values)
                       .c = g[2]};
     ck_assert_int_eq(frx_matrix_create_const(be, op.m, op.k, op.a, &t.a),
                      FRX_OK);
-    t.hb = tu_alloc(be, op.k * nvar * neles);
-    t.hc = tu_alloc(be, op.m * nvar * neles);
-    for (size_t i = 0; i < op.k * nvar * neles; i++)
-        tu_put(be, t.hb, i, tu_value(&rng));
-    for (size_t i = 0; i < op.m * nvar * neles; i++)
-        tu_put(be, t.hc, i, tu_value(&rng));
-    ck_assert_int_eq(frx_matrix_write(t.b, t.hb), FRX_OK);
+    pcase_fill(&t, &rng);
     const char *names[16];
     size_t n = frx_backend_products(be, names, 16);
     for (size_t k = 0; k < n && k < 16; k++)
@@ -406,13 +415,7 @@ START_TEST(group_members_and_overlap)
     uint64_t rng = 204;
     struct pcase t = {.op = &op, .nvar = nvar, .neles = neles, .a = a,
                       .b = g[0], .c = g[1]};
-    t.hb = tu_alloc(be, op.k * nvar * neles);
-    t.hc = tu_alloc(be, op.m * nvar * neles);
-    for (size_t i = 0; i < op.k * nvar * neles; i++)
-        tu_put(be, t.hb, i, tu_value(&rng));
-    for (size_t i = 0; i < op.m * nvar * neles; i++)
-        tu_put(be, t.hc, i, tu_value(&rng));
-    ck_assert_int_eq(frx_matrix_write(t.b, t.hb), FRX_OK);
+    pcase_fill(&t, &rng);
     run_one(&t, NULL, 1, 1);
 
     frx_matrix *sq;
@@ -449,13 +452,7 @@ START_TEST(slices_side_by_side_overlap_and_const_c)
     uint64_t rng = 206;
     struct pcase t = {.op = &d, .nvar = nvar, .neles = w, .a = sq, .b = b,
                       .c = c};
-    t.hb = tu_alloc(be, d.k * nvar * w);
-    t.hc = tu_alloc(be, d.m * nvar * w);
-    for (size_t i = 0; i < d.k * nvar * w; i++)
-        tu_put(be, t.hb, i, tu_value(&rng));
-    for (size_t i = 0; i < d.m * nvar * w; i++)
-        tu_put(be, t.hc, i, tu_value(&rng));
-    ck_assert_int_eq(frx_matrix_write(b, t.hb), FRX_OK);
+    pcase_fill(&t, &rng);
     run_one(&t, NULL, 1, 1);
     ck_assert_int_eq(frx_matrix_write(b, t.hb), FRX_OK);
     run_one(&t, "generated", 0.5, 0);
