@@ -7,6 +7,7 @@
 #include <check.h>
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -306,6 +307,32 @@ START_TEST(product_is_one_column_major_gemm)
 }
 END_TEST
 
+/* What a GPU backend tells the core of its device, and a warp it cannot
+ * take refused with the device's name. */
+START_TEST(describe_fills_info)
+{
+    struct gpu g = {.vendor = "testgpu"};
+    struct gpu_device dev = {.name = "Test GPU", .id = "GPU-1234",
+                             .arch = "sm_90"};
+    frx_backend_info info = {.size = sizeof info};
+    ck_assert_int_eq(frx_gpu_describe(&g, 32, "warp", &dev, "cuda", &info),
+                     FRX_OK);
+    ck_assert_uint_eq(info.soasz, 32);
+    ck_assert_uint_eq(info.alignment, FRX_GPU_ALIGNMENT);
+    ck_assert_int_eq(info.host_accessible, 0);
+    ck_assert_str_eq(info.device, "Test GPU (sm_90, GPU-1234)");
+    ck_assert_str_eq(info.mpi_device_kind, "cuda");
+    for (unsigned bad = 0; bad <= 2048; bad += 2048) {
+        ck_assert_int_eq(frx_gpu_describe(&g, bad, "wavefront", &dev, "rocm",
+                                          &info), FRX_EBACKEND);
+        char want[96];
+        snprintf(want, sizeof want, "testgpu: 'Test GPU' reports a "
+                 "wavefront of %u threads", bad);
+        ck_assert_str_eq(frx_errmsg(), want);
+    }
+}
+END_TEST
+
 START_TEST(product_refusals)
 {
     static const struct gpu_vendor none = {0};
@@ -422,6 +449,7 @@ static Suite *suite(void)
     tcase_add_test(tc, log_names_the_kept_source);
     tcase_add_test(tc, product_is_one_column_major_gemm);
     tcase_add_test(tc, product_refusals);
+    tcase_add_test(tc, describe_fills_info);
     tcase_add_test(tc, pack_sources);
     tcase_add_test(tc, pack_generate_refuses);
     suite_add_tcase(s, tc);

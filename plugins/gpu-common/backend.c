@@ -224,3 +224,20 @@ void frx_gpu_stop(struct gpu *g)
     g->npack_shapes = 0;
     g->pack_any.mod = NULL;
 }
+
+int frx_gpu_describe(const struct gpu *g, unsigned warp, const char *what,
+                     const struct gpu_device *dev, const char *mpi_kind,
+                     frx_backend_info *info)
+{
+    if (warp == 0 || warp > 1024)
+        return frx_error(FRX_EBACKEND, "%s: '%s' reports a %s of %u "
+                         "threads", g->vendor, dev->name, what, warp);
+    info->soasz = warp;
+    info->alignment = FRX_GPU_ALIGNMENT;
+    info->host_accessible = 0;
+    snprintf(info->device, sizeof info->device, "%.60s (%.16s, %.45s)",
+             dev->name, dev->arch, dev->id);
+    if (FRX_SIZE_HOLDS(frx_backend_info, info, mpi_device_kind))
+        info->mpi_device_kind = mpi_kind;
+    return FRX_OK;
+}

@@ -224,6 +224,14 @@ int frx_gpu_start(struct gpu *g);
  * made; the vendor then frees its own. */
 void frx_gpu_stop(struct gpu *g);
 
+/* After the vendor's set-up: a chunk is a warp (or wavefront) of
+ * `warp` threads, refused unless 1..1024 (what: "warp", "wavefront");
+ * info gets it, the alignment, the device's name, architecture and id,
+ * and the kind of device memory MPI may be given (mpi_kind). */
+int frx_gpu_describe(const struct gpu *g, unsigned warp, const char *what,
+                     const struct gpu_device *dev, const char *mpi_kind,
+                     frx_backend_info *info);
+
 /* Issue through these, which mark the stream busy. */
 int frx_gpu_launch(struct gpu *g, void *fn, size_t n, size_t nrows,
                    void **params, const char *what);

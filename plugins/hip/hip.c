@@ -413,20 +413,12 @@ static int hip_create(const frx_backend_init *init, frx_backend_info *info,
     unsigned warp = 0;
     struct gpu_device dev;
     int rc = set_up(s, init, &warp, &dev);
-    if (rc == FRX_OK && (warp == 0 || warp > 1024))
-        rc = frx_error(FRX_EBACKEND, "hip: '%s' reports a wavefront of %u "
-                       "threads", dev.name, warp);
+    if (rc == FRX_OK)
+        rc = frx_gpu_describe(&s->g, warp, "wavefront", &dev, "rocm", info);
     if (rc) {
         hip_destroy(s);
         return rc;
     }
-    info->soasz = warp;
-    info->alignment = FRX_GPU_ALIGNMENT;
-    info->host_accessible = 0;
-    snprintf(info->device, sizeof info->device, "%.60s (%.16s, %.45s)",
-             dev.name, dev.arch, dev.id);
-    if (FRX_SIZE_HOLDS(frx_backend_info, info, mpi_device_kind))
-        info->mpi_device_kind = "rocm";
     *state = s;
     return FRX_OK;
 }
