@@ -8,6 +8,7 @@
  * vortex mesh (exit 77 when the file is absent): on one rank every face
  * interior; on several, every element and face once. */
 #include "gmshwrite.h"
+#include "meshcheck.h"
 #include "meshutil.h"
 
 #include <check.h>
@@ -64,45 +65,13 @@ static void load_ok(const struct gw_mesh *m, int version, int binary)
     gw_file_free(&f);
 }
 
-#define assert_msg(want)                                                   \
-    ck_assert_msg(strstr(frx_errmsg(), (want)) != NULL,                    \
-                  "message lacks \"%s\":\n%s", (want), frx_errmsg())
-
-static frx_mesh_info info(void)
-{
-    frx_mesh_info i = {.size = sizeof i};
-    ck_assert_int_eq(frx_mesh_get_info(mesh, &i), FRX_OK);
-    return i;
-}
-
-static frx_mesh_block block(size_t b)
-{
-    frx_mesh_block x = {.size = sizeof x};
-    ck_assert_int_eq(frx_mesh_get_block(mesh, b, &x), FRX_OK);
-    return x;
-}
-
-static frx_mesh_bc bc(size_t i)
-{
-    frx_mesh_bc x = {.size = sizeof x};
-    ck_assert_int_eq(frx_mesh_get_bc(mesh, i, &x), FRX_OK);
-    return x;
-}
-
-static frx_mesh_periodic periodic(size_t i)
-{
-    frx_mesh_periodic x = {.size = sizeof x};
-    ck_assert_int_eq(frx_mesh_get_periodic(mesh, i, &x), FRX_OK);
-    return x;
-}
-
 /* Every interior face's two sides meet corner for corner (r at l plus
  * the pair's shift); every element is positively oriented; every
  * element face is interior or on a boundary. Returns the number of
  * periodic interior faces of each pair in per[]. */
 static void check_geometry(size_t *per)
 {
-    frx_mesh_info in = info();
+    frx_mesh_info in = mc_info(mesh);
     const frx_mesh_iface *f;
     size_t n, elsize, nb = 0, nfaces = 0;
     ck_assert_int_eq(frx_mesh_get_ifaces(mesh, &f, &n, &elsize), FRX_OK);
@@ -111,7 +80,7 @@ static void check_geometry(size_t *per)
     for (size_t i = 0; i < n; i++) {
         double shift[3] = {0, 0, 0}, a[3], b[3];
         if (f[i].periodic >= 0) {
-            frx_mesh_periodic P = periodic((size_t)f[i].periodic);
+            frx_mesh_periodic P = mc_periodic(mesh, (size_t)f[i].periodic);
             memcpy(shift, P.shift, sizeof shift);
             per[f[i].periodic]++;
         }
@@ -127,9 +96,9 @@ static void check_geometry(size_t *per)
         }
     }
     for (size_t i = 0; i < in.nbcs; i++)
-        nb += bc(i).nfaces;
+        nb += mc_bc(mesh, i).nfaces;
     for (size_t b = 0; b < in.nblocks; b++) {
-        frx_mesh_block B = block(b);
+        frx_mesh_block B = mc_block(mesh, b);
         nfaces += B.neles * B.nfaces;
         for (size_t e = 0; e < B.neles; e++)
             ck_assert_msg(mu_orientation(mesh, (uint32_t)b, (uint32_t)e) > 0,
@@ -150,8 +119,8 @@ static const double *node_x(const struct gw_mesh *m, uint64_t tag)
 static void check_shapes(const struct gw_mesh *m, int type, int given,
                          const int *want_extra)
 {
-    frx_mesh_block B = block(0);
-    int d = info().ndims;
+    frx_mesh_block B = mc_block(mesh, 0);
+    int d = mc_info(mesh).ndims;
     size_t e = 0;
     for (size_t i = 0; i < m->neles; i++) {
         const struct gw_ele *g = &m->eles[i];
@@ -188,23 +157,23 @@ START_TEST(formats_agree)
     char id0[65] = "";
     for (int v = 0; v < 4; v++) {
         load_ok(&m, versions[v][0], versions[v][1]);
-        frx_mesh_info in = info();
+        frx_mesh_info in = mc_info(mesh);
         ck_assert_int_eq(in.ndims, 2);
         ck_assert_uint_eq(in.neles, 12);
         ck_assert_uint_eq(in.nblocks, 1);
         ck_assert_uint_eq(in.nifaces, 3 * 3 + 4 * 2);
         ck_assert_uint_eq(in.nperiodic, 0);
         ck_assert_uint_eq(in.nbcs, 4);
-        frx_mesh_block B = block(0);
+        frx_mesh_block B = mc_block(mesh, 0);
         ck_assert_int_eq(B.etype, FRX_ETYPE_QUAD);
         ck_assert_int_eq(B.order, 1);
         static const size_t nf[4] = {3, 3, 4, 4};
         for (size_t i = 0; i < 4; i++) {
-            ck_assert_str_eq(bc(i).name, four_sides[i]);
-            ck_assert_uint_eq(bc(i).nfaces, nf[i]);
-            for (size_t j = 0; j < bc(i).nfaces; j++) {
+            ck_assert_str_eq(mc_bc(mesh, i).name, four_sides[i]);
+            ck_assert_uint_eq(mc_bc(mesh, i).nfaces, nf[i]);
+            for (size_t j = 0; j < mc_bc(mesh, i).nfaces; j++) {
                 double x[3];
-                mu_face_mid(mesh, bc(i).faces[j], x);
+                mu_face_mid(mesh, mc_bc(mesh, i).faces[j], x);
                 double want = i == 0 ? 0 : i == 1 ? 4 : i == 2 ? 0 : 3;
                 ck_assert(x[i / 2] == want);
             }
@@ -228,17 +197,17 @@ START_TEST(triangles_periodic)
     struct gw_mesh m;
     gw_make(&s, &m);
     load_ok(&m, 41, 0);
-    frx_mesh_info in = info();
+    frx_mesh_info in = mc_info(mesh);
     ck_assert_uint_eq(in.neles, 12);
-    ck_assert_int_eq(block(0).etype, FRX_ETYPE_TRI);
+    ck_assert_int_eq(mc_block(mesh, 0).etype, FRX_ETYPE_TRI);
     ck_assert_uint_eq(in.nperiodic, 1);
-    frx_mesh_periodic P = periodic(0);
+    frx_mesh_periodic P = mc_periodic(mesh, 0);
     ck_assert_str_eq(P.name, "periodic_0");
     ck_assert(P.shift[0] == 3 && P.shift[1] == 0);
     ck_assert_uint_eq(in.nbcs, 2);
-    ck_assert_str_eq(bc(0).name, "Bottom");
-    ck_assert_uint_eq(bc(0).nfaces, 3);
-    ck_assert_uint_eq(bc(1).nfaces, 3);
+    ck_assert_str_eq(mc_bc(mesh, 0).name, "Bottom");
+    ck_assert_uint_eq(mc_bc(mesh, 0).nfaces, 3);
+    ck_assert_uint_eq(mc_bc(mesh, 1).nfaces, 3);
     size_t per[1];
     check_geometry(per);
     ck_assert_uint_eq(per[0], 2);
@@ -250,12 +219,13 @@ START_TEST(triangles_periodic)
     s.sides[3] = "periodic 1 r";
     gw_make(&s, &m);
     load_ok(&m, 22, 1);
-    in = info();
+    in = mc_info(mesh);
     ck_assert_uint_eq(in.nbcs, 0);
     ck_assert_uint_eq(in.nperiodic, 2);
     ck_assert_uint_eq(in.nifaces, 3 * in.neles / 2);
-    ck_assert_str_eq(periodic(1).name, "periodic_1");
-    ck_assert(periodic(1).shift[0] == 0 && periodic(1).shift[1] == 2);
+    ck_assert_str_eq(mc_periodic(mesh, 1).name, "periodic_1");
+    frx_mesh_periodic p1 = mc_periodic(mesh, 1);
+    ck_assert(p1.shift[0] == 0 && p1.shift[1] == 2);
     size_t per2[2];
     check_geometry(per2);
     ck_assert_uint_eq(per2[0], 2);
@@ -294,8 +264,8 @@ START_TEST(second_order)
     /* 9-node quadrilaterals: every point read */
     gw_make(&s, &m);
     load_ok(&m, 41, 1);
-    ck_assert_int_eq(block(0).order, 2);
-    ck_assert_uint_eq(block(0).nshape, 9);
+    ck_assert_int_eq(mc_block(mesh, 0).order, 2);
+    ck_assert_uint_eq(mc_block(mesh, 0).nshape, 9);
     check_shapes(&m, 10, 9, NULL);
     check_geometry(per);
     gw_free(&m);
@@ -303,8 +273,8 @@ START_TEST(second_order)
     s.type = 9;
     gw_make(&s, &m);
     load_ok(&m, 22, 0);
-    ck_assert_int_eq(block(0).etype, FRX_ETYPE_TRI);
-    ck_assert_uint_eq(block(0).nshape, 6);
+    ck_assert_int_eq(mc_block(mesh, 0).etype, FRX_ETYPE_TRI);
+    ck_assert_uint_eq(mc_block(mesh, 0).nshape, 6);
     check_shapes(&m, 9, 6, NULL);
     check_geometry(per);
     gw_free(&m);
@@ -313,8 +283,8 @@ START_TEST(second_order)
     s.type = 16;
     gw_make(&s, &m);
     load_ok(&m, 22, 1);
-    ck_assert_uint_eq(block(0).nshape, 9);
-    frx_mesh_block B = block(0);
+    ck_assert_uint_eq(mc_block(mesh, 0).nshape, 9);
+    frx_mesh_block B = mc_block(mesh, 0);
     int d = 2;
     for (size_t i = 0, e = 0; i < m.neles; i++) {
         const struct gw_ele *g = &m.eles[i];
@@ -342,13 +312,13 @@ START_TEST(hexahedra)
     size_t per[1];
     gw_make(&s, &m);
     load_ok(&m, 41, 1);
-    frx_mesh_info in = info();
+    frx_mesh_info in = mc_info(mesh);
     ck_assert_int_eq(in.ndims, 3);
     ck_assert_uint_eq(in.neles, 8);
     ck_assert_uint_eq(in.nbcs, 6);
     ck_assert_uint_eq(in.nifaces, 12);
     for (size_t i = 0; i < 6; i++)
-        ck_assert_uint_eq(bc(i).nfaces, 4);
+        ck_assert_uint_eq(mc_bc(mesh, i).nfaces, 4);
     check_shapes(&m, 5, 8, NULL);
     check_geometry(per);
     gw_free(&m);
@@ -359,8 +329,8 @@ START_TEST(hexahedra)
     s.sides[5] = "periodic_z_r";
     gw_make(&s, &m);
     load_ok(&m, 22, 0);
-    ck_assert_uint_eq(block(0).nshape, 27);
-    ck_assert_uint_eq(info().nperiodic, 1);
+    ck_assert_uint_eq(mc_block(mesh, 0).nshape, 27);
+    ck_assert_uint_eq(mc_info(mesh).nperiodic, 1);
     check_shapes(&m, 12, 27, NULL);
     check_geometry(per);
     ck_assert_uint_eq(per[0], 4);
@@ -372,9 +342,9 @@ START_TEST(hexahedra)
     s.sides[5] = "front";
     gw_make(&s, &m);
     load_ok(&m, 41, 0);
-    ck_assert_uint_eq(block(0).nshape, 27);
+    ck_assert_uint_eq(mc_block(mesh, 0).nshape, 27);
     check_geometry(per);
-    frx_mesh_block B = block(0);
+    frx_mesh_block B = mc_block(mesh, 0);
     for (size_t i = 0, e = 0; i < m.neles; i++) {
         const struct gw_ele *g = &m.eles[i];
         if (g->type != 17)
@@ -409,10 +379,10 @@ START_TEST(unnamed)
     gw_make(&s, &m);
     m.nnames = 0; /* no $PhysicalNames entries at all */
     load_ok(&m, 22, 0);
-    ck_assert_uint_eq(info().neles, 4);
-    ck_assert_uint_eq(info().nbcs, 4);
-    ck_assert_str_eq(bc(0).name, "2");
-    ck_assert_str_eq(bc(3).name, "5");
+    ck_assert_uint_eq(mc_info(mesh).neles, 4);
+    ck_assert_uint_eq(mc_info(mesh).nbcs, 4);
+    ck_assert_str_eq(mc_bc(mesh, 0).name, "2");
+    ck_assert_str_eq(mc_bc(mesh, 3).name, "5");
     gw_free(&m);
 }
 END_TEST
@@ -839,12 +809,12 @@ START_TEST(pyfr_vortex)
     snprintf(m, sizeof m, "{type: gmsh, file: %s}", pyfr_file);
     int rc = make_case(m);
     ck_assert_msg(rc == FRX_OK, "%s", frx_errmsg());
-    frx_mesh_info in = info();
+    frx_mesh_info in = mc_info(mesh);
     ck_assert_int_eq(in.ndims, 2);
     ck_assert_uint_eq(in.neles, 400);
     ck_assert_uint_eq(in.nblocks, 1);
-    ck_assert_int_eq(block(0).etype, FRX_ETYPE_QUAD);
-    ck_assert_int_eq(block(0).order, 1);
+    ck_assert_int_eq(mc_block(mesh, 0).etype, FRX_ETYPE_QUAD);
+    ck_assert_int_eq(mc_block(mesh, 0).order, 1);
     ck_assert_uint_eq(in.nbcs, 0);           /* no boundary faces left */
     ck_assert_uint_eq(in.npeers, 0);
     ck_assert_uint_eq(in.nifaces, 800);      /* every face interior */
@@ -852,7 +822,7 @@ START_TEST(pyfr_vortex)
     size_t per[2];
     check_geometry(per);
     for (size_t p = 0; p < 2; p++) {
-        frx_mesh_periodic P = periodic(p);
+        frx_mesh_periodic P = mc_periodic(mesh, p);
         char name[32];
         snprintf(name, sizeof name, "periodic_%zu", p);
         ck_assert_str_eq(P.name, name);
@@ -862,7 +832,7 @@ START_TEST(pyfr_vortex)
                       "pair %zu shift (%g, %g)", p, P.shift[0], P.shift[1]);
     }
     /* the elements fill [-10, 10]^2 */
-    frx_mesh_block B = block(0);
+    frx_mesh_block B = mc_block(mesh, 0);
     double lo = 0, hi = 0;
     for (size_t i = 0; i < B.neles * B.nshape * 2; i++) {
         lo = fmin(lo, B.shape[i]);
@@ -890,7 +860,7 @@ START_TEST(pyfr_vortex_ranks)
     ck_assert_int_eq(frx_config_parse(m, strlen(m), cfile, &cfg), FRX_OK);
     int rc = frx_mesh_create(cfg, MPI_COMM_WORLD, &mesh);
     ck_assert_msg(rc == FRX_OK, "%s", frx_errmsg());
-    frx_mesh_info in = info();
+    frx_mesh_info in = mc_info(mesh);
     unsigned long long n = in.neles, total = 0;
     MPI_Allreduce(&n, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM,
                   MPI_COMM_WORLD);

@@ -3,6 +3,7 @@
  * periodic ones one shift apart), shape points of order 2, the mesh id,
  * and the file:line:col refusals of bad cases (at create and in
  * frx_config_check). Runs without fork: MPI is started once. */
+#include "meshcheck.h"
 #include "meshutil.h"
 
 #include <check.h>
@@ -41,31 +42,6 @@ static void make_ok(const char *m)
     ck_assert_msg(rc == FRX_OK, "%s: %s", m, frx_errmsg());
 }
 
-#define assert_msg(want)                                                   \
-    ck_assert_msg(strstr(frx_errmsg(), (want)) != NULL,                    \
-                  "message lacks \"%s\":\n%s", (want), frx_errmsg())
-
-static frx_mesh_info info(void)
-{
-    frx_mesh_info i = {.size = sizeof i};
-    ck_assert_int_eq(frx_mesh_get_info(mesh, &i), FRX_OK);
-    return i;
-}
-
-static frx_mesh_block block(size_t b)
-{
-    frx_mesh_block x = {.size = sizeof x};
-    ck_assert_int_eq(frx_mesh_get_block(mesh, b, &x), FRX_OK);
-    return x;
-}
-
-static frx_mesh_bc bc(size_t i)
-{
-    frx_mesh_bc x = {.size = sizeof x};
-    ck_assert_int_eq(frx_mesh_get_bc(mesh, i, &x), FRX_OK);
-    return x;
-}
-
 static const frx_mesh_iface *ifaces(size_t *n)
 {
     const frx_mesh_iface *f;
@@ -91,7 +67,7 @@ static void check_ifaces(void)
 {
     size_t n;
     const frx_mesh_iface *f = ifaces(&n);
-    int d = info().ndims;
+    int d = mc_info(mesh).ndims;
     for (size_t i = 0; i < n; i++) {
         double shift[3], a[3], b[3];
         shift_of(f[i].periodic, shift);
@@ -116,10 +92,10 @@ static void check_ifaces(void)
 
 static void check_orientation(void)
 {
-    frx_mesh_info in = info();
+    frx_mesh_info in = mc_info(mesh);
     uint64_t next = 0;
     for (size_t b = 0; b < in.nblocks; b++) {
-        frx_mesh_block B = block(b);
+        frx_mesh_block B = mc_block(mesh, b);
         for (size_t e = 0; e < B.neles; e++) {
             ck_assert_msg(mu_orientation(mesh, (uint32_t)b, (uint32_t)e) > 0,
                           "element %zu of block %zu is inverted", e, b);
@@ -132,9 +108,9 @@ static void check_orientation(void)
 /* Boundary faces lie on their side of the box [lo, hi]. */
 static void check_bcs(const double *lo, const double *hi)
 {
-    frx_mesh_info in = info();
+    frx_mesh_info in = mc_info(mesh);
     for (size_t i = 0; i < in.nbcs; i++) {
-        frx_mesh_bc B = bc(i);
+        frx_mesh_bc B = mc_bc(mesh, i);
         static const char *const names[] = {"left", "right", "bottom",
                                             "top", "back", "front"};
         int which = 0;
@@ -156,10 +132,10 @@ static void check_bcs(const double *lo, const double *hi)
 /* Every element face is an interior side, or a boundary face. */
 static void check_face_count(size_t faces_per_ele)
 {
-    frx_mesh_info in = info();
+    frx_mesh_info in = mc_info(mesh);
     size_t nb = 0;
     for (size_t i = 0; i < in.nbcs; i++)
-        nb += bc(i).nfaces;
+        nb += mc_bc(mesh, i).nfaces;
     ck_assert_uint_eq(faces_per_ele * in.neles, 2 * in.nifaces + nb);
 }
 
@@ -168,7 +144,7 @@ static void check_face_count(size_t faces_per_ele)
 START_TEST(box_quad_counts)
 {
     make_ok("{type: box, lower: [-1, 0], upper: [1, 3], n: [4, 3]}");
-    frx_mesh_info in = info();
+    frx_mesh_info in = mc_info(mesh);
     ck_assert_int_eq(in.ndims, 2);
     ck_assert_int_eq(in.rank, 0);
     ck_assert_int_eq(in.nranks, 1);
@@ -178,7 +154,7 @@ START_TEST(box_quad_counts)
     ck_assert_uint_eq(in.npeers, 0);
     ck_assert_uint_eq(in.nperiodic, 0);
     ck_assert_uint_eq(in.nifaces, 3 * 3 + 4 * 2);
-    frx_mesh_block b = block(0);
+    frx_mesh_block b = mc_block(mesh, 0);
     ck_assert_int_eq(b.etype, FRX_ETYPE_QUAD);
     ck_assert_int_eq(b.order, 1);
     ck_assert_uint_eq(b.nshape, 4);
@@ -187,8 +163,8 @@ START_TEST(box_quad_counts)
     const char *names[] = {"left", "right", "bottom", "top"};
     size_t counts[] = {3, 3, 4, 4};
     for (size_t i = 0; i < 4; i++) {
-        ck_assert_str_eq(bc(i).name, names[i]);
-        ck_assert_uint_eq(bc(i).nfaces, counts[i]);
+        ck_assert_str_eq(mc_bc(mesh, i).name, names[i]);
+        ck_assert_uint_eq(mc_bc(mesh, i).nfaces, counts[i]);
     }
     /* element 5 is cell (1, 1): corners counter-clockwise from (-0.5, 1) */
     const double want[4][2] = {{-0.5, 1}, {0, 1}, {0, 2}, {-0.5, 2}};
@@ -207,7 +183,7 @@ END_TEST
 START_TEST(box_periodic_all_interior)
 {
     make_ok("{type: box, upper: [2, 3], n: [4, 3], periodic: [yes, yes]}");
-    frx_mesh_info in = info();
+    frx_mesh_info in = mc_info(mesh);
     ck_assert_uint_eq(in.nbcs, 0);
     ck_assert_uint_eq(in.nifaces, 2 * 12);
     ck_assert_uint_eq(in.nperiodic, 2);
@@ -235,11 +211,11 @@ END_TEST
 START_TEST(box_periodic_one_direction)
 {
     make_ok("{type: box, n: [3, 2], periodic: [no, true]}");
-    frx_mesh_info in = info();
+    frx_mesh_info in = mc_info(mesh);
     ck_assert_uint_eq(in.nbcs, 2);
-    ck_assert_str_eq(bc(0).name, "left");
-    ck_assert_str_eq(bc(1).name, "right");
-    ck_assert_uint_eq(bc(0).nfaces, 2);
+    ck_assert_str_eq(mc_bc(mesh, 0).name, "left");
+    ck_assert_str_eq(mc_bc(mesh, 1).name, "right");
+    ck_assert_uint_eq(mc_bc(mesh, 0).nfaces, 2);
     ck_assert_uint_eq(in.nperiodic, 1);
     double lo[] = {0, 0}, hi[] = {1, 1};
     check_ifaces();
@@ -274,16 +250,16 @@ END_TEST
 START_TEST(box_triangles)
 {
     make_ok("{type: box, n: [3, 2], etype: tri, periodic: [yes, no]}");
-    frx_mesh_info in = info();
+    frx_mesh_info in = mc_info(mesh);
     ck_assert_uint_eq(in.neles, 12);
-    frx_mesh_block b = block(0);
+    frx_mesh_block b = mc_block(mesh, 0);
     ck_assert_int_eq(b.etype, FRX_ETYPE_TRI);
     ck_assert_uint_eq(b.nshape, 3);
     ck_assert_uint_eq(b.nfaces, 3);
     /* 6 diagonals, 3 + 3 periodic-or-inner x faces, 3 inner y faces */
     ck_assert_uint_eq(in.nifaces, 6 + 6 + 3);
     ck_assert_uint_eq(in.nbcs, 2);
-    ck_assert_uint_eq(bc(0).nfaces, 3);
+    ck_assert_uint_eq(mc_bc(mesh, 0).nfaces, 3);
     double lo[] = {0, 0}, hi[] = {1, 1};
     check_orientation();
     check_ifaces();
@@ -295,7 +271,7 @@ END_TEST
 START_TEST(box_order2)
 {
     make_ok("{type: box, n: [2, 2], order: 2, periodic: [yes, no]}");
-    frx_mesh_block b = block(0);
+    frx_mesh_block b = mc_block(mesh, 0);
     ck_assert_int_eq(b.order, 2);
     ck_assert_uint_eq(b.nshape, 9);
     /* Gmsh quad9: 4..7 mid-edges (0,1) (1,2) (2,3) (3,0), 8 the centre */
@@ -316,7 +292,7 @@ START_TEST(box_order2)
     check_ifaces();
     /* triangles of order 2: 3..5 mid-edges (0,1) (1,2) (2,0) */
     make_ok("{type: box, n: [2, 1], etype: tri, order: 2}");
-    b = block(0);
+    b = mc_block(mesh, 0);
     ck_assert_uint_eq(b.nshape, 6);
     for (size_t e = 0; e < b.neles; e++) {
         const double *x = b.shape + e * 6 * 2;
@@ -332,20 +308,20 @@ START_TEST(box_hex)
 {
     make_ok("{type: box, lower: [0, 0, 0], upper: [2, 3, 4], n: [2, 3, 2], "
             "periodic: [yes, no, no]}");
-    frx_mesh_info in = info();
+    frx_mesh_info in = mc_info(mesh);
     ck_assert_int_eq(in.ndims, 3);
     ck_assert_uint_eq(in.neles, 12);
-    frx_mesh_block b = block(0);
+    frx_mesh_block b = mc_block(mesh, 0);
     ck_assert_int_eq(b.etype, FRX_ETYPE_HEX);
     ck_assert_uint_eq(b.nshape, 8);
     ck_assert_uint_eq(b.nfaces, 6);
     /* x: 2 x 3 x 2 faces (periodic included); y: 2 x 2 x 2; z: 2 x 3 */
     ck_assert_uint_eq(in.nifaces, 12 + 8 + 6);
     ck_assert_uint_eq(in.nbcs, 4);
-    ck_assert_str_eq(bc(0).name, "bottom");
-    ck_assert_str_eq(bc(3).name, "front");
-    ck_assert_uint_eq(bc(0).nfaces, 4);
-    ck_assert_uint_eq(bc(2).nfaces, 6);
+    ck_assert_str_eq(mc_bc(mesh, 0).name, "bottom");
+    ck_assert_str_eq(mc_bc(mesh, 3).name, "front");
+    ck_assert_uint_eq(mc_bc(mesh, 0).nfaces, 4);
+    ck_assert_uint_eq(mc_bc(mesh, 2).nfaces, 6);
     double lo[] = {0, 0, 0}, hi[] = {2, 3, 4};
     check_orientation();
     check_ifaces();
@@ -364,9 +340,9 @@ END_TEST
 START_TEST(box_hex_order2)
 {
     make_ok("{type: box, n: [1, 2, 1], order: 2, periodic: [yes, yes, yes]}");
-    frx_mesh_block b = block(0);
+    frx_mesh_block b = mc_block(mesh, 0);
     ck_assert_uint_eq(b.nshape, 27);
-    ck_assert_uint_eq(info().nbcs, 0);
+    ck_assert_uint_eq(mc_info(mesh).nbcs, 0);
     for (size_t e = 0; e < b.neles; e++) {
         const double *x = b.shape + e * 27 * 3;
         for (int k = 0; k < 3; k++) {
@@ -393,13 +369,13 @@ START_TEST(mesh_id)
 {
     char id[65], other[65];
     make_ok("{type: box, n: [4, 3], periodic: [yes, no]}");
-    memcpy(id, info().id, sizeof id);
+    memcpy(id, mc_info(mesh).id, sizeof id);
     ck_assert_uint_eq(strlen(id), 64);
     make_ok("{type: box, n: [4, 3], periodic: [yes, no]}");
-    ck_assert_str_eq(info().id, id);
+    ck_assert_str_eq(mc_info(mesh).id, id);
     make_ok("{type: box, n: [4, 3], periodic: [yes, no], lower: [0, 0], "
             "upper: [1, 1], etype: quad, order: 1}");
-    ck_assert_str_eq(info().id, id); /* the defaults written out */
+    ck_assert_str_eq(mc_info(mesh).id, id); /* the defaults written out */
     const char *changed[] = {
         "{type: box, n: [4, 4], periodic: [yes, no]}",
         "{type: box, n: [4, 3], periodic: [no, no]}",
@@ -412,7 +388,7 @@ START_TEST(mesh_id)
     };
     for (size_t i = 0; i < sizeof changed / sizeof *changed; i++) {
         make_ok(changed[i]);
-        memcpy(other, info().id, sizeof other);
+        memcpy(other, mc_info(mesh).id, sizeof other);
         ck_assert_msg(strcmp(other, id) != 0, "same id for %s", changed[i]);
     }
     /* the partition is not part of it */
@@ -423,7 +399,7 @@ START_TEST(mesh_id)
     ck_assert_int_eq(frx_config_parse(text, strlen(text), "case.yaml", &cfg),
                      FRX_OK);
     ck_assert_int_eq(frx_mesh_create(cfg, MPI_COMM_SELF, &mesh), FRX_OK);
-    ck_assert_str_eq(info().id, id);
+    ck_assert_str_eq(mc_info(mesh).id, id);
 }
 END_TEST
 
