@@ -1,8 +1,10 @@
 /* frx-fr-common, reference elements: sizes and refusals, quadrature at
  * the solution points (Williams-Shunn on triangles), flux points and
  * normals, M0/M1/M2/M4/vis exact on polynomials, the FR divergence, and
- * the correction M3 against a DG lifting built from a mass matrix. */
+ * the correction M3 against a DG lifting built from a mass matrix, and
+ * the plugins' own small inverse against LAPACK's. */
 #include "frtest.h"
+#include "fr-internal.h"
 
 #include <frx/frx.h>
 
@@ -386,6 +388,60 @@ END_TEST
 
 /* The basis at arbitrary points reproduces the space and is a delta at
  * the solution points. */
+/* fr__inverse (LU with partial pivoting) against LAPACK's dgesv: the
+ * Legendre Vandermonde matrices at Gauss-Legendre points up to n = 40
+ * and random ones (pivoting needed), equal to 1e-12 relative and
+ * A * inv = I; a singular matrix refused, naming it. */
+START_TEST(inverse_matches_lapack)
+{
+    uint64_t rng = 88172645463325252ull;
+    for (int kind = 0; kind < 2; kind++)
+        for (size_t n = 1; n <= 40; n += kind ? 3 : 1) {
+            double *a = malloc(n * n * sizeof *a), *x = malloc(n * sizeof *x);
+            double *w = malloc(n * sizeof *w);
+            double *inv = malloc(n * n * sizeof *inv), *ref = calloc(n * n, sizeof *ref);
+            double *lu = malloc(n * n * sizeof *lu);
+            int *piv = malloc(n * sizeof *piv);
+            ck_assert_int_eq(fr_gauss_legendre(n, x, w), 0);
+            for (size_t i = 0; i < n; i++)
+                for (size_t j = 0; j < n; j++) {
+                    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+                    a[i * n + j] = kind ? (double)(rng >> 11) / 9007199254740992.0 - 0.5
+                                        : fr_legendre((int)j, x[i], NULL);
+                }
+            ck_assert_int_eq(fr__inverse(n, a, inv, "test matrix"), FRX_OK);
+            /* LAPACK, column-major: the transpose's inverse is the inverse's transpose */
+            memcpy(lu, a, n * n * sizeof *lu);
+            for (size_t i = 0; i < n; i++)
+                ref[i * n + i] = 1.0;
+            int in = (int)n, info = 0;
+            dgesv_(&in, &in, lu, &in, piv, ref, &in, &info);
+            ck_assert_int_eq(info, 0);
+            double big = 0.0, diff = 0.0, off = 0.0;
+            for (size_t i = 0; i < n * n; i++)
+                big = fmax(big, fabs(ref[i]));
+            for (size_t i = 0; i < n; i++)
+                for (size_t j = 0; j < n; j++) {
+                    diff = fmax(diff, fabs(inv[i * n + j] - ref[i * n + j]));
+                    double s = 0.0;
+                    for (size_t k = 0; k < n; k++)
+                        s += a[i * n + k] * inv[k * n + j];
+                    off = fmax(off, fabs(s - (i == j)));
+                }
+            ck_assert_msg(diff <= 1e-12 * big && off <= 1e-11,
+                          "kind %d, n %zu: |inv - LAPACK's| %.3g (of %.3g), |A inv - I| %.3g",
+                          kind, n, diff, big, off);
+            free(a), free(x), free(w), free(inv), free(ref), free(lu), free(piv);
+        }
+    double sing[9] = {1, 2, 3, 2, 4, 6, 0, 1, 1}, out[9];
+    ck_assert_int_eq(fr__inverse(3, sing, out, "test matrix"), FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "the test matrix is singular"));
+    double swap[4] = {0, 1, 1, 0};
+    ck_assert_int_eq(fr__inverse(2, swap, out, "test matrix"), FRX_OK);
+    ck_assert(out[0] == 0 && out[1] == 1 && out[2] == 1 && out[3] == 0);
+}
+END_TEST
+
 START_TEST(basis_at_points)
 {
     static int ex[1024][3];
@@ -438,6 +494,7 @@ static Suite *element_suite(void)
     tcase_add_test(tc, fr_divergence_exact);
     tcase_add_test(tc, correction_is_dg_lifting);
     tcase_add_test(tc, basis_at_points);
+    tcase_add_test(tc, inverse_matches_lapack);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -49,8 +49,9 @@ void fr__pkd(int p, double r, double s, double *phi, double *dr,
 size_t fr__vtk_npts(int etype, int n);
 void fr__vtk_points(int etype, int n, double *pts);
 
-/* Dense linear algebra, row-major. inv = a^-1 (LAPACK dgesv); what names
- * the matrix in the error message when a is singular. */
+/* Dense linear algebra, row-major. inv = a^-1 (LU with partial
+ * pivoting, as LAPACK's dgesv); what names the matrix in the error
+ * message when a is singular. */
 int fr__inverse(size_t n, const double *a, double *inv, const char *what);
 /* c (m x n) = a (m x k) * b (k x n). */
 void fr__matmul(size_t m, size_t n, size_t k, const double *a,
