@@ -147,6 +147,8 @@ typedef struct frx__pgen {
     int loops;        /* loop over runs of nonzero columns, reading A from
                          its buffer, rather than unroll every nonzero */
     int phased;       /* OpenCL: a barrier between blocks of rows */
+    size_t vec;       /* OpenCL: columns a work-item computes as one vector
+                         (2 to 16, a divisor of soasz; 0: one column) */
 } frx__pgen;
 
 int frx__pgen_source(const frx__pgen *g, char **src, char **entry);

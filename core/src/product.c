@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_CANDS 16
+#define MAX_CANDS 32
 #define TIMED_RUNS 5 /* rounds after a warm-up; the fastest counts */
 
 /* Past this many nonzeros the generated code loops over runs of nonzero
@@ -151,7 +151,7 @@ static size_t width_for(const frx_product *p)
 }
 
 static void add_generated(frx_product *p, const double *a, size_t rows,
-                          int stream, int phased)
+                          int stream, int phased, size_t vec)
 {
     frx_backend *be = p->be;
     struct cand *c = &p->cands[p->ncands++];
@@ -164,8 +164,12 @@ static void add_generated(frx_product *p, const double *a, size_t rows,
     c->gen.width = width_for(p);
     c->gen.stream = stream;
     c->gen.phased = phased;
-    snprintf(c->id, sizeof c->id, "generated/r%zu%s%s", c->gen.rows,
-             stream ? "s" : "", phased ? "p" : "");
+    c->gen.vec = vec;
+    char v[24] = "";
+    if (vec > 1)
+        snprintf(v, sizeof v, "v%zu", vec);
+    snprintf(c->id, sizeof c->id, "generated/r%zu%s%s%s", c->gen.rows,
+             stream ? "s" : "", phased ? "p" : "", v);
     for (size_t i = 0; i + 1 < p->ncands; i++)
         if (strcmp(p->cands[i].id, c->id) == 0) {
             p->ncands--; /* rows past m: the same code again */
@@ -173,23 +177,55 @@ static void add_generated(frx_product *p, const double *a, size_t rows,
         }
 }
 
-/* The variants of the generated code worth timing on this target: the
- * rows of C a block accumulates; on the host, where C is large (past any
- * cache) and not read, with streaming stores, which write it without
- * reading it into the cache first (chunks must be whole 64-byte lines). */
-static void generated_candidates(frx_product *p, const double *a)
+/* OpenCL vectors of vec columns: B's and C's columns start at multiples
+ * of vec in every row, so a vector never straddles two chunks. */
+static int vectors_fit(const frx_product *p, size_t vec)
 {
-    static const size_t rows[] = {1, 4, 8, 16};
+    size_t fs = p->be->fpsize;
+    return p->be->info.soasz % vec == 0 &&
+           (p->b->offset / fs) % vec == 0 && p->b->leaddim % vec == 0 &&
+           (p->c->offset / fs) % vec == 0 && p->c->leaddim % vec == 0;
+}
+
+/* The variants of the generated code on this target: the rows of C a
+ * block accumulates; on the host, where C is large (past any cache) and
+ * not read, with streaming stores, which write it without reading it
+ * into the cache first (chunks must be whole 64-byte lines). On OpenCL
+ * the phased and vector variants too: all of them where every is set
+ * (a variant named by the caller), otherwise two phased vector ones,
+ * which on PoCL came within 11% of the fastest of all 25 variants on
+ * every FR operator of bench/matmul (and were 1.5-2x faster than the
+ * others on the larger ones). Vector code takes PoCL 2-5x as long to
+ * compile, so each one more costs seconds on a large operator (once: the
+ * choice is cached). */
+static void generated_candidates(frx_product *p, const double *a, int every)
+{
+    static const size_t rows[] = {1, 4, 8, 16}, vecs[] = {4, 8, 16};
+    static const struct { size_t rows, vec; int phased; } opencl[] = {
+        {8, 4, 1}, {8, 8, 1}};
     const frx_backend *be = p->be;
     size_t chunk = be->info.soasz * be->fpsize;
     int stream = be->ops->target == FRX_TARGET_C_OPENMP && p->beta == 0 &&
                  p->m * p->c->leaddim * be->fpsize >= STREAM_BYTES &&
                  chunk % 64 == 0 && be->info.alignment % 64 == 0;
     for (size_t i = 0; i < 4; i++)
-        add_generated(p, a, rows[i], stream, 0);
-    if (be->ops->target == FRX_TARGET_OPENCL)
-        for (size_t i = 1; i < 4; i++)
-            add_generated(p, a, rows[i], 0, 1);
+        add_generated(p, a, rows[i], stream, 0, 0);
+    if (be->ops->target != FRX_TARGET_OPENCL)
+        return;
+    if (!every) {
+        for (size_t i = 0; i < 2; i++)
+            if (vectors_fit(p, opencl[i].vec))
+                add_generated(p, a, opencl[i].rows, 0, opencl[i].phased,
+                              opencl[i].vec);
+        return;
+    }
+    for (size_t i = 1; i < 4; i++)
+        add_generated(p, a, rows[i], 0, 1, 0);
+    for (size_t j = 0; j < 3; j++)
+        for (size_t i = 1; i < 4 && vectors_fit(p, vecs[j]); i++) {
+            add_generated(p, a, rows[i], 0, 0, vecs[j]);
+            add_generated(p, a, rows[i], 0, 1, vecs[j]);
+        }
 }
 
 static const char *const *libs_of(const frx_backend *be)
@@ -240,14 +276,14 @@ static int is_provider(const frx_backend *be, const char *name)
  * for tests and benchmarks). */
 static int one_variant(frx_product *p, const double *a, const char *id)
 {
-    generated_candidates(p, a);
+    generated_candidates(p, a, 1);
     for (size_t i = 0; i < p->ncands; i++)
         if (strcmp(p->cands[i].id, id) == 0) {
             p->cands[0] = p->cands[i];
             p->ncands = 1;
             return FRX_OK;
         }
-    char list[512] = "";
+    char list[1024] = "";
     for (size_t i = 0; i < p->ncands; i++)
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
                  i ? ", " : "", p->cands[i].id);
@@ -271,7 +307,7 @@ static int candidates(frx_product *p, const double *a, const char *provider)
                          provider, list);
     }
     if (all || strcmp(provider, "generated") == 0)
-        generated_candidates(p, a);
+        generated_candidates(p, a, 0);
     const char *const *libs = libs_of(p->be);
     for (size_t i = 0; libs && libs[i] && p->ncands < MAX_CANDS; i++) {
         if (!all && strcmp(provider, libs[i]) != 0)
@@ -340,7 +376,9 @@ static int run_impl(frx_product *p, const struct impl *im, void *c_mem,
                               .c_off = c_off, .flags = flags};
         return be->ops->product_run(be->state, im->plan, &e);
     }
-    frx_launch l = {.size = sizeof l, .nrows = 1, .n = p->ncols,
+    size_t vec = im->cand->gen.vec > 1 ? im->cand->gen.vec : 1;
+    frx_launch l = {.size = sizeof l, .nrows = 1,
+                    .n = (p->ncols + vec - 1) / vec,
                     .nparams = 15, .params = params, .flags = flags};
     return be->ops->kernel_launch(be->state, im->prog, &l);
 }

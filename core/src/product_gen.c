@@ -18,7 +18,10 @@
  * goes through them; those past the columns compute nothing): PoCL runs
  * each stretch between barriers for the whole work-group before the
  * next, so a block of rows streams over the group's columns, as on the
- * host.
+ * host. OpenCL's vector variants give a work-item g->vec contiguous
+ * columns as one vector type (double4 ...), loaded and stored whole: a
+ * CPU device (PoCL) then runs whole SIMD registers without having to
+ * vectorise across work-items itself.
  *
  * Parameters, in order: _nrows (1), _n (columns), A, its offset and
  * leading dimension, B likewise, C likewise, _nfull, _rem, alpha, beta.
@@ -240,14 +243,16 @@ static void prelude(struct gen *s)
     FILE *f = s->f;
     fprintf(f, "/* frx product: a %zu x %zu operator with %zu nonzeros, "
                "%s, %s precision, chunk width %zu, rows in blocks of %zu, "
-               "%zu chunks a block, %s%s%s%s */\n", g->m, g->k, nonzeros(g),
+               "%zu chunks a block, %s%s%s%s%s */\n", g->m, g->k,
+            nonzeros(g),
             names[g->target], s->dbl ? "double" : "single", g->soasz,
             g->rows, g->width,
             g->loops ? "loops over runs of nonzero columns"
                      : "every nonzero unrolled",
             g->beta0 ? ", beta = 0" : "",
             g->stream ? ", streaming stores" : "",
-            g->phased ? ", a barrier between blocks of rows" : "");
+            g->phased ? ", a barrier between blocks of rows" : "",
+            g->vec > 1 ? ", a vector of columns a work-item" : "");
     if (g->target == FRX_TARGET_C_OPENMP)
         fprintf(f, "#include <stdint.h>\n"
                    "typedef union { void *p; int64_t i; double d; } frx_kp;\n");
@@ -381,19 +386,78 @@ static void openmp_body(struct gen *s)
     fprintf(f, FRX__OPENMP_ENTRIES, "frx_product");
 }
 
+/* OpenCL vectors of g->vec columns: loads and stores of whole vectors,
+ * except in the last work-items, where only the lanes in _lanes are C's
+ * (the rest of the vector is past C, or a neighbour's). */
+static void vector_access(struct gen *s)
+{
+    const frx__pgen *g = s->g;
+    FILE *f = s->f;
+    size_t v = g->vec;
+    fprintf(f, "typedef %s%zu frx_acc;\n"
+               "#define FRX_B(r) vload%zu(0, b + (r)*ldb)\n"
+               "#define FRX_C(r) vload%zu(0, c + (r)*ldc)\n"
+               "#define FRX_SET(r, v) frx_set(c + (r)*ldc, (v), _lanes)\n"
+               "#define FRX_ZERO ((frx_acc)(0))\n"
+               "\nstatic inline void frx_set(__global fpdtype_t *p, "
+               "frx_acc v, uint lanes)\n{\n"
+               "    if (lanes == 0x%zxu) {\n"
+               "        vstore%zu(v, 0, p);\n"
+               "        return;\n"
+               "    }\n", s->dbl ? "double" : "float", v, v, v,
+            ((size_t)1 << v) - 1, v);
+    for (size_t l = 0; l < v; l++)
+        fprintf(f, "    if (lanes & 0x%zxu)\n        p[%zu] = v.s%zx;\n",
+                (size_t)1 << l, l, l);
+    fprintf(f, "}\n");
+}
+
+/* The columns of this work-item that are C's: _on (one column) or the
+ * lanes of _lanes (vectors). Unsigned: some compilers (PoCL) only
+ * vectorise that division. */
+static void device_columns(struct gen *s)
+{
+    const frx__pgen *g = s->g;
+    FILE *f = s->f;
+    if (g->vec > 1) {
+        fprintf(f, "    const int _j = _i*%zu;\n"
+                   "    uint _lanes = 0;\n"
+                   "    if (_j + %zu <= _nfull)\n"
+                   "        _lanes = 0x%zxu;\n"
+                   "    else\n"
+                   "        for (int l = 0; l < %zu; l++)\n"
+                   "            if (_j + l < _nfull || (_j + l < _n && "
+                   "(int)((unsigned)(_j + l) %% %zuu) < _rem))\n"
+                   "                _lanes |= 1u << l;\n"
+                   "    const int _on = _lanes != 0;\n",
+                g->vec, g->vec, ((size_t)1 << g->vec) - 1, g->vec, g->soasz);
+        return;
+    }
+    fprintf(f, "    const int _j = _i;\n"
+               "    const int _on = !(_i >= _n || (_i >= _nfull && "
+               "(int)((unsigned)_i %% %zuu) >= _rem));\n", g->soasz);
+}
+
 static void device_body(struct gen *s)
 {
     const frx__pgen *g = s->g;
     FILE *f = s->f;
     int cl = g->target == FRX_TARGET_OPENCL;
     const char *gl = cl ? "__global " : "";
-    fprintf(f, "typedef fpdtype_t frx_acc;\n"
-               "#define FRX_B(r) b[(r)*ldb]\n"
-               "#define FRX_C(r) c[(r)*ldc]\n"
-               "#define FRX_SET(r, v) (c[(r)*ldc] = (v))\n"
-               "#define FRX_ZERO ((fpdtype_t)0)\n");
-    fprintf(f, "\n%svoid frx_product(",
-            cl ? "__kernel " : "extern \"C\" __global__ ");
+    if (g->vec > 1)
+        vector_access(s);
+    else
+        fprintf(f, "typedef fpdtype_t frx_acc;\n"
+                   "#define FRX_B(r) b[(r)*ldb]\n"
+                   "#define FRX_C(r) c[(r)*ldc]\n"
+                   "#define FRX_SET(r, v) (c[(r)*ldc] = (v))\n"
+                   "#define FRX_ZERO ((fpdtype_t)0)\n");
+    char hint[64] = "";
+    if (g->vec > 1)
+        snprintf(hint, sizeof hint, "__attribute__((vec_type_hint(%s%zu))) ",
+                 s->dbl ? "double" : "float", g->vec);
+    fprintf(f, "\n%s%svoid frx_product(",
+            cl ? "__kernel " : "extern \"C\" __global__ ", hint);
     params(s, gl, cl ? "restrict" : "__restrict__");
     fprintf(f, ")\n{\n");
     if (cl)
@@ -401,17 +465,14 @@ static void device_body(struct gen *s)
     else
         fprintf(f, "    const int _i = blockIdx.x*blockDim.x + "
                    "threadIdx.x;\n");
-    /* unsigned: some compilers (PoCL) only vectorise that division */
-    fprintf(f, "    (void)_nrows;\n"
-               "    const int _on = !(_i >= _n || (_i >= _nfull && "
-               "(int)((unsigned)_i %% %zuu) >= _rem));\n"
-               "%s"
-               "    %sconst fpdtype_t *b = b_b + b_o + _i;\n"
-               "    %sfpdtype_t *c = c_b + c_o + _i;\n"
+    fprintf(f, "    (void)_nrows;\n");
+    device_columns(s);
+    fprintf(f, "%s"
+               "    %sconst fpdtype_t *b = b_b + b_o + _j;\n"
+               "    %sfpdtype_t *c = c_b + c_o + _j;\n"
                "    const frx_ix64 ldb = b_ld, ldc = c_ld;\n"
                "    (void)alpha, (void)beta;\n",
-            g->soasz, g->phased ? "" : "    if (!_on)\n        return;\n",
-            gl, gl);
+            g->phased ? "" : "    if (!_on)\n        return;\n", gl, gl);
     if (g->loops) /* only loops read A: NVRTC warns of unused variables */
         fprintf(f, "    %sconst fpdtype_t *a = a_b + a_o;\n"
                    "    const frx_ix64 lda = a_ld;\n", gl);
@@ -428,10 +489,12 @@ int frx__pgen_source(const frx__pgen *g, char **src, char **entry)
     if (g->target < FRX_TARGET_C_OPENMP || g->target > FRX_TARGET_HIP ||
         !g->soasz || !g->rows || g->rows > 256 || !g->m || !g->k ||
         (host && (!g->ldb || !g->ldc || !g->width ||
-                  (bytes & (bytes - 1)))))
+                  (bytes & (bytes - 1)))) ||
+        (g->vec > 1 && (g->target != FRX_TARGET_OPENCL || g->vec > 16 ||
+                        g->soasz % g->vec)))
         return frx_error(FRX_EINVAL, "product generator: no such target or "
-                         "layout (target %d, chunk %zu, rows %zu)",
-                         g->target, g->soasz, g->rows);
+                         "layout (target %d, chunk %zu, rows %zu, vector "
+                         "%zu)", g->target, g->soasz, g->rows, g->vec);
     char *buf = NULL;
     size_t len = 0;
     struct gen s = {.g = g, .f = open_memstream(&buf, &len),
