@@ -201,8 +201,6 @@ static int vectors_fit(const frx_product *p, size_t vec)
 static void generated_candidates(frx_product *p, const double *a, int every)
 {
     static const size_t rows[] = {1, 4, 8, 16}, vecs[] = {4, 8, 16};
-    static const struct { size_t rows, vec; int phased; } opencl[] = {
-        {8, 4, 1}, {8, 8, 1}};
     const frx_backend *be = p->be;
     size_t chunk = be->info.soasz * be->fpsize;
     int stream = be->ops->target == FRX_TARGET_C_OPENMP && p->beta == 0 &&
@@ -212,11 +210,9 @@ static void generated_candidates(frx_product *p, const double *a, int every)
         add_generated(p, a, rows[i], stream, 0, 0);
     if (be->ops->target != FRX_TARGET_OPENCL)
         return;
-    if (!every) {
-        for (size_t i = 0; i < 2; i++)
-            if (vectors_fit(p, opencl[i].vec))
-                add_generated(p, a, opencl[i].rows, 0, opencl[i].phased,
-                              opencl[i].vec);
+    if (!every) { /* r8pv4 and r8pv8 */
+        for (size_t j = 0; j < 2 && vectors_fit(p, vecs[j]); j++)
+            add_generated(p, a, 8, 0, 1, vecs[j]);
         return;
     }
     for (size_t i = 1; i < 4; i++)

@@ -452,12 +452,8 @@ static void device_body(struct gen *s)
                    "#define FRX_C(r) c[(r)*ldc]\n"
                    "#define FRX_SET(r, v) (c[(r)*ldc] = (v))\n"
                    "#define FRX_ZERO ((fpdtype_t)0)\n");
-    char hint[64] = "";
-    if (g->vec > 1)
-        snprintf(hint, sizeof hint, "__attribute__((vec_type_hint(%s%zu))) ",
-                 s->dbl ? "double" : "float", g->vec);
-    fprintf(f, "\n%s%svoid frx_product(",
-            cl ? "__kernel " : "extern \"C\" __global__ ", hint);
+    fprintf(f, "\n%svoid frx_product(",
+            cl ? "__kernel " : "extern \"C\" __global__ ");
     params(s, gl, cl ? "restrict" : "__restrict__");
     fprintf(f, ")\n{\n");
     if (cl)
