@@ -1,11 +1,10 @@
 #!/bin/sh
 # bench/solver.sh BUILD [N]: the lee solver (config-like cases written
-# here) on meshes of N x N quadrilaterals (default 320: past a 320 MB
-# last-level cache at p >= 2), p = 1..4, for STEPS rk4 steps (default 20):
+# here), p = 1..4, for STEPS rk4 steps (default 10):
 #
 #   - time per DOF per RHS evaluation (the run's wall time, integration
 #     included, over DOFs x RHS evaluations) on 1 rank x 2 threads and
-#     on 2 ranks x 1 thread;
+#     on 2 ranks x 1 thread, on a mesh of N x N quadrilaterals;
 #   - 2-rank weak scaling: 1 rank x 1 thread on N x N/2 elements
 #     against 2 ranks x 1 thread on N x N (target 0.9);
 #   - bytes per second of the RHS by a traffic model (each array an RHS
@@ -18,12 +17,23 @@
 #     mpiflux, bcflux), other solver kernels, exchange (pack, unpack, MPI
 #     start and wait) and time integration (frx's axnpby kernels).
 #
+# N: by default, for each p the least multiple of 32 that gives each rank
+# (N x N/2 elements) at least DOFS_PER_RANK DOFs (default 6.4 million:
+# 51 MB a field, so that a rank's dozen or so fields are twice a 300 MB
+# last-level cache; a smaller mesh of the 1-rank reference would run
+# partly in cache and the 2-rank run, twice the data, would not). An N
+# given fixes it for every p.
+#
 # ORDERS (default "1 2 3 4") picks the orders. Each run is repeated
-# ROUNDS times (default 3), the runs of a p in turn,
-# and the least wall time of each counts: a shared machine's noise is
-# 10% from one run to the next. The profiled run also prints how much
-# busier one rank was than the other: the two cores of a virtual machine
-# need not be equally fast, and the faster rank waits for the slower.
+# ROUNDS times (default 5), the runs of a p in turn. The time per DOF
+# counts each run's least wall time: a shared machine's noise is 10%
+# from one run to the next. Weak scaling is taken round by round, the
+# 2-rank run against the 1-rank run just after it (the machine's speed
+# drifts from minute to minute): the median of the rounds, with their
+# range, and the efficiency of the least wall times beside it. The
+# profiled run also prints how much busier one rank was than the other:
+# the two cores of a virtual machine need not be equally fast, and the
+# faster rank waits for the slower.
 #
 # Weak scaling on one node shares its memory bandwidth between the
 # ranks: where the RHS is bandwidth-bound, triad(2 threads) over 2 x
@@ -32,7 +42,8 @@
 # Ratios only; timings on a shared machine are noisy. Run it by hand:
 #   sh bench/solver.sh build
 set -u
-build=$1 n=${2:-320} steps=${STEPS:-20} rounds=${ROUNDS:-3}
+build=$1 fixed_n=${2:-} steps=${STEPS:-10} rounds=${ROUNDS:-5}
+dofs_per_rank=${DOFS_PER_RANK:-6400000}
 frx=$build/bin/frx
 triad=$build/bench/triad
 export OMPI_MCA_rmaps_base_oversubscribe=1
@@ -93,30 +104,35 @@ run() {
 t2=$(OMP_NUM_THREADS=2 "$triad" 256) || exit 1
 t1=$(OMP_NUM_THREADS=1 "$triad" 256) || exit 1
 echo "STREAM triad: $t2 GB/s (2 threads), $t1 GB/s (1 thread)"
-echo "each run's least wall time of $rounds rounds (the three runs in turn)"
+echo "time per DOF: each run's least wall time of $rounds rounds (the three runs in turn)"
 printf '%-3s %-14s %12s %12s %9s\n' p run "ns/DOF/RHS" "GB/s model" \
     "x triad"
 for p in ${ORDERS:-1 2 3 4}; do
+    # the mesh: N x N, each rank's N x N/2 of at least dofs_per_rank
+    # DOFs (4 variables, (p+1)^2 points an element) unless N is given
+    n=$fixed_n
+    [ -n "$n" ] || n=$(awk -v p="$p" -v d="$dofs_per_rank" 'BEGIN {
+        n = 32; while (n * n / 2 * 4 * (p + 1) ^ 2 < d) n += 32; print n }')
+    echo "p = $p: $n x $n elements, $((n * n / 2 * 4 * (p + 1) * (p + 1))) DOFs a rank in the 2 x 1 and 1 x 1 runs"
     full=$(case_file "$p" "$n" "$n" 2)
     one=$(case_file "$p" "$n" "$n" 1)
     half=$(case_file "$p" "$n" $((n / 2)) 1)
     # rounds: each of the three runs in turn, so that a noisy minute of a
-    # shared machine does not fall on one of them only; the least wall
-    # time of each counts
+    # shared machine does not fall on one of them only
     : > "$dir/walls"
     r=0
     while [ $r -lt "$rounds" ]; do
         for c in "1x2 1 $full" "2x1 2 $one" "1x1-half 1 $half"; do
             set -- $c
             res=$(run "$2" "$3") || exit 1
-            echo "$1 $res" >> "$dir/walls"
+            echo "$1 $r $res" >> "$dir/walls"
         done
         r=$((r + 1))
     done
     for c in "1x2 $t2" "2x1 $t2" "1x1-half $t1"; do
         set -- $c
-        set -- "$1" "$2" $(awk -v k="$1" '$1 == k && (w == "" || $2 < w) {
-            w = $2; d = $3; n = $4 } END { print w, d, n }' "$dir/walls")
+        set -- "$1" "$2" $(awk -v k="$1" '$1 == k && (w == "" || $3 < w) {
+            w = $3; d = $4; n = $5 } END { print w, d, n }' "$dir/walls")
         [ "$1" = 2x1 ] && w2=$3 d2=$4
         [ "$1" = 1x1-half ] && w1=$3 d1=$4
         # model: bytes per element per RHS, nu = (p+1)^2, nf = 4 (p+1),
@@ -129,9 +145,24 @@ for p in ${ORDERS:-1 2 3 4}; do
             printf "%-3d %-14s %12.3f %12.2f %9.2f\n", p, $2, ns,
                    gbs, gbs / triad }'
     done
+    # weak scaling round by round: the 2 x 1 run against the 1 x 1 run
+    # just after it; the median and range of the rounds
     awk -v w1="$w1" -v d1="$d1" -v w2="$w2" -v d2="$d2" -v p="$p" \
-        -v t1="$t1" -v t2="$t2" 'BEGIN {
-        printf "%-3d %-14s efficiency %.3f (target 0.9; bandwidth bound here %.3f)\n", p,
-               "weak scaling", (d2 / w2) / (2 * d1 / w1), t2 / (2 * t1) }'
+        -v t1="$t1" -v t2="$t2" '
+        $1 == "2x1" { r2[$2] = $4 / $3 }
+        $1 == "1x1-half" { r1[$2] = $4 / $3 }
+        END {
+            n = 0
+            for (r in r2)
+                if (r in r1) {
+                    e = r2[r] / (2 * r1[r])
+                    for (i = n; i > 0 && eff[i - 1] > e; i--)
+                        eff[i] = eff[i - 1]
+                    eff[i] = e; n++
+                }
+            med = n % 2 ? eff[(n - 1) / 2] : (eff[n / 2 - 1] + eff[n / 2]) / 2
+            printf "%-3d %-14s efficiency %.3f (median of %d rounds, %.3f-%.3f; of the least walls %.3f; target 0.9; bandwidth bound here %.3f)\n",
+                   p, "weak scaling", med, n, eff[0], eff[n - 1],
+                   (d2 / w2) / (2 * d1 / w1), t2 / (2 * t1) }' "$dir/walls"
     shares 2 "$(case_file "$p" "$n" "$n" 1 true)" || exit 1
 done
