@@ -156,6 +156,45 @@ static int by_priority(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
+/* One pass of start_auto over c's plugins: start each in turn, keep the
+ * first that starts; with cpu_last, a backend whose device is the host's
+ * CPU behind a device API is stopped again and marked in *deferred, to
+ * be tried in a second pass. Reasons of those that fail go to tried; an
+ * error in the case's options of one (FRX_ECONFIG) ends the search. */
+static int auto_pass(const frx_config *cfg, const struct frx__choice *ch,
+                     const struct candidates *c, int cpu_last,
+                     unsigned char *deferred, char *tried, size_t *len,
+                     frx_backend **out)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        const char *name = frx_plugin_descriptor(c->p[i])->name;
+        if (!cpu_last && !deferred[i])
+            continue;
+        int rc = start(cfg, c->p[i], ch, out);
+        if (rc == FRX_ECONFIG) /* the case's backend.<name> is wrong */
+            return rc;
+        if (rc == FRX_OK) {
+            if (!cpu_last || !(*out)->info.host_cpu_device)
+                return FRX_OK;
+            frx_log(FRX_LOG_INFO,
+                    "backend auto: '%s' passed over for now: its device "
+                    "(%s) is this host's CPU, which a host backend runs "
+                    "without a run-time compiler's start-up cost; name "
+                    "it in backend.name to use it", name, (*out)->info.device);
+            frx_backend_destroy(*out);
+            *out = NULL;
+            deferred[i] = 1;
+            continue;
+        }
+        frx_log(FRX_LOG_INFO, "backend auto: %s", frx_errmsg());
+        int k = snprintf(tried + *len, 2048 - *len, "\n  %s: %s", name,
+                         frx_errmsg());
+        if (k > 0 && *len + (size_t)k < 2048)
+            *len += (size_t)k;
+    }
+    return FRX_EUNAVAIL;
+}
+
 static int start_auto(const frx_config *cfg, const struct frx__choice *ch,
                       frx_backend **out)
 {
@@ -167,17 +206,16 @@ static int start_auto(const frx_config *cfg, const struct frx__choice *ch,
 
     char tried[2048] = "";
     size_t len = 0;
-    for (size_t i = 0; i < c.n; i++) {
-        rc = start(cfg, c.p[i], ch, out);
-        if (rc == FRX_OK) {
-            frx_log(FRX_LOG_INFO, "backend auto: chose '%s' (%s)",
-                    (*out)->name, (*out)->info.device);
-            return FRX_OK;
-        }
-        int k = snprintf(tried + len, sizeof tried - len, "\n  %s: %s",
-                         frx_plugin_descriptor(c.p[i])->name, frx_errmsg());
-        if (k > 0 && len + (size_t)k < sizeof tried)
-            len += (size_t)k;
+    unsigned char deferred[64] = {0};
+    rc = auto_pass(cfg, ch, &c, 1, deferred, tried, &len, out);
+    if (rc == FRX_EUNAVAIL)
+        rc = auto_pass(cfg, ch, &c, 0, deferred, tried, &len, out);
+    if (rc == FRX_ECONFIG)
+        return rc;
+    if (rc == FRX_OK) {
+        frx_log(FRX_LOG_INFO, "backend auto: chose '%s' (%s)", (*out)->name,
+                (*out)->info.device);
+        return FRX_OK;
     }
     char path[1024];
     frx_plugin_search_path(cfg, path, sizeof path);

@@ -133,6 +133,11 @@ static int ocl_create(const frx_backend_init *init, frx_backend_info *info,
     info->alignment = frx_opencl_alignment(align_bits);
     info->soasz = init->precision == FRX_SINGLE ? 32 : 16;
     info->host_accessible = 0;
+    cl_device_type type = 0;
+    if (FRX_SIZE_HOLDS(frx_backend_info, info, host_cpu_device) &&
+        clGetDeviceInfo(s->device, CL_DEVICE_TYPE, sizeof type, &type,
+                        NULL) == CL_SUCCESS)
+        info->host_cpu_device = (type & CL_DEVICE_TYPE_CPU) != 0;
     snprintf(info->device, sizeof info->device, "%.40s: %.60s, %s",
              s->platform_name, s->device_name,
              frx_opencl_queue_name(s->out_of_order

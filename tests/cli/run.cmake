@@ -43,6 +43,17 @@ foreach(t run-named-unavailable run-auto-skips-unavailable)
     "${FRX_MPI_TEST_ENV};FRX_PLUGIN_PATH=${FRX_FIXTURE_DIR}")
 endforeach()
 
+# backend.name: auto passes over an OpenCL device that is this host's CPU
+# (PoCL) for openmp, comes back to it where it is the only backend, and
+# stops on a bad option of a backend it tries.
+if(TARGET frx-opencl)
+  add_test(NAME cli-run-auto-passes-over-cpu-opencl
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/auto.sh ${FRX_EXE}
+      $<TARGET_FILE_DIR:frx>)
+  set_tests_properties(cli-run-auto-passes-over-cpu-opencl PROPERTIES
+    SKIP_RETURN_CODE 77 TIMEOUT 120 ENVIRONMENT "${FRX_MPI_TEST_ENV}")
+endif()
+
 # A case naming a GPU backend that cannot start here ends at start-up
 # with exit status 1 and the backend's reason.
 foreach(gpu cuda hip)

@@ -75,6 +75,11 @@ typedef struct frx_backend_info {
     /* ABI 1.1: device memory MPI can take: "cuda" or "rocm" (asked of
      * the MPI library at run time), or NULL; host_accessible implies it */
     const char *mpi_device_kind;
+    /* ABI 1.5: the device is this host's own CPU behind a device API
+     * (OpenCL on a CPU, as PoCL): backend.name: auto tries every other
+     * backend first, since the native host backend (openmp) runs the
+     * same cores without the run-time compiler's start-up cost */
+    int host_cpu_device;
 } frx_backend_info;
 
 typedef int32_t frx_ix_t; /* view offsets, in elements */
