@@ -5,6 +5,8 @@
  * of the same name on one backend, and the solver lifecycle (leaks show
  * under the sanitizers). Runs under mpirun with any number of ranks:
  * the elements are shared out, the norms are global. */
+#include "testutil.h"
+
 #include <check.h>
 #include <frx/comm.h>
 #include <frx/mesh.h>
@@ -25,20 +27,14 @@ static frx_config *config(const char *fmt, ...)
  * unless it says otherwise). */
 static frx_config *config(const char *fmt, ...)
 {
-    char body[2048], text[4096];
+    char body[2048], head[256];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(body, sizeof body, fmt, ap);
     va_end(ap);
-    snprintf(text, sizeof text, "backend: {name: %s, precision: %s}\n"
-             "progress: {mode: off}\n%s", backend_name,
-             strstr(body, "#single") ? "single" : "double", body);
-    frx_config *cfg;
-    ck_assert_msg(frx_config_parse(text, strlen(text), "case.yaml", &cfg) ==
-                      FRX_OK, "%s", frx_errmsg());
-    ck_assert_msg(frx_config_check(cfg) == FRX_OK, "%s\n%s", frx_errmsg(),
-                  text);
-    return cfg;
+    snprintf(head, sizeof head, "backend: {name: %s, precision: %s}\n",
+             backend_name, strstr(body, "#single") ? "single" : "double");
+    return tu_case(head, body);
 }
 
 /* The backend (double precision) and communicator most runs share:

@@ -91,3 +91,24 @@ int tu_run_per_precision(const char *name, Suite *(*make_suite)(void),
     }
     return failed ? 1 : 0;
 }
+
+frx_config *tu_parse(const char *text)
+{
+    frx_config *cfg;
+    ck_assert_msg(frx_config_parse(text, strlen(text), "case.yaml", &cfg) ==
+                      FRX_OK, "%s", frx_errmsg());
+    return cfg;
+}
+
+frx_config *tu_case(const char *head, const char *body)
+{
+    size_t n = strlen(head) + strlen(body) + 32;
+    char *text = malloc(n);
+    ck_assert_ptr_nonnull(text);
+    snprintf(text, n, "%sprogress: {mode: off}\n%s", head, body);
+    frx_config *cfg = tu_parse(text);
+    ck_assert_msg(frx_config_check(cfg) == FRX_OK, "%s\n%s", frx_errmsg(),
+                  text);
+    free(text);
+    return cfg;
+}

@@ -19,6 +19,12 @@ struct Suite;
 int tu_run_per_precision(const char *name, struct Suite *(*make_suite)(void),
                          frx_backend **be, const char **precision);
 
+/* Parse text as case.yaml; a failed parse fails the test. */
+frx_config *tu_parse(const char *text);
+/* A case of head (the backend), "progress: {mode: off}", then body, parsed
+ * and checked; a failure fails the test, showing the text. */
+frx_config *tu_case(const char *head, const char *body);
+
 /* Deterministic random numbers. */
 uint64_t tu_rand(uint64_t *state);
 size_t tu_below(uint64_t *state, size_t n);

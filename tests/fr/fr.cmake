@@ -21,7 +21,7 @@ set_tests_properties(fr-png fr-png-np2 fr-png-np3 PROPERTIES TIMEOUT 60
 # convergence orders (openmp; the finer meshes under the label `long`),
 # the solution on 1 to 4 ranks, on opencl and on openmp + opencl (rank 1
 # on opencl, weight 2) against 1 rank on openmp, and the refusals.
-frx_check_test(test_advection fr/test_advection.c)
+frx_check_test(test_advection fr/test_advection.c testutil.c)
 target_link_libraries(test_advection PRIVATE PkgConfig::HDF5_MPI)
 add_dependencies(test_advection frx-advection)
 set(advection_runs openmp:1 openmp:2 openmp:3 openmp:4 opencl:1 opencl:2

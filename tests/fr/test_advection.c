@@ -19,6 +19,8 @@
  *                 with fewer elements than ranks, boundaries without or
  *                 with a wrong condition: each a clear error, and
  *                 nothing written */
+#include "../testutil.h"
+
 #include <check.h>
 #include <dirent.h>
 #include <frx/comm.h>
@@ -53,31 +55,18 @@ static const char *backend_yaml(void)
     return b;
 }
 
-static frx_config *parse(const char *text)
-{
-    frx_config *cfg;
-    ck_assert_msg(frx_config_parse(text, strlen(text), "case.yaml", &cfg) ==
-                      FRX_OK, "%s", frx_errmsg());
-    return cfg;
-}
-
 static frx_config *config(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 
 /* A case on the test's backend; fmt gives the rest. */
 static frx_config *config(const char *fmt, ...)
 {
-    char body[8192], text[10240];
+    char body[8192];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(body, sizeof body, fmt, ap);
     va_end(ap);
-    snprintf(text, sizeof text, "%sprogress: {mode: off}\n%s",
-             backend_yaml(), body);
-    frx_config *cfg = parse(text);
-    ck_assert_msg(frx_config_check(cfg) == FRX_OK, "%s\n%s", frx_errmsg(),
-                  text);
-    return cfg;
+    return tu_case(backend_yaml(), body);
 }
 
 /* Run cfg on be and comm (the mesh over comm's ranks); the L2 error. */
@@ -198,7 +187,7 @@ static void agree(int field)
         snprintf(text, sizeof text, "backend: {name: openmp, precision: "
                  "double, openmp: {threads: 1}}\nprogress: {mode: off}\n%s",
                  body);
-        frx_config *rc = parse(text);
+        frx_config *rc = tu_parse(text);
         frx_backend *be;
         frx_comm *self;
         ck_assert_msg(frx_backend_create(rc, &be) == FRX_OK, "%s",
@@ -271,7 +260,7 @@ static void refused(const char *name, const char *want, const char *body)
              "output: {interval: 1, dir: '%s'}\n"
              "checkpoint: {interval: 1, file: '%s/c-{step}.h5'}\n",
              backend_yaml(), body, dir, dir);
-    frx_config *cfg = parse(text);
+    frx_config *cfg = tu_parse(text);
     int rc = frx_config_check_for_run(cfg);
     if (rc == FRX_OK) {
         frx_run_stats st = {.size = sizeof st};

@@ -156,7 +156,7 @@ endif()
 
 # The time loop on the ODE fixture (tests/fixtures/ode.c), per backend;
 # on openmp also with the elements shared out over 2 ranks.
-frx_check_test(test_timeloop test_timeloop.c)
+frx_check_test(test_timeloop test_timeloop.c testutil.c)
 add_dependencies(test_timeloop frx-fixtures)
 foreach(be IN LISTS FRX_TEST_BACKENDS)
   set(nps 1)
