@@ -1,6 +1,8 @@
 #include "testutil.h"
 
 #include <check.h>
+#include <frx/comm.h>
+#include <mpi.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,4 +113,40 @@ frx_config *tu_case(const char *head, const char *body)
                   text);
     free(text);
     return cfg;
+}
+
+int tu_run_mpi_suite(const char *text, const char *label,
+                     Suite *(*make_suite)(void), frx_backend **be,
+                     frx_comm **comm)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    frx_config *cfg = NULL; /* the backend keeps pointers into it */
+    int rc = frx_config_parse(text, strlen(text), "case.yaml", &cfg);
+    if (rc == FRX_OK)
+        rc = frx_backend_create_all(cfg, MPI_COMM_WORLD, be);
+    if (rc == FRX_OK)
+        rc = frx_comm_create(*be, MPI_COMM_WORLD, comm);
+    if (rc) {
+        int skip = rc == FRX_EUNAVAIL || rc == FRX_ENOTFOUND;
+        if (rank == 0)
+            printf("%s: backend '%s': %s\n", skip ? "SKIP" : "FAIL", label,
+                   frx_errmsg());
+        frx_backend_destroy(*be);
+        frx_config_free(cfg);
+        MPI_Finalize();
+        return skip ? 77 : 1;
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    SRunner *sr = srunner_create(make_suite());
+    srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, rank == 0 ? CK_NORMAL : CK_SILENT);
+    int failed = srunner_ntests_failed(sr), any;
+    srunner_free(sr);
+    frx_comm_destroy(*comm);
+    frx_backend_destroy(*be);
+    frx_config_free(cfg);
+    MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return any ? 1 : 0;
 }

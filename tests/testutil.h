@@ -19,6 +19,16 @@ struct Suite;
 int tu_run_per_precision(const char *name, struct Suite *(*make_suite)(void),
                          frx_backend **be, const char **precision);
 
+/* After MPI_Init: start the backend of case text on every rank and a
+ * communicator over MPI_COMM_WORLD into *be and *comm, run the suite
+ * made by make_suite without fork on every rank (rank 0 prints), free
+ * them and end MPI. Returns the exit status: 77 (skip) where the backend
+ * cannot start, on every rank alike, 1 where a test failed on any rank. */
+struct frx_comm;
+int tu_run_mpi_suite(const char *text, const char *label,
+                     struct Suite *(*make_suite)(void), frx_backend **be,
+                     struct frx_comm **comm);
+
 /* Parse text as case.yaml; a failed parse fails the test. */
 frx_config *tu_parse(const char *text);
 /* A case of head (the backend), "progress: {mode: off}", then body, parsed

@@ -390,32 +390,5 @@ int main(int argc, char **argv)
     /* skip where a backend cannot start, on every rank alike */
     char text[1024];
     snprintf(text, sizeof text, "%s", backend_yaml());
-    frx_config *cfg = NULL; /* the backend keeps pointers into it */
-    int rc = frx_config_parse(text, strlen(text), "case.yaml", &cfg);
-    if (rc == FRX_OK)
-        rc = frx_backend_create_all(cfg, MPI_COMM_WORLD, &shared_be);
-    if (rc == FRX_OK)
-        rc = frx_comm_create(shared_be, MPI_COMM_WORLD, &shared_comm);
-    if (rc) {
-        int skip = rc == FRX_EUNAVAIL || rc == FRX_ENOTFOUND;
-        if (rank == 0)
-            printf("%s: backend '%s': %s\n", skip ? "SKIP" : "FAIL", spec,
-                   frx_errmsg());
-        frx_backend_destroy(shared_be);
-        frx_config_free(cfg);
-        MPI_Finalize();
-        return skip ? 77 : 1;
-    }
-    MPI_Barrier(MPI_COMM_WORLD);
-    SRunner *sr = srunner_create(advection_suite());
-    srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, rank == 0 ? CK_NORMAL : CK_SILENT);
-    int failed = srunner_ntests_failed(sr), any;
-    srunner_free(sr);
-    frx_comm_destroy(shared_comm);
-    frx_backend_destroy(shared_be);
-    frx_config_free(cfg);
-    MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    MPI_Finalize();
-    return any ? 1 : 0;
+    return tu_run_mpi_suite(text, spec, advection_suite, &shared_be, &shared_comm);
 }
