@@ -156,6 +156,8 @@ static int by_priority(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
+#define TRIED_SZ 2048 /* start_auto's list of reasons */
+
 /* One pass of start_auto over c's plugins: start each in turn, keep the
  * first that starts; with cpu_last, a backend whose device is the host's
  * CPU behind a device API is stopped again and marked in *deferred, to
@@ -187,9 +189,9 @@ static int auto_pass(const frx_config *cfg, const struct frx__choice *ch,
             continue;
         }
         frx_log(FRX_LOG_INFO, "backend auto: %s", frx_errmsg());
-        int k = snprintf(tried + *len, 2048 - *len, "\n  %s: %s", name,
+        int k = snprintf(tried + *len, TRIED_SZ - *len, "\n  %s: %s", name,
                          frx_errmsg());
-        if (k > 0 && *len + (size_t)k < 2048)
+        if (k > 0 && *len + (size_t)k < TRIED_SZ)
             *len += (size_t)k;
     }
     return FRX_EUNAVAIL;
@@ -204,9 +206,9 @@ static int start_auto(const frx_config *cfg, const struct frx__choice *ch,
         return rc;
     qsort(c.p, c.n, sizeof *c.p, by_priority);
 
-    char tried[2048] = "";
+    char tried[TRIED_SZ] = "";
     size_t len = 0;
-    unsigned char deferred[64] = {0};
+    unsigned char deferred[sizeof c.p / sizeof *c.p] = {0};
     rc = auto_pass(cfg, ch, &c, 1, deferred, tried, &len, out);
     if (rc == FRX_EUNAVAIL)
         rc = auto_pass(cfg, ch, &c, 0, deferred, tried, &len, out);
