@@ -392,5 +392,6 @@ int main(int argc, char **argv)
     char text[128];
     snprintf(text, sizeof text, "backend: {name: %s, precision: double}\n",
              backend_name);
-    return tu_run_mpi_suite(text, backend_name, timeloop_suite, &shared_be, &shared_comm);
+    return tu_run_mpi_suite(text, backend_name, timeloop_suite, &shared_be,
+                            &shared_comm);
 }

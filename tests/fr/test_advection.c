@@ -390,5 +390,6 @@ int main(int argc, char **argv)
     /* skip where a backend cannot start, on every rank alike */
     char text[1024];
     snprintf(text, sizeof text, "%s", backend_yaml());
-    return tu_run_mpi_suite(text, spec, advection_suite, &shared_be, &shared_comm);
+    return tu_run_mpi_suite(text, spec, advection_suite, &shared_be,
+                            &shared_comm);
 }
