@@ -156,47 +156,11 @@ static int by_priority(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
-#define TRIED_SZ 2048 /* start_auto's list of reasons */
-
-/* One pass of start_auto over c's plugins: start each in turn, keep the
- * first that starts; with cpu_last, a backend whose device is the host's
- * CPU behind a device API is stopped again and marked in *deferred, to
- * be tried in a second pass. Reasons of those that fail go to tried; an
- * error in the case's options of one (FRX_ECONFIG) ends the search. */
-static int auto_pass(const frx_config *cfg, const struct frx__choice *ch,
-                     const struct candidates *c, int cpu_last,
-                     unsigned char *deferred, char *tried, size_t *len,
-                     frx_backend **out)
-{
-    for (size_t i = 0; i < c->n; i++) {
-        const char *name = frx_plugin_descriptor(c->p[i])->name;
-        if (!cpu_last && !deferred[i])
-            continue;
-        int rc = start(cfg, c->p[i], ch, out);
-        if (rc == FRX_ECONFIG) /* the case's backend.<name> is wrong */
-            return rc;
-        if (rc == FRX_OK) {
-            if (!cpu_last || !(*out)->info.host_cpu_device)
-                return FRX_OK;
-            frx_log(FRX_LOG_INFO,
-                    "backend auto: '%s' passed over for now: its device "
-                    "(%s) is this host's CPU, which a host backend runs "
-                    "without a run-time compiler's start-up cost; name "
-                    "it in backend.name to use it", name, (*out)->info.device);
-            frx_backend_destroy(*out);
-            *out = NULL;
-            deferred[i] = 1;
-            continue;
-        }
-        frx_log(FRX_LOG_INFO, "backend auto: %s", frx_errmsg());
-        int k = snprintf(tried + *len, TRIED_SZ - *len, "\n  %s: %s", name,
-                         frx_errmsg());
-        if (k > 0 && *len + (size_t)k < TRIED_SZ)
-            *len += (size_t)k;
-    }
-    return FRX_EUNAVAIL;
-}
-
+/* backend.name: auto: start the plugins by priority and keep the first
+ * that starts, except that the first whose device is the host's CPU
+ * behind a device API (host_cpu_device) is kept aside, and chosen only
+ * when no other backend starts. An error in the case's options of a
+ * backend tried (FRX_ECONFIG) ends the search. */
 static int start_auto(const frx_config *cfg, const struct frx__choice *ch,
                       frx_backend **out)
 {
@@ -206,17 +170,43 @@ static int start_auto(const frx_config *cfg, const struct frx__choice *ch,
         return rc;
     qsort(c.p, c.n, sizeof *c.p, by_priority);
 
-    char tried[TRIED_SZ] = "";
+    char tried[2048] = "";
     size_t len = 0;
-    unsigned char deferred[sizeof c.p / sizeof *c.p] = {0};
-    rc = auto_pass(cfg, ch, &c, 1, deferred, tried, &len, out);
-    if (rc == FRX_EUNAVAIL)
-        rc = auto_pass(cfg, ch, &c, 0, deferred, tried, &len, out);
-    if (rc == FRX_ECONFIG)
+    frx_backend *be = NULL, *host_cpu = NULL;
+    for (size_t i = 0; i < c.n && !be && rc != FRX_ECONFIG; i++) {
+        const char *name = frx_plugin_descriptor(c.p[i])->name;
+        rc = start(cfg, c.p[i], ch, &be);
+        if (rc == FRX_OK && be->info.host_cpu_device) {
+            frx_log(FRX_LOG_INFO,
+                    "backend auto: '%s' passed over for now: its device "
+                    "(%s) is this host's CPU, which a host backend runs "
+                    "without a run-time compiler's start-up cost; name "
+                    "it in backend.name to use it", name, be->info.device);
+            if (host_cpu)
+                frx_backend_destroy(be);
+            else
+                host_cpu = be;
+            be = NULL;
+        } else if (rc != FRX_OK && rc != FRX_ECONFIG) {
+            frx_log(FRX_LOG_INFO, "backend auto: %s", frx_errmsg());
+            int k = snprintf(tried + len, sizeof tried - len, "\n  %s: %s",
+                             name, frx_errmsg());
+            if (k > 0 && len + (size_t)k < sizeof tried)
+                len += (size_t)k;
+        }
+    }
+    if (rc == FRX_ECONFIG) { /* the case's backend.<name> is wrong */
+        frx_backend_destroy(host_cpu);
         return rc;
-    if (rc == FRX_OK) {
-        frx_log(FRX_LOG_INFO, "backend auto: chose '%s' (%s)", (*out)->name,
-                (*out)->info.device);
+    }
+    if (be)
+        frx_backend_destroy(host_cpu);
+    else
+        be = host_cpu;
+    if (be) {
+        *out = be;
+        frx_log(FRX_LOG_INFO, "backend auto: chose '%s' (%s)", be->name,
+                be->info.device);
         return FRX_OK;
     }
     char path[1024];
