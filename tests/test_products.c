@@ -11,11 +11,17 @@
 #include "testutil.h"
 
 #include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static frx_backend *be;
@@ -898,38 +904,150 @@ static int child_main(const char *tag)
     return 0;
 }
 
-static void run_child(const char *tag, char *provider, size_t *timings,
-                      size_t *cached)
+/* The child, with dir as its cache directory. */
+static FILE *child_start(const char *tag, const char *dir)
 {
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "'%s' %s --child %s %s", self_exe,
-             backend_name, precision, tag);
+    char cmd[9000];
+    snprintf(cmd, sizeof cmd, "FRX_CACHE_DIR='%s' '%s' %s --child %s %s", dir,
+             self_exe, backend_name, precision, tag);
     FILE *f = popen(cmd, "r");
     ck_assert_ptr_nonnull(f);
+    return f;
+}
+
+/* Has the child printed its line (or ended) within secs? */
+static int child_done_within(FILE *f, double secs)
+{
+    struct pollfd pfd = {.fd = fileno(f), .events = POLLIN};
+    return poll(&pfd, 1, (int)(secs * 1000)) == 1;
+}
+
+static void child_finish(FILE *f, char *provider, size_t *timings,
+                         size_t *cached)
+{
     ck_assert_int_eq(fscanf(f, "%63s %zu %zu", provider, timings, cached), 3);
     ck_assert_int_eq(pclose(f), 0);
 }
 
-/* The children use a cache directory of their own, which tests running
- * beside this one (one damages every entry it finds) cannot touch. */
+static void run_child(const char *tag, const char *dir, char *provider,
+                      size_t *timings, size_t *cached)
+{
+    child_finish(child_start(tag, dir), provider, timings, cached);
+}
+
+/* A fresh cache directory of the children's own, beside the shared one:
+ * tests running beside this one (one damages every entry it finds)
+ * cannot touch it. */
+static void child_cache_dir(const char *name, const char *tag, char *dir,
+                            size_t n)
+{
+    snprintf(dir, n, "%s/%s-%s", getenv("FRX_CACHE_DIR"), name, tag);
+    ck_assert_int_eq(mkdir(dir, 0700), 0);
+}
+
+/* The entries of a cache directory other than a product's choice (the
+ * compiled kernels), and the key of its one choice, if asked. */
+static size_t kernel_entries(const char *dir, char key[65])
+{
+    size_t n = 0;
+    DIR *d = opendir(dir);
+    ck_assert_ptr_nonnull(d);
+    for (struct dirent *de; (de = readdir(d)) != NULL;) {
+        char sub[4400];
+        snprintf(sub, sizeof sub, "%s/%s", dir, de->d_name);
+        DIR *s = de->d_name[0] == '.' ? NULL : opendir(sub);
+        for (struct dirent *f; s && (f = readdir(s)) != NULL;) {
+            const char *dot = strchr(f->d_name, '.');
+            if (f->d_name[0] == '.' || !dot)
+                continue;
+            if (!strcmp(dot, ".choice") && key)
+                snprintf(key, 65, "%.64s", f->d_name);
+            else if (strcmp(dot, ".choice") && strcmp(dot, ".sum") &&
+                     strcmp(dot, ".lock") && strncmp(dot, ".tmp.", 5))
+                n++;
+        }
+        if (s)
+            closedir(s);
+    }
+    closedir(d);
+    return n;
+}
+
+/* Holds the lock of cache entry key in dir, as a process building it
+ * would: the descriptor, closed to let it go. */
+static int hold_entry_lock(const char *dir, const char *key)
+{
+    char sub[4400], lock[4600];
+    snprintf(sub, sizeof sub, "%s/%.2s", dir, key);
+    ck_assert(mkdir(sub, 0700) == 0 || errno == EEXIST);
+    snprintf(lock, sizeof lock, "%s/%s.lock", sub, key);
+    int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(flock(fd, LOCK_EX), 0);
+    return fd;
+}
+
 START_TEST(second_process_times_nothing)
 {
     char tag[64], first[64], second[64], dir[4200];
     snprintf(tag, sizeof tag, "%d%s", (int)getpid() % 100000, precision);
-    char *shared = strdup(getenv("FRX_CACHE_DIR"));
-    snprintf(dir, sizeof dir, "%s/products-%s", shared, tag);
-    ck_assert_int_eq(mkdir(dir, 0700), 0);
-    setenv("FRX_CACHE_DIR", dir, 1);
+    child_cache_dir("products", tag, dir, sizeof dir);
     size_t t1, c1, t2, c2;
-    run_child(tag, first, &t1, &c1);
+    run_child(tag, dir, first, &t1, &c1);
     ck_assert_uint_eq(t1, 1);
     ck_assert_uint_eq(c1, 0);
-    run_child(tag, second, &t2, &c2);
+    run_child(tag, dir, second, &t2, &c2);
     ck_assert_uint_eq(t2, 0);
     ck_assert_uint_eq(c2, 1);
     ck_assert_str_eq(first, second);
-    setenv("FRX_CACHE_DIR", shared, 1);
-    free(shared);
+}
+END_TEST
+
+/* The lock on a product's choice is held only while the candidates are
+ * timed: a process that finds a valid choice reads it without the lock,
+ * and one that must time compiles every candidate before it waits for
+ * the lock (a rank waiting for another's choice once gave up after
+ * cache.lock-timeout, the other rank's compiles of the candidates taking
+ * more than 300 s under the lock). Here this process holds the choice's
+ * lock while a child makes the product. */
+START_TEST(choice_lock_held_only_to_time)
+{
+    char tag[64], prov[64], warm[4200], cold[4200], key[65] = "";
+    snprintf(tag, sizeof tag, "%dlock%s", (int)getpid() % 100000, precision);
+    child_cache_dir("products", tag, warm, sizeof warm);
+    child_cache_dir("products-cold", tag, cold, sizeof cold);
+    size_t timings, cached;
+    run_child(tag, warm, prov, &timings, &cached);
+    ck_assert_uint_eq(timings, 1);
+    size_t kernels = kernel_entries(warm, key);
+    ck_assert_msg(key[0], "no choice in %s", warm);
+
+    /* a valid choice: the child ends while the lock is held */
+    int fd = hold_entry_lock(warm, key);
+    FILE *f = child_start(tag, warm);
+    int done = child_done_within(f, 120);
+    close(fd);
+    child_finish(f, prov, &timings, &cached);
+    ck_assert_msg(done, "a valid choice waited for its lock");
+    ck_assert_uint_eq(cached, 1);
+
+    /* no choice: every kernel is compiled while the child waits */
+    fd = hold_entry_lock(cold, key);
+    f = child_start(tag, cold);
+    size_t seen = 0;
+    for (int i = 0; i < 1200 && seen < kernels && !child_done_within(f, 0);
+         i++) {
+        struct timespec ts = {0, 100000000};
+        nanosleep(&ts, NULL);
+        seen = kernel_entries(cold, NULL);
+    }
+    done = child_done_within(f, 0);
+    close(fd);
+    child_finish(f, prov, &timings, &cached);
+    ck_assert_msg(!done, "the child did not wait for the choice's lock");
+    ck_assert_msg(seen >= kernels, "%zu of %zu kernels compiled before the "
+                  "choice's lock was taken", seen, kernels);
+    ck_assert_uint_eq(timings, 1);
 }
 END_TEST
 
@@ -952,6 +1070,7 @@ static Suite *products_suite(void)
     tcase_add_test(tc, graph_chain_by_every_provider);
     tcase_add_test(tc, case_forces_a_provider);
     tcase_add_test(tc, second_process_times_nothing);
+    tcase_add_test(tc, choice_lock_held_only_to_time);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -685,6 +685,33 @@ int frx_cache_fetch(const char *const *parts, size_t nparts,
     return rc;
 }
 
+/* Without the lock: an entry is renamed into place before its sum, so a
+ * reader sees a valid pair, or a mismatch or a file gone, which count as
+ * absent here: frx_cache_fetch then takes the lock and says what is
+ * wrong, as it does for a cache directory that cannot be used. */
+int frx__cache_peek(const char *const *parts, size_t nparts,
+                    const char *suffix, frx_cache_entry *out, int *found)
+{
+    memset(out, 0, sizeof *out);
+    *found = 0;
+    if (cache_disabled())
+        return FRX_OK;
+    char key[65], why[128];
+    cache_key(parts, nparts, suffix, key);
+    struct names *nm = frx__calloc(1, sizeof *nm, "cache file names");
+    if (!nm)
+        return FRX_ENOMEM;
+    int state = ENTRY_ABSENT;
+    if (names_init(nm, key, suffix) == FRX_OK &&
+        entry_state(nm, &state, why, sizeof why) == FRX_OK &&
+        state == ENTRY_VALID) {
+        memcpy(out->path, nm->entry, PATH_SZ);
+        *found = 1;
+    }
+    free(nm);
+    return FRX_OK;
+}
+
 void frx_cache_done(frx_cache_entry *e)
 {
     if (!e || !e->temporary)

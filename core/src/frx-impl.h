@@ -184,6 +184,11 @@ void frx__sha256_final(frx__sha256 *s, unsigned char out[32]);
 
 /* The cache directory in use (created 0700 if absent) or an error. */
 int frx__cache_dir(char *buf, size_t n);
+/* The valid entry of frx_cache_fetch's key, if there is one (*found),
+ * read without waiting for its lock and never built; FRX_CACHE=off finds
+ * none. */
+int frx__cache_peek(const char *const *parts, size_t nparts,
+                    const char *suffix, frx_cache_entry *out, int *found);
 
 /* ------------------------------------------------------------------- MPI */
 

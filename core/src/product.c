@@ -457,7 +457,26 @@ static int time_rounds(frx_product *p, struct timing *t, void *scratch)
     return FRX_OK;
 }
 
-/* The cache's build step: time every candidate and write the winner. */
+/* Compile or plan every candidate; one that cannot do it is left empty.
+ * Each compile takes the lock of its own kernel's cache entry only. */
+static int prepare_all(frx_product *p, struct timing *t)
+{
+    for (size_t i = 0; i < p->ncands; i++) {
+        struct impl *im = &t->impls[i];
+        int rc = impl_prepare(p, &p->cands[i], t->a, im);
+        if (rc == FRX_ENOTSUP) {
+            frx_log(FRX_LOG_DEBUG, "product %zu x %zu: %s cannot do it: %s",
+                    p->m, p->k, p->cands[i].id, frx_errmsg());
+            *im = (struct impl){0};
+        } else if (rc) {
+            return rc;
+        }
+    }
+    return FRX_OK;
+}
+
+/* The cache's build step: time the prepared candidates and write the
+ * winner. */
 static int time_all(const char *path, void *ud)
 {
     struct timing *t = ud;
@@ -469,22 +488,9 @@ static int time_all(const char *path, void *ud)
     if (rc)
         return rc;
     t->best = -1;
-    for (size_t i = 0; i < p->ncands; i++) {
-        struct impl *im = &t->impls[i];
+    for (size_t i = 0; i < p->ncands; i++)
         t->secs[i] = -1;
-        rc = impl_prepare(p, &p->cands[i], t->a, im);
-        if (rc == FRX_ENOTSUP) {
-            frx_log(FRX_LOG_DEBUG, "product %zu x %zu: %s cannot do it: %s",
-                    p->m, p->k, p->cands[i].id, frx_errmsg());
-            *im = (struct impl){0};
-            rc = FRX_OK;
-            continue;
-        }
-        if (rc)
-            break;
-    }
-    if (rc == FRX_OK)
-        rc = time_rounds(p, t, scratch);
+    rc = time_rounds(p, t, scratch);
     if (frx_backend_sync(be) == FRX_OK)
         be->ops->mem_free(be->state, scratch);
     if (rc)
@@ -549,8 +555,18 @@ static int select_impl(frx_product *p, const double *a)
                            be->name, be->info.device, ids};
     struct timing t = {.p = p, .a = a, .best = -1};
     frx_cache_entry e;
-    int rc = frx_cache_fetch(parts, sizeof parts / sizeof *parts, ".choice",
-                             time_all, &t, &e);
+    int cached;
+    int rc = frx__cache_peek(parts, sizeof parts / sizeof *parts, ".choice",
+                             &e, &cached);
+    if (rc == FRX_OK && !cached) {
+        /* Compile every candidate before the choice's lock, so that a
+         * process that needs the same choice waits for the timing only,
+         * not for all the compiles too (minutes on a slow compiler). */
+        rc = prepare_all(p, &t);
+        if (rc == FRX_OK)
+            rc = frx_cache_fetch(parts, sizeof parts / sizeof *parts,
+                                 ".choice", time_all, &t, &e);
+    }
     char id[64] = "";
     if (rc == FRX_OK) {
         rc = read_choice(e.path, id, sizeof id);
@@ -568,14 +584,16 @@ static int select_impl(frx_product *p, const double *a)
         rc = frx_error(FRX_EIO, "product: the disk cache chose '%s', which "
                        "is not a candidate here: remove the cache entry "
                        "(FRX_CACHE_DIR) and run again", id);
-    if (rc == FRX_OK && t.best == found) {
+    if (rc == FRX_OK && t.best == found)
         log_timing(p, &t, ahash);
-        p->run = t.impls[found];
-        t.impls[found].plan = NULL; /* kept */
-    } else if (rc == FRX_OK) {
+    else if (rc == FRX_OK)
         frx_log(FRX_LOG_DEBUG, "product %zu x %zu (A %.12s) over %zu "
                 "columns: %s, from the disk cache", p->m, p->k, ahash,
                 p->ncols, id);
+    if (rc == FRX_OK && (t.impls[found].prog || t.impls[found].plan)) {
+        p->run = t.impls[found]; /* prepared above: kept */
+        t.impls[found] = (struct impl){0};
+    } else if (rc == FRX_OK) {
         rc = impl_prepare(p, &p->cands[found], a, &p->run);
     }
     for (size_t i = 0; i < p->ncands; i++)
