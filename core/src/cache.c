@@ -353,6 +353,20 @@ static int names_init(struct names *nm, const char *key, const char *suffix)
     return rc;
 }
 
+/* The file names of key, allocated; NULL on an error. */
+static int names_new(const char *key, const char *suffix, struct names **out)
+{
+    *out = frx__calloc(1, sizeof **out, "cache file names");
+    if (!*out)
+        return FRX_ENOMEM;
+    int rc = names_init(*out, key, suffix);
+    if (rc) {
+        free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
 /* A unique name beside the entry: <key>.tmp.<pid>.<n><ext>. The
  * extension is kept for tools that choose the output kind by it. */
 static int temp_name(char *buf, const struct names *nm, const char *ext)
@@ -668,14 +682,12 @@ int frx_cache_fetch(const char *const *parts, size_t nparts,
     if (cache_disabled())
         return fetch_private(key, suffix, build, ud, out);
 
-    struct names *nm = frx__calloc(1, sizeof *nm, "cache file names");
-    if (!nm)
-        return FRX_ENOMEM;
-    int fd = -1, readonly = 0;
-    rc = names_init(nm, key, suffix);
-    readonly = nm->readonly;
-    if (!rc)
-        rc = lock_key(nm->lock, &fd, &readonly);
+    struct names *nm;
+    rc = names_new(key, suffix, &nm);
+    if (rc)
+        return rc;
+    int fd = -1, readonly = nm->readonly;
+    rc = lock_key(nm->lock, &fd, &readonly);
     if (!rc) {
         rc = fetch_locked(nm, build, ud, readonly, out);
         if (fd >= 0)
@@ -698,12 +710,11 @@ int frx__cache_peek(const char *const *parts, size_t nparts,
         return FRX_OK;
     char key[65], why[128];
     cache_key(parts, nparts, suffix, key);
-    struct names *nm = frx__calloc(1, sizeof *nm, "cache file names");
-    if (!nm)
-        return FRX_ENOMEM;
+    struct names *nm;
     int state = ENTRY_ABSENT;
-    if (names_init(nm, key, suffix) == FRX_OK &&
-        entry_state(nm, &state, why, sizeof why) == FRX_OK &&
+    if (names_new(key, suffix, &nm) != FRX_OK)
+        return FRX_OK;
+    if (entry_state(nm, &state, why, sizeof why) == FRX_OK &&
         state == ENTRY_VALID) {
         memcpy(out->path, nm->entry, PATH_SZ);
         *found = 1;
