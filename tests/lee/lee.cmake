@@ -45,6 +45,9 @@ endforeach()
 # 1, 2, 3 and 4 ranks, and openmp + opencl, agree to 1e-12.
 frx_lee_test(ranks ranks 2 3 4)
 frx_lee_test(mixed-opencl mixed)
+# The element-local kernels a few elements at a time (solver.cache-block).
+frx_lee_test(cache-block-openmp cache-block openmp)
+frx_lee_test(cache-block-opencl cache-block opencl)
 
 # The main job: errors, VTK output and the picture of p.
 frx_lee_test(main-job main ${PROJECT_SOURCE_DIR}/config/lee-acoustic.yaml)

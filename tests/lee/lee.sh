@@ -4,6 +4,9 @@
 #       order >= P + 0.8 from N1 x N1 to N2 x N2 elements, every variable
 #   lee.sh FRX MPIRUN DATA ranks NP...   the solution on each NP ranks
 #       equals the one on 1 rank to 1e-12 (amplitudes are 1: relative)
+#   lee.sh FRX MPIRUN DATA cache-block BACKEND   solver.cache-block: 8
+#       (the element-local kernels 8 elements at a time, on 1 and 2
+#       ranks) equals cache-block: 0 to 1e-12, and ran in parts
 #   lee.sh FRX MPIRUN DATA mixed   rank 1 on opencl: the same solution
 #       (77 where opencl cannot start)
 #   lee.sh FRX MPIRUN DATA main CASE   config/lee-acoustic.yaml on 2
@@ -67,6 +70,33 @@ ranks)
         h5diff -d 1e-12 one/end.h5 "np$np/end.h5" /solution/quad/u /solution/quad/u ||
             fail "$np rank(s) differ from 1 rank by more than 1e-12"
         echo "$np rank(s): equal to 1 rank within 1e-12"
+    done
+    ;;
+cache-block)
+    case_file whole 2 6 upwind "$1" 1000000
+    sed -i -e 's/^  order: 2/  order: 2\n  cache-block: 0/' whole.yaml
+    run 1 whole
+    for np in 1 2; do
+        case_file "parts$np" 2 6 upwind "$1" 1000000
+        sed -i -e 's/^  order: 2/  order: 2\n  cache-block: 8/' \
+            -e 's/^  mode: off/  mode: off\nprofile: true/' "parts$np.yaml"
+        if ! $mpirun -np "$np" "$frx" run "parts$np.yaml" > "parts$np.out" 2>&1
+        then
+            cat "parts$np.out"
+            grep -q "cannot start\|no OpenCL\|no device" "parts$np.out" && exit 77
+            fail "the run in parts on $np rank(s) failed"
+        fi
+        h5diff -d 1e-12 whole/end.h5 "parts$np/end.h5" /solution/quad/u \
+            /solution/quad/u ||
+            fail "cache-block 8 on $np rank(s) differs from 0 by more than 1e-12"
+        # 36 elements in parts of 8 (rounded up to whole chunks of the
+        # backend): the flux kernel runs more than once an RHS on some
+        # rank (the profile sums the ranks' calls)
+        nrhs=$(sed -n 's/.* DOFs, \([0-9]*\) RHS evaluations.*/\1/p' "parts$np.out")
+        calls=$(awk '$NF ~ /^lee[.]tflux_/ { print $(NF - 2) }' "parts$np.out")
+        [ -n "$nrhs" ] && [ -n "$calls" ] && [ "$calls" -gt $((np * nrhs)) ] ||
+            { cat "parts$np.out"; fail "the flux kernel ran $calls times for $nrhs RHS evaluations on $np rank(s): not in parts"; }
+        echo "$np rank(s): in parts ($calls flux kernel runs for $nrhs RHS evaluations), equal within 1e-12"
     done
     ;;
 mixed)

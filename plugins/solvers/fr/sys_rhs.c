@@ -67,9 +67,54 @@ static int block_kernel(fr_system *s, frx_graph *g, const char *name,
     return g ? frx_graph_add_kernel(g, k, NULL, 0, NULL) : FRX_OK;
 }
 
-static int tflux(fr_system *s, frx_graph *g, size_t i, frx_matrix *u)
+/* Elements [e0, e1) of m, kept until the system goes (NULL stays NULL). */
+static int slice(fr_system *s, frx_matrix *m, size_t e0, size_t e1,
+                 frx_matrix **out)
 {
-    struct fr_blk *b = &s->blk[i];
+    *out = NULL;
+    if (!m)
+        return FRX_OK;
+    if (e0 == 0 && e1 == frx_matrix_neles(m)) {
+        *out = m;
+        return FRX_OK;
+    }
+    if (s->nslices == s->slices_cap) { /* thousands on a large mesh */
+        size_t cap = s->slices_cap ? 2 * s->slices_cap : 64;
+        frx_matrix **v = realloc(s->slices, cap * sizeof *v);
+        if (!v)
+            return frx_error(FRX_ENOMEM, "fr: out of memory");
+        s->slices = v;
+        s->slices_cap = cap;
+    }
+    int rc = frx_matrix_slice(m, e0, e1, out);
+    if (!rc)
+        s->slices[s->nslices++] = *out;
+    return rc;
+}
+
+/* Elements [e0, e1) of a block and of its registers u and f: what the
+ * element-local nodes of the RHS read and write. */
+static int part(fr_system *s, size_t i, frx_matrix *u, frx_matrix *f,
+                size_t e0, size_t e1, struct fr_blk *p, frx_matrix **pu,
+                frx_matrix **pf)
+{
+    const struct fr_blk *b = &s->blk[i];
+    *p = *b;
+    p->neles = e1 - e0;
+    int rc = slice(s, u, e0, e1, pu);
+    if (!rc) rc = slice(s, f, e0, e1, pf);
+    if (!rc) rc = slice(s, b->smats, e0, e1, &p->smats);
+    if (!rc) rc = slice(s, b->rcpdjac, e0, e1, &p->rcpdjac);
+    if (!rc) rc = slice(s, b->ploc, e0, e1, &p->ploc);
+    if (!rc) rc = slice(s, b->aux, e0, e1, &p->aux);
+    if (!rc) rc = slice(s, b->ufp, e0, e1, &p->ufp);
+    if (!rc) rc = slice(s, b->tf, e0, e1, &p->tf);
+    return rc;
+}
+
+static int tflux(fr_system *s, frx_graph *g, const struct fr_blk *b,
+                 frx_matrix *u)
+{
     frx_arg *a = calloc(4 + s->phys.nconsts, sizeof *a);
     if (!a)
         return frx_error(FRX_ENOMEM, "fr: out of memory");
@@ -85,10 +130,9 @@ static int tflux(fr_system *s, frx_graph *g, size_t i, frx_matrix *u)
     return rc;
 }
 
-static int negdivconf(fr_system *s, frx_graph *g, size_t i, frx_matrix *u,
-                      frx_matrix *f)
+static int negdivconf(fr_system *s, frx_graph *g, const struct fr_blk *b,
+                      frx_matrix *u, frx_matrix *f)
 {
-    struct fr_blk *b = &s->blk[i];
     frx_arg *a = calloc(7 + s->phys.nconsts, sizeof *a);
     if (!a)
         return frx_error(FRX_ENOMEM, "fr: out of memory");
@@ -113,6 +157,55 @@ static int negdivconf(fr_system *s, frx_graph *g, size_t i, frx_matrix *u,
         s->timed = t;
         s->timed[s->ntimed++] = k;
     }
+    return rc;
+}
+
+/* The two element-local stretches of the RHS over elements [e0, e1) of
+ * block i: the flux at the solution points and its divergence (late 0),
+ * or the correction and the divergence's sign and metric (late 1). */
+static int stretch(fr_system *s, frx_graph *g, size_t i, frx_matrix *u,
+                   frx_matrix *f, size_t e0, size_t e1, int late)
+{
+    struct fr_blk p;
+    frx_matrix *pu, *pf;
+    int rc = part(s, i, u, f, e0, e1, &p, &pu, &pf);
+    if (rc)
+        return rc;
+    if (!late)
+        return (rc = tflux(s, g, &p, pu)) ? rc
+                                          : product(s, g, p.m132, p.tf, pf, 0);
+    return (rc = product(s, g, p.m3, p.ufp, pf, 1)) ? rc
+                                                   : negdivconf(s, g, &p, pu,
+                                                                pf);
+}
+
+/* Elements a stretch of block i takes at a time: solver.cache-block,
+ * or what makes about cblock_bytes of its arrays (u, f, the flux at the
+ * solution points, the metric, the auxiliary fields), whole chunks. */
+static size_t stretch_elements(const fr_system *s, size_t i)
+{
+    const struct fr_blk *b = &s->blk[i];
+    size_t n = s->cblock, sz = frx_backend_soasz(s->be);
+    if (!n && s->cblock_bytes) {
+        size_t nv = s->phys.nvars, nd = (size_t)s->ndims;
+        size_t per = b->nupts * frx_backend_fpsize(s->be) *
+                     (nv * (2 + nd) + nd * nd + s->phys.naux);
+        n = s->cblock_bytes / per;
+    }
+    if (!n || n >= b->neles)
+        return b->neles;
+    return (n + sz - 1) / sz * sz;
+}
+
+/* A stretch over block i, a part at a time: what one pass writes (tf,
+ * f) is still in cache when the next reads it. */
+static int stretches(fr_system *s, frx_graph *g, size_t i, frx_matrix *u,
+                     frx_matrix *f, int late)
+{
+    size_t n = s->blk[i].neles, step = stretch_elements(s, i);
+    int rc = FRX_OK;
+    for (size_t e0 = 0; e0 < n && !rc; e0 += step)
+        rc = stretch(s, g, i, u, f, e0, e0 + step < n ? e0 + step : n, late);
     return rc;
 }
 
@@ -166,8 +259,7 @@ int fr_system_build_rhs(fr_system *s, frx_matrix *const *u,
     }
     /* element interiors while the messages travel */
     for (size_t i = 0; i < s->nblocks && !rc; i++)
-        if (!(rc = tflux(s, g, i, u[i])))
-            rc = product(s, g, s->blk[i].m132, s->blk[i].tf, f[i], 0);
+        rc = stretches(s, g, i, u[i], f[i], 0);
     for (size_t i = 0; i < s->nfaces && !rc; i++)
         if (s->faces[i].kind != FR_FACES_PEER)
             rc = frx_graph_add_kernel(g, s->faces[i].k, NULL, 0, NULL);
@@ -179,8 +271,7 @@ int fr_system_build_rhs(fr_system *s, frx_matrix *const *u,
             rc = frx_graph_add_kernel(g, fs->k, NULL, 0, NULL);
     }
     for (size_t i = 0; i < s->nblocks && !rc; i++)
-        if (!(rc = product(s, g, s->blk[i].m3, s->blk[i].ufp, f[i], 1)))
-            rc = negdivconf(s, g, i, u[i], f[i]);
+        rc = stretches(s, g, i, u[i], f[i], 1);
     for (size_t i = 0; i < s->nfaces && !rc; i++)
         if (s->faces[i].kind == FR_FACES_PEER)
             rc = frx_graph_add_wait(g, s->comm, s->faces[i].send_id, NULL, 0,

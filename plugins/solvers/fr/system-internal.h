@@ -99,6 +99,13 @@ struct fr_system {
     size_t ntimed;
     struct fr_wave *waves;
     size_t nwaves;
+    /* solver.cache-block: the element-local stretches of the RHS run
+     * cblock elements at a time, or (cblock 0) about cblock_bytes of
+     * their arrays at a time (0: whole blocks); the slices they use,
+     * freed at destroy */
+    size_t cblock, cblock_bytes;
+    frx_matrix **slices;
+    size_t nslices, slices_cap;
 };
 
 /* sys_kernels.c */

@@ -264,6 +264,16 @@ static int create_local(fr_system *s, const frx_solver_init *init)
     if (rc)
         return rc;
     s->order = (int)order;
+    long cb;
+    if ((rc = frx_cfg_int(init->options, "cache-block", -1, 0, 1L << 30,
+                          &cb)))
+        return rc;
+    /* auto: a stretch's arrays about the size of a core's L2, on the
+     * backend whose kernels run on the host's cores */
+    if (cb < 0 && strcmp(frx_backend_name(s->be), "openmp") == 0)
+        s->cblock_bytes = (size_t)2 << 20;
+    else if (cb > 0)
+        s->cblock = (size_t)cb;
     frx_mesh_info mi = {.size = sizeof mi};
     if ((rc = frx_mesh_get_info(init->mesh, &mi)))
         return rc;
@@ -337,6 +347,9 @@ void fr_system_destroy(fr_system *s)
     for (size_t i = 0; i < s->nps; i++)
         frx_product_destroy(s->ps[i]);
     free(s->ps);
+    for (size_t i = 0; i < s->nslices; i++)
+        frx_matrix_destroy(s->slices[i]);
+    free(s->slices);
     free(s->timed);
     for (size_t i = 0; i < s->nwaves; i++)
         free(s->waves[i].k);
