@@ -92,23 +92,35 @@ static int slice(fr_system *s, frx_matrix *m, size_t e0, size_t e1,
     return rc;
 }
 
-/* Elements [e0, e1) of a block and of its registers u and f: what the
- * element-local nodes of the RHS read and write. */
+/* Elements [e0, e1) of a block and of its registers u and f: what a
+ * stretch (late 0 or 1, below) reads and writes. The block's other
+ * element matrices are left NULL, so that a node given one fails
+ * loudly rather than reading the whole block. */
 static int part(fr_system *s, size_t i, frx_matrix *u, frx_matrix *f,
-                size_t e0, size_t e1, struct fr_blk *p, frx_matrix **pu,
-                frx_matrix **pf)
+                size_t e0, size_t e1, int late, struct fr_blk *p,
+                frx_matrix **pu, frx_matrix **pf)
 {
     const struct fr_blk *b = &s->blk[i];
     *p = *b;
     p->neles = e1 - e0;
-    int rc = slice(s, u, e0, e1, pu);
-    if (!rc) rc = slice(s, f, e0, e1, pf);
-    if (!rc) rc = slice(s, b->smats, e0, e1, &p->smats);
-    if (!rc) rc = slice(s, b->rcpdjac, e0, e1, &p->rcpdjac);
-    if (!rc) rc = slice(s, b->ploc, e0, e1, &p->ploc);
-    if (!rc) rc = slice(s, b->aux, e0, e1, &p->aux);
-    if (!rc) rc = slice(s, b->ufp, e0, e1, &p->ufp);
-    if (!rc) rc = slice(s, b->tf, e0, e1, &p->tf);
+    p->smats = p->rcpdjac = p->invh = p->ploc = p->aux = p->ufp = NULL;
+    p->auxfp = p->tf = NULL;
+    int src = late && s->phys.source;
+    int rc = slice(s, f, e0, e1, pf);
+    if (!rc && (!late || src))
+        rc = slice(s, u, e0, e1, pu);
+    if (!rc && (!late || src))
+        rc = slice(s, b->aux, e0, e1, &p->aux);
+    if (!rc && !late)
+        rc = slice(s, b->smats, e0, e1, &p->smats);
+    if (!rc && !late)
+        rc = slice(s, b->tf, e0, e1, &p->tf);
+    if (!rc && late)
+        rc = slice(s, b->ufp, e0, e1, &p->ufp);
+    if (!rc && late)
+        rc = slice(s, b->rcpdjac, e0, e1, &p->rcpdjac);
+    if (!rc && src)
+        rc = slice(s, b->ploc, e0, e1, &p->ploc);
     return rc;
 }
 
@@ -167,8 +179,8 @@ static int stretch(fr_system *s, frx_graph *g, size_t i, frx_matrix *u,
                    frx_matrix *f, size_t e0, size_t e1, int late)
 {
     struct fr_blk p;
-    frx_matrix *pu, *pf;
-    int rc = part(s, i, u, f, e0, e1, &p, &pu, &pf);
+    frx_matrix *pu = NULL, *pf;
+    int rc = part(s, i, u, f, e0, e1, late, &p, &pu, &pf);
     if (rc)
         return rc;
     if (!late)
