@@ -954,7 +954,8 @@ static size_t kernel_entries(const char *dir, char key[65])
     ck_assert_ptr_nonnull(d);
     for (struct dirent *de; (de = readdir(d)) != NULL;) {
         char sub[4400];
-        snprintf(sub, sizeof sub, "%s/%s", dir, de->d_name);
+        ck_assert_int_lt(snprintf(sub, sizeof sub, "%s/%s", dir, de->d_name),
+                         (int)sizeof sub);
         DIR *s = de->d_name[0] == '.' ? NULL : opendir(sub);
         for (struct dirent *f; s && (f = readdir(s)) != NULL;) {
             const char *dot = strchr(f->d_name, '.');

@@ -210,8 +210,8 @@ static int not_a(const struct cur *c, const char *tok, size_t n,
 
 static int ascii_int(struct cur *c, int64_t *v)
 {
-    const char *tok;
-    size_t n;
+    const char *tok = NULL; /* set by token(); gcc -O3 cannot tell */
+    size_t n = 0;
     int rc = token(c, &tok, &n);
     if (rc)
         return rc;
@@ -226,8 +226,8 @@ static int ascii_int(struct cur *c, int64_t *v)
 
 static int ascii_double(struct cur *c, double *v)
 {
-    const char *tok;
-    size_t n;
+    const char *tok = NULL; /* set by token(); gcc -O3 cannot tell */
+    size_t n = 0;
     int rc = token(c, &tok, &n);
     if (rc)
         return rc;

@@ -107,7 +107,7 @@ static int parse_vtu(const char *path, struct vtu *x)
     const char *app = strstr(x->buf, "<AppendedData");
     if (!app)
         return -1;
-    char section[16] = "";
+    char section[16] = ""; /* FieldData, PointData, ...: short tags */
     for (const char *p = strchr(x->buf, '<'); p && p <= app;
          p = strchr(p + 1, '<')) {
         const char *end = strchr(p, '>');
@@ -116,7 +116,7 @@ static int parse_vtu(const char *path, struct vtu *x)
         if (!strcmp(tag, "FieldData") || !strcmp(tag, "PointData") ||
             !strcmp(tag, "CellData") || !strcmp(tag, "Points") ||
             !strcmp(tag, "Cells"))
-            snprintf(section, sizeof section, "%s", tag);
+            snprintf(section, sizeof section, "%.15s", tag);
         else if (!strcmp(tag, "VTKFile")) {
             attr(p, end, "type", x->type, sizeof x->type);
             attr(p, end, "byte_order", x->byte_order, sizeof x->byte_order);
@@ -130,7 +130,7 @@ static int parse_vtu(const char *path, struct vtu *x)
             attr(p, end, "encoding", x->encoding, sizeof x->encoding);
         } else if (!strcmp(tag, "DataArray") && x->narr < 32) {
             struct darr *a = &x->arr[x->narr++];
-            snprintf(a->section, sizeof a->section, "%s", section);
+            snprintf(a->section, sizeof a->section, "%.15s", section);
             attr(p, end, "type", a->type, sizeof a->type);
             attr(p, end, "Name", a->name, sizeof a->name);
             attr(p, end, "format", a->format, sizeof a->format);
