@@ -113,8 +113,8 @@ static int part(fr_system *s, size_t i, frx_matrix *u, frx_matrix *f,
         rc = slice(s, b->aux, e0, e1, &p->aux);
     if (!rc && !late)
         rc = slice(s, b->smats, e0, e1, &p->smats);
-    if (!rc && !late)
-        rc = slice(s, b->tf, e0, e1, &p->tf);
+    if (!rc && !late) /* every part reuses tf's first elements */
+        rc = slice(s, b->tf, 0, e1 - e0, &p->tf);
     if (!rc && late)
         rc = slice(s, b->ufp, e0, e1, &p->ufp);
     if (!rc && late)
@@ -191,12 +191,11 @@ static int stretch(fr_system *s, frx_graph *g, size_t i, frx_matrix *u,
                                                                 pf);
 }
 
-/* Elements a stretch of block i takes at a time: solver.cache-block,
- * or what makes about cblock_bytes of its arrays (u, f, the flux at the
- * solution points, the metric, the auxiliary fields), whole chunks. */
-static size_t stretch_elements(const fr_system *s, size_t i)
+/* solver.cache-block, or what makes about cblock_bytes of a stretch's
+ * arrays (u, f, the flux at the solution points, the metric, the
+ * auxiliary fields), whole chunks. */
+size_t fr__stretch_elements(const fr_system *s, const struct fr_blk *b)
 {
-    const struct fr_blk *b = &s->blk[i];
     size_t n = s->cblock, sz = frx_backend_soasz(s->be);
     if (!n && s->cblock_bytes) {
         size_t nv = s->phys.nvars, nd = (size_t)s->ndims;
@@ -210,11 +209,12 @@ static size_t stretch_elements(const fr_system *s, size_t i)
 }
 
 /* A stretch over block i, a part at a time: what one pass writes (tf,
- * f) is still in cache when the next reads it. */
+ * f) is still in cache when the next reads it, and tf, one part long,
+ * stays there from one part to the next. */
 static int stretches(fr_system *s, frx_graph *g, size_t i, frx_matrix *u,
                      frx_matrix *f, int late)
 {
-    size_t n = s->blk[i].neles, step = stretch_elements(s, i);
+    size_t n = s->blk[i].neles, step = fr__stretch_elements(s, &s->blk[i]);
     int rc = FRX_OK;
     for (size_t e0 = 0; e0 < n && !rc; e0 += step)
         rc = stretch(s, g, i, u, f, e0, e0 + step < n ? e0 + step : n, late);

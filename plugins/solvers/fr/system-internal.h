@@ -23,7 +23,10 @@ struct fr_blk {
     frx_matrix *aux;               /* nupts x naux x neles, or NULL */
     frx_matrix *ufp;               /* nfpts x nvars x neles (group) */
     frx_matrix *auxfp;             /* nfpts x naux x neles (group) */
-    frx_matrix *tf;                /* ndims*nupts x nvars x neles */
+    /* ndims*nupts x nvars x (one part's elements): the flux at the
+     * solution points, scratch between tflux and the M132 product, which
+     * every part of a stretch reuses (so it stays in cache) */
+    frx_matrix *tf;
     frx_solver_block info;
 };
 
@@ -107,6 +110,10 @@ struct fr_system {
     frx_matrix **slices;
     size_t nslices, slices_cap;
 };
+
+/* sys_rhs.c: the elements of block b an element-local stretch of the
+ * RHS takes at a time (b->neles when it is not cut into parts). */
+size_t fr__stretch_elements(const fr_system *s, const struct fr_blk *b);
 
 /* sys_kernels.c */
 int fr__register_kernels(fr_system *s);

@@ -158,7 +158,8 @@ static int block_make(fr_system *s, const frx_mesh *mesh, size_t i)
         (rc = upload(s, b->geo.rcpdjac, b->neles, b->nupts, 1,
                      &b->rcpdjac)) ||
         (rc = invh_upload(s, b)) ||
-        (rc = frx_matrix_create(s->be, nd * b->nupts, nv, b->neles, &b->tf)))
+        (rc = frx_matrix_create(s->be, nd * b->nupts, nv,
+                                fr__stretch_elements(s, b), &b->tf)))
         return rc;
     if (s->phys.source &&
         (rc = upload(s, b->geo.xupts, b->neles, b->nupts, nd, &b->ploc)))
