@@ -154,12 +154,13 @@ for p in ${ORDERS:-1 2 3 4}; do
         #   stays in cache, one part long); M132: f 4 nu; interfaces:
         #   ufp read and written 8 nf, base flow both sides 4 nf,
         #   normals 2 nf; M3 + negdivconf: ufp 4 nf, f read and written
-        #   8 nu, rcpdjac 1 nu; rk4: 7 updates of 3 registers a step,
-        #   21 nu an RHS. In all 50 nu + 22 nf.
+        #   8 nu, rcpdjac 1 nu; rk4: 17 register passes a step (three
+        #   paired updates of 4 and 5, one of 3), 17 nu an RHS. In all
+        #   46 nu + 22 nf.
         echo "$p $1 $3 $4 $5 $2" | awk '{
             p = $1; wall = $3; dofs = $4; nrhs = $5; triad = $6
             nu = (p + 1) * (p + 1); nf = 4 * (p + 1); ne = dofs / (4 * nu)
-            bytes = 8 * (nu * 50 + nf * 22) * ne * nrhs
+            bytes = 8 * (nu * 46 + nf * 22) * ne * nrhs
             ns = wall / (dofs * nrhs) * 1e9; gbs = bytes / wall / 1e9
             printf "%-3d %-14s %12.3f %12.2f %9.2f\n", p, $2, ns,
                    gbs, gbs / triad }'

@@ -121,6 +121,10 @@ int frx__rhs(frx_solver *s, double t, int u, int f);
  * 0), one fused generated kernel per block; in[] never holds out. */
 int frx__lincomb(frx_solver *s, int out, double a, int n, const int *in,
                  const double *c);
+/* Two at once, in one pass over the inputs: out = a*out + sum c[i]*in[i]
+ * and out2 = sum d[i]*in[i]; in[] holds neither, out2 != out. */
+int frx__lincomb_pair(frx_solver *s, int out, double a, const double *c,
+                      int out2, const double *d, int n, const int *in);
 void frx__lincomb_free(struct frx__lincomb *lc);
 
 /* Kernels of the core itself, in namespace "frx", made per nvars. */

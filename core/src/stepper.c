@@ -43,21 +43,28 @@ int frx__scheme_nstages(int scheme)
     return scheme == FRX__RK4 ? 4 : scheme == FRX__SSPRK3 ? 3 : 5;
 }
 
+/* out = a*out + c1*in1 + c2*in2 and out2 = d1*in1 + d2*in2, one pass */
+static int pair2(frx_solver *s, int out, double a, double c1, double c2,
+                 int out2, double d1, double d2, int in1, int in2)
+{
+    return frx__lincomb_pair(s, out, a, (const double[]){c1, c2}, out2,
+                             (const double[]){d1, d2}, 2,
+                             (const int[]){in1, in2});
+}
+
 /* Registers: u and the accumulator swap between 0 and 1 each step; 2 is
- * the stage value, 3 the RHS. */
+ * the stage value, 3 the RHS. After each of the first three RHS, the
+ * sum and the next stage are updated in one pass (f read once). */
 static int rk4(frx_solver *s, double dt)
 {
     double t = s->t;
     int a = s->ucur, b = 1 - a, y = 2, f = 3;
     TRY(frx__rhs(s, t, a, f));                      /* k1 */
-    TRY(lc2(s, b, 0, a, 1, f, dt / 6));
-    TRY(lc2(s, y, 0, a, 1, f, dt / 2));
+    TRY(pair2(s, b, 0, 1, dt / 6, y, 1, dt / 2, a, f));
     TRY(frx__rhs(s, t + dt / 2, y, f));             /* k2 */
-    TRY(lc1(s, b, 1, f, dt / 3));
-    TRY(lc2(s, y, 0, a, 1, f, dt / 2));
+    TRY(pair2(s, b, 1, 0, dt / 3, y, 1, dt / 2, a, f));
     TRY(frx__rhs(s, t + dt / 2, y, f));             /* k3 */
-    TRY(lc1(s, b, 1, f, dt / 3));
-    TRY(lc2(s, y, 0, a, 1, f, dt));
+    TRY(pair2(s, b, 1, 0, dt / 3, y, 1, dt, a, f));
     TRY(frx__rhs(s, t + dt, y, f));                 /* k4 */
     TRY(lc1(s, b, 1, f, dt / 6));
     s->ucur = b;
