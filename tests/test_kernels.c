@@ -579,6 +579,35 @@ START_TEST(overlapping_arguments_refused)
     frx_kernel_destroy(k);
     frx_view_destroy(ov);
     frx_view_destroy(gv);
+    /* the same two ways on a matrix of 1000 rows whose views touch rows
+     * far apart: their span is large for their few points, which the
+     * check compares sorted rather than by a bit for each element */
+    frx_matrix *tall;
+    ck_assert_int_eq(frx_matrix_create(be, 1000, 3, m_, &tall), FRX_OK);
+    for (size_t i = 0; i < m_; i++)
+        mg[i] = tall, grows[i] = i % 2 ? 0 : 998, geles[i] = i;
+    ck_assert_int_eq(frx_view_create(be, m_, mg, grows, geles, grs, 2, 3,
+                                     &gv), FRX_OK);
+    for (size_t i = 0; i < m_; i++) /* row 999, element 2: gv's point 2 */
+        mo[i] = tall, rows[i] = i % 2 ? 999 : 500;
+    ck_assert_int_eq(frx_view_create(be, m_, mo, rows, eles, NULL, 1, 3, &ov),
+                     FRX_OK);
+    frx_arg tv[] = {frx_arg_view(gv), frx_arg_view(ov), frx_arg_matrix(nl)};
+    ck_assert_int_eq(frx_kernel_create(be, "tk_views", 1, m_, tv, 3, &k),
+                     FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "arguments 'g'"));
+    frx_view_destroy(ov);
+    for (size_t i = 0; i < m_; i++) /* rows 997 and 500: none of gv's */
+        rows[i] = i % 2 ? 997 : 500;
+    ck_assert_int_eq(frx_view_create(be, m_, mo, rows, eles, NULL, 1, 3, &ov),
+                     FRX_OK);
+    frx_arg tw[] = {frx_arg_view(gv), frx_arg_view(ov), frx_arg_matrix(nl)};
+    ck_assert_int_eq(frx_kernel_create(be, "tk_views", 1, m_, tw, 3, &k),
+                     FRX_OK);
+    frx_kernel_destroy(k);
+    frx_view_destroy(ov);
+    frx_view_destroy(gv);
+    frx_matrix_destroy(tall);
     frx_matrix_destroy(nl);
     free(hn), free(hx);
     for (int i = 0; i < 2; i++) {

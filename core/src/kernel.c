@@ -492,6 +492,38 @@ static int cmp_size(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Do the sorted lists e and f share an element? */
+static int sorted_meet(const size_t *e, size_t ne, const size_t *f,
+                       size_t nf, size_t *at)
+{
+    for (size_t i = 0, j = 0; i < ne && j < nf;)
+        if (e[i] == f[j])
+            return *at = e[i], 1;
+        else if (e[i] < f[j])
+            i++;
+        else
+            j++;
+    return 0;
+}
+
+/* Do the elements e and f share one within [lo, hi)? A bit for each
+ * element of the span: linear, where sorting a face set's millions of
+ * points took seconds at set-up. */
+static int bitmap_meet(const size_t *e, size_t ne, const size_t *f,
+                       size_t nf, size_t lo, size_t hi, uint64_t *bits,
+                       size_t *at)
+{
+    memset(bits, 0, ((hi - lo + 63) / 64) * sizeof *bits);
+    for (size_t i = 0; i < ne; i++)
+        if (e[i] >= lo && e[i] < hi)
+            bits[(e[i] - lo) / 64] |= (uint64_t)1 << ((e[i] - lo) % 64);
+    for (size_t j = 0; j < nf; j++)
+        if (f[j] >= lo && f[j] < hi &&
+            bits[(f[j] - lo) / 64] >> ((f[j] - lo) % 64) & 1)
+            return *at = f[j], 1;
+    return 0;
+}
+
 /* Does a view share an element with a matrix or another view? */
 static int view_meets(const struct footprint *v, const struct footprint *o,
                       size_t *at)
@@ -509,19 +541,25 @@ static int view_meets(const struct footprint *v, const struct footprint *o,
         for (size_t i = 0; i < nv && !meet; i++)
             if (in_matrix(o, e[i]))
                 meet = 1, *at = e[i];
-    } else {
-        size_t *f = e + nv;
-        view_elements(o->v, f);
+        free(e);
+        return meet;
+    }
+    size_t *f = e + nv;
+    view_elements(o->v, f);
+    /* only the spans' common part can hold an element of both */
+    size_t lo = v->lo > o->lo ? v->lo : o->lo;
+    size_t hi = v->hi < o->hi ? v->hi : o->hi;
+    uint64_t *bits = hi - lo <= 64 * (nv + no)
+                         ? malloc((hi - lo + 63) / 64 * sizeof *bits)
+                         : NULL;
+    if (bits) {
+        meet = bitmap_meet(e, nv, f, no, lo, hi, bits, at);
+    } else { /* a sparse span (or no memory for bits): sort */
         qsort(e, nv, sizeof *e, cmp_size);
         qsort(f, no, sizeof *f, cmp_size);
-        for (size_t i = 0, j = 0; i < nv && j < no && !meet;)
-            if (e[i] == f[j])
-                meet = 1, *at = e[i];
-            else if (e[i] < f[j])
-                i++;
-            else
-                j++;
+        meet = sorted_meet(e, nv, f, no, at);
     }
+    free(bits);
     free(e);
     return meet;
 }
