@@ -292,6 +292,18 @@ static int wait_node(void *ud)
     return FRX_OK;
 }
 
+/* MPI moves a transfer only inside MPI calls: a rendezvous's copy and
+ * the acknowledgement that completes the peer's send happen when a rank
+ * tests or waits. A test between start and wait lets them happen while
+ * the rank still has work, rather than at its wait. */
+static int test_node(void *ud)
+{
+    struct xfer *x = ud;
+    int done;
+    int err = MPI_Test(&x->req, &done, MPI_STATUS_IGNORE);
+    return err == MPI_SUCCESS ? FRX_OK : mpi_fail(x->c, err, "MPI_Test", x);
+}
+
 /* At commit: did the peer register this exchange with our shape? The
  * peer's message was sent when it registered the exchange, so this
  * waits only for a peer that has not registered it yet. */
@@ -415,6 +427,22 @@ int frx_graph_add_wait(frx_graph *g, frx_comm *c, int id, const int *deps,
     int rc = frx__graph_add_host(g, wait_node, x, 0, &acc, 1, deps, ndeps,
                                  &at);
     rc = rc ? rc : frx__graph_set_label(g, at, FRX__PROF_MPI, "MPI wait");
+    if (rc == FRX_OK && node)
+        *node = at;
+    return rc;
+}
+
+int frx_graph_add_test(frx_graph *g, frx_comm *c, int id, int *node)
+{
+    struct xfer *x = lookup(c, id);
+    if (!x)
+        return FRX_EINVAL;
+    int at;
+    /* no dependencies, no priority: it runs after every node added
+     * before it (the commit keeps the order nodes were added in, but for
+     * receives first and what feeds a send) */
+    int rc = frx__graph_add_host(g, test_node, x, 0, NULL, 0, NULL, 0, &at);
+    rc = rc ? rc : frx__graph_set_label(g, at, FRX__PROF_MPI, "MPI test");
     if (rc == FRX_OK && node)
         *node = at;
     return rc;

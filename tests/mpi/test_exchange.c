@@ -216,24 +216,35 @@ int main(int argc, char **argv)
                                    f[k].peer_from, &f[k].rid);
     }
     /* Added field by field; the commit must still post every receive
-     * before anything else, and pack and send before the waits. */
-    int recv_node[4], pack_node[4], wait_node[4], nnodes = 0;
+     * before anything else, and pack and send before the waits; a test
+     * node (MPI progress) between start and wait stays where it was
+     * added, after every node before it. */
+    int recv_node[4], pack_node[4], wait_node[4], test_node[8], nnodes = 0;
     rc = rc ? rc : frx_graph_create(be, &g);
     for (int k = 0; rc == FRX_OK && k < nf; k++) {
         rc = frx_graph_add_pack(g, f[k].sx, NULL, 0, &pack_node[k]);
         rc = rc ? rc : frx_graph_add_send(g, comm, f[k].sid, NULL, 0, NULL);
         rc = rc ? rc : frx_graph_add_recv(g, comm, f[k].rid, NULL, 0,
                                           &recv_node[k]);
+        rc = rc ? rc : frx_graph_add_test(g, comm, f[k].rid,
+                                          &test_node[2 * k]);
+        rc = rc ? rc : frx_graph_add_test(g, comm, f[k].sid,
+                                          &test_node[2 * k + 1]);
         rc = rc ? rc : frx_graph_add_wait(g, comm, f[k].rid, NULL, 0,
                                           &wait_node[k]);
         rc = rc ? rc : frx_graph_add_unpack(g, f[k].rx, NULL, 0, NULL);
         rc = rc ? rc : frx_graph_add_wait(g, comm, f[k].sid, NULL, 0, NULL);
-        nnodes += 6;
+        nnodes += 8;
     }
+    /* not an exchange of the comm: refused, naming it */
+    if (rc == FRX_OK)
+        CHECK(frx_graph_add_test(g, comm, 99, NULL) == FRX_EINVAL &&
+              strstr(frx_errmsg(), "99"), "a test of exchange 99: %s",
+              frx_errmsg());
     rc = rc ? rc : frx_graph_commit(g);
     CHECK(rc == FRX_OK, "graph: %s", frx_errmsg());
-    int order[24], pos[24];
-    if (rc == FRX_OK && frx_graph_order(g, order, 24) == FRX_OK) {
+    int order[32], pos[32];
+    if (rc == FRX_OK && frx_graph_order(g, order, 32) == FRX_OK) {
         for (int i = 0; i < nnodes; i++)
             pos[order[i]] = i;
         for (int k = 0; k < nf; k++) {
@@ -243,7 +254,13 @@ int main(int argc, char **argv)
                 CHECK(pos[pack_node[k]] < pos[wait_node[j]], "pack %d runs "
                       "after wait %d", k, j);
         }
+        for (int t = 0; t < 2 * nf; t++)
+            for (int i = 0; i < test_node[t]; i++)
+                CHECK(pos[i] < pos[test_node[t]], "test node %d (run at "
+                      "%d) runs before node %d (run at %d), added before it",
+                      test_node[t], pos[test_node[t]], i, pos[i]);
     }
+
 
     size_t fs = frx_backend_fpsize(be), ns = NROWS * NVARS * NELES;
     void *h = calloc(ns, fs);

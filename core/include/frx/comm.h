@@ -99,6 +99,15 @@ FRX_EXTERN int frx_graph_add_send(frx_graph *g, frx_comm *c, int id,
 FRX_EXTERN int frx_graph_add_wait(frx_graph *g, frx_comm *c, int id,
                                   const int *deps, size_t ndeps, int *node);
 
+/* A node that lets MPI move transfer id along (MPI_Test) where it is
+ * added, after every node added before it: MPI progresses a transfer
+ * only inside MPI calls, so a large message between ranks that compute
+ * between start and wait may otherwise move only at the wait, and the
+ * peer's send complete only then. Add one after a long stretch of work
+ * between the start and the wait; the wait is still needed. */
+FRX_EXTERN int frx_graph_add_test(frx_graph *g, frx_comm *c, int id,
+                                  int *node);
+
 /* Collective: pack, transfer-wait and unpack times of each rank, as
  * min/median/max over ranks, logged by rank 0 at level info. */
 FRX_EXTERN int frx_comm_report(frx_comm *c);

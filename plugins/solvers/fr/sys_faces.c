@@ -292,6 +292,16 @@ static int interior(fr_system *s, const frx_mesh *mesh)
     return rc;
 }
 
+/* Flags our element of a face shared with a peer (fr_blk.at_peer). */
+static int mark_at_peer(fr_system *s, const frx_face *f)
+{
+    struct fr_blk *b = &s->blk[f->blk];
+    if (!b->at_peer && !(b->at_peer = calloc(b->neles, 1)))
+        return frx_error(FRX_ENOMEM, "fr: out of memory");
+    b->at_peer[f->ele] = 1;
+    return FRX_OK;
+}
+
 /* The faces shared with peer i: views, normals and the exchanges,
  * registered in the same order on both ranks (aux, then ufp). */
 static int peer(fr_system *s, const frx_mesh *mesh, size_t i)
@@ -311,15 +321,17 @@ static int peer(fr_system *s, const frx_mesh *mesh, size_t i)
     struct geo_host g = {0};
     if (!(rc = pts_alloc(&l, fs->n)) && !(rc = pts_alloc(&r, fs->n)) &&
         !(rc = geo_alloc(&g, fs->n, (size_t)s->ndims, 1))) {
-        for (size_t j = 0; j < mp.nfaces; j++) {
+        for (size_t j = 0; j < mp.nfaces && !rc; j++) {
             const frx_face *fj = face_at(mp.faces, mp.face_size, j);
+            rc = mark_at_peer(s, fj);
             pts_face(s, &l, j, fj, 0);
             pts_face(s, &r, j, fj, 1); /* what we send: reversed */
             for (size_t k = 0; k < nfp; k++)
                 geo_point(s, &g, fs->n, j * nfp + k, fj, fpt(s, fj, k, 0),
                           0);
         }
-        rc = pts_view(s, &l, 0, &fs->ul);
+        if (!rc)
+            rc = pts_view(s, &l, 0, &fs->ul);
         if (!rc)
             rc = pts_view(s, &r, 0, &fs->send);
         if (!rc)

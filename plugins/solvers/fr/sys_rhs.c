@@ -208,16 +208,41 @@ size_t fr__stretch_elements(const fr_system *s, const struct fr_blk *b)
     return (n + sz - 1) / sz * sz;
 }
 
+/* Does a part [e0, e1) of block b hold an element with a face shared
+ * with a peer rank? */
+static int part_at_peer(const struct fr_blk *b, size_t e0, size_t e1)
+{
+    for (size_t e = e0; b->at_peer && e < e1; e++)
+        if (b->at_peer[e])
+            return 1;
+    return 0;
+}
+
+/* Which parts a call of stretches takes. */
+enum { PARTS_ALL, PARTS_OFF_PEERS, PARTS_AT_PEERS };
+
 /* A stretch over block i, a part at a time: what one pass writes (tf,
  * f) is still in cache when the next reads it, and tf, one part long,
- * stays there from one part to the next. */
+ * stays there from one part to the next. which: all parts, or only
+ * those without (or with) an element on a face shared with a peer. */
 static int stretches(fr_system *s, frx_graph *g, size_t i, frx_matrix *u,
-                     frx_matrix *f, int late)
+                     frx_matrix *f, int late, int which)
 {
-    size_t n = s->blk[i].neles, step = fr__stretch_elements(s, &s->blk[i]);
+    const struct fr_blk *b = &s->blk[i];
+    size_t n = b->neles, step = fr__stretch_elements(s, b), taken = 0;
     int rc = FRX_OK;
-    for (size_t e0 = 0; e0 < n && !rc; e0 += step)
-        rc = stretch(s, g, i, u, f, e0, e0 + step < n ? e0 + step : n, late);
+    for (size_t e0 = 0; e0 < n && !rc; e0 += step) {
+        size_t e1 = e0 + step < n ? e0 + step : n;
+        if (which == PARTS_ALL ||
+            part_at_peer(b, e0, e1) == (which == PARTS_AT_PEERS))
+            rc = stretch(s, g, i, u, f, e0, e1, late), taken++;
+    }
+    if (!rc && which == PARTS_OFF_PEERS && b->at_peer && !s->parts_logged) {
+        frx_log(FRX_LOG_INFO, "fr: block %zu: %zu of its %zu parts are "
+                "corrected before the wait for the peers' flux points", i,
+                taken, (n + step - 1) / step);
+        s->parts_logged = 1;
+    }
     return rc;
 }
 
@@ -253,6 +278,19 @@ static int wave_bind(fr_system *s, frx_matrix *const *u)
     return rc;
 }
 
+/* MPI moves the peers' messages along here, amid the work that
+ * overlaps them (frx_graph_add_test). */
+static int progress(fr_system *s, frx_graph *g)
+{
+    int rc = FRX_OK;
+    for (size_t i = 0; i < s->nfaces && !rc; i++)
+        if (s->faces[i].kind == FR_FACES_PEER &&
+            !(rc = frx_graph_add_test(g, s->comm, s->faces[i].recv_id,
+                                      NULL)))
+            rc = frx_graph_add_test(g, s->comm, s->faces[i].send_id, NULL);
+    return rc;
+}
+
 int fr_system_build_rhs(fr_system *s, frx_matrix *const *u,
                         frx_matrix *const *f, frx_graph *g)
 {
@@ -271,10 +309,16 @@ int fr_system_build_rhs(fr_system *s, frx_matrix *const *u,
     }
     /* element interiors while the messages travel */
     for (size_t i = 0; i < s->nblocks && !rc; i++)
-        rc = stretches(s, g, i, u[i], f[i], 0);
+        rc = stretches(s, g, i, u[i], f[i], 0, PARTS_ALL);
+    rc = rc ? rc : progress(s, g);
     for (size_t i = 0; i < s->nfaces && !rc; i++)
         if (s->faces[i].kind != FR_FACES_PEER)
             rc = frx_graph_add_kernel(g, s->faces[i].k, NULL, 0, NULL);
+    rc = rc ? rc : progress(s, g);
+    /* the correction of the parts that need nothing from the peers, so
+     * that a rank a little behind its peer keeps it from waiting */
+    for (size_t i = 0; i < s->nblocks && !rc; i++)
+        rc = stretches(s, g, i, u[i], f[i], 1, PARTS_OFF_PEERS);
     for (size_t i = 0; i < s->nfaces && !rc; i++) {
         struct fr_faces *fs = &s->faces[i];
         if (fs->kind == FR_FACES_PEER &&
@@ -283,7 +327,7 @@ int fr_system_build_rhs(fr_system *s, frx_matrix *const *u,
             rc = frx_graph_add_kernel(g, fs->k, NULL, 0, NULL);
     }
     for (size_t i = 0; i < s->nblocks && !rc; i++)
-        rc = stretches(s, g, i, u[i], f[i], 1);
+        rc = stretches(s, g, i, u[i], f[i], 1, PARTS_AT_PEERS);
     for (size_t i = 0; i < s->nfaces && !rc; i++)
         if (s->faces[i].kind == FR_FACES_PEER)
             rc = frx_graph_add_wait(g, s->comm, s->faces[i].send_id, NULL, 0,

@@ -27,6 +27,9 @@ struct fr_blk {
      * solution points, scratch between tflux and the M132 product, which
      * every part of a stretch reuses (so it stays in cache) */
     frx_matrix *tf;
+    /* neles flags: the element has a face shared with a peer rank (NULL
+     * where none has); the RHS corrects the others before it waits */
+    unsigned char *at_peer;
     frx_solver_block info;
 };
 
@@ -109,6 +112,7 @@ struct fr_system {
     size_t cblock, cblock_bytes;
     frx_matrix **slices;
     size_t nslices, slices_cap;
+    int parts_logged;              /* the info line on parts, once */
 };
 
 /* sys_rhs.c: the elements of block b an element-local stretch of the

@@ -364,6 +364,7 @@ void fr_system_destroy(fr_system *s)
         for (size_t k = 0; k < sizeof ms / sizeof *ms; k++)
             if (ms[k])
                 frx_matrix_destroy(ms[k]);
+        free(b->at_peer);
         fr_geometry_free(&b->geo);
         fr_element_destroy(b->el);
     }
