@@ -190,9 +190,11 @@ static int vectors_fit(const frx_product *p, size_t vec)
 /* The variants of the generated code on this target: the rows of C a
  * block accumulates; on the host, where C is large (past any cache) and
  * not read, with streaming stores, which write it without reading it
- * into the cache first (chunks must be whole 64-byte lines). On OpenCL
- * the phased and vector variants too: all of them where every is set
- * (a variant named by the caller), otherwise two phased vector ones,
+ * into the cache first (chunks must be whole 64-byte lines), and with
+ * plain stores too where every is set (a variant named by the caller:
+ * "generated/r4" names one for every product of a case). On OpenCL
+ * the phased and vector variants too: all of them where every is set,
+ * otherwise two phased vector ones,
  * which on PoCL came within 11% of the fastest of all 25 variants on
  * every FR operator of bench/matmul (and were 1.5-2x faster than the
  * others on the larger ones). Vector code takes PoCL 2-5x as long to
@@ -206,8 +208,11 @@ static void generated_candidates(frx_product *p, const double *a, int every)
     int stream = be->ops->target == FRX_TARGET_C_OPENMP && p->beta == 0 &&
                  p->m * p->c->leaddim * be->fpsize >= STREAM_BYTES &&
                  chunk % 64 == 0 && be->info.alignment % 64 == 0;
-    for (size_t i = 0; i < 4; i++)
+    for (size_t i = 0; i < 4; i++) {
         add_generated(p, a, rows[i], stream, 0, 0);
+        if (stream && every) /* named by the caller: plain stores too */
+            add_generated(p, a, rows[i], 0, 0, 0);
+    }
     if (be->ops->target != FRX_TARGET_OPENCL)
         return;
     if (!every) { /* r8pv4 and r8pv8 */
