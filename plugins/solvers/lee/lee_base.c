@@ -124,24 +124,33 @@ int lee__aux_at(void *ctx, size_t n, const double *xyz, double *vals)
 
 /* ---------------------------------------------------------- fragments */
 
-/* F = A_n(A) Q: the normal flux of Q about the base flow A. */
+/* F = A_n(A) Q: the normal flux of Q about the base flow A (one
+ * division: they are the slow part of the interface kernels). */
 static const frx_kernel_macro macros[] = {
     {"lee_nflux", "Q, A, N, F",
      "{\n"
      "    fpdtype_t nf_un = (A)[1]*(N)[0] + (A)[2]*(N)[1];\n"
      "    fpdtype_t nf_qn = (Q)[1]*(N)[0] + (Q)[2]*(N)[1];\n"
+     "    fpdtype_t nf_pr = (Q)[3]/(A)[0];\n"
      "    (F)[0] = nf_un*(Q)[0] + (A)[0]*nf_qn;\n"
-     "    (F)[1] = nf_un*(Q)[1] + (N)[0]*(Q)[3]/(A)[0];\n"
-     "    (F)[2] = nf_un*(Q)[2] + (N)[1]*(Q)[3]/(A)[0];\n"
+     "    (F)[1] = nf_un*(Q)[1] + (N)[0]*nf_pr;\n"
+     "    (F)[2] = nf_un*(Q)[2] + (N)[1]*nf_pr;\n"
      "    (F)[3] = nf_un*(Q)[3] + gamma*(A)[3]*nf_qn;\n"
      "}"},
 };
 
+/* The flux in x and y, lee_nflux's terms with normals (1, 0) and (0, 1)
+ * written out: one division a point, no products with zero. */
 static const char flux[] =
-    "fpdtype_t ex[2], ey[2];\n"
-    "ex[0] = 1; ex[1] = 0; ey[0] = 0; ey[1] = 1;\n"
-    "lee_nflux(u, a, ex, f[0]);\n"
-    "lee_nflux(u, a, ey, f[1]);";
+    "fpdtype_t pr = u[3]/a[0];\n"
+    "f[0][0] = a[1]*u[0] + a[0]*u[1];\n"
+    "f[0][1] = a[1]*u[1] + pr;\n"
+    "f[0][2] = a[1]*u[2];\n"
+    "f[0][3] = a[1]*u[3] + gamma*a[3]*u[1];\n"
+    "f[1][0] = a[2]*u[0] + a[0]*u[2];\n"
+    "f[1][1] = a[2]*u[1];\n"
+    "f[1][2] = a[2]*u[2] + pr;\n"
+    "f[1][3] = a[2]*u[3] + gamma*a[3]*u[2];";
 
 /* Rusanov: the mean of both sides' fluxes (each about its own base
  * flow) and the fastest wave of either side times the jump. */
@@ -164,17 +173,18 @@ static const char upwind[] =
     "fpdtype_t r0 = ((fpdtype_t)0.5)*(al[0] + ar[0]);\n"
     "fpdtype_t un = ((fpdtype_t)0.5)*((al[1] + ar[1])*n[0] "
     "+ (al[2] + ar[2])*n[1]);\n"
-    "fpdtype_t c = sqrt(gamma*(al[3] + ar[3])/(al[0] + ar[0]));\n"
+    "fpdtype_t c2 = gamma*(al[3] + ar[3])/(al[0] + ar[0]);\n"
+    "fpdtype_t c = sqrt(c2), ic2 = 1/c2;\n"
     "fpdtype_t d0 = ur[0] - ul[0], d1 = ur[1] - ul[1];\n"
     "fpdtype_t d2 = ur[2] - ul[2], d3 = ur[3] - ul[3];\n"
     "fpdtype_t dn = d1*n[0] + d2*n[1], dt = d2*n[0] - d1*n[1];\n"
-    "fpdtype_t w1 = fabs(un)*(d0 - d3/(c*c)), w2 = fabs(un)*dt;\n"
+    "fpdtype_t w1 = fabs(un)*(d0 - d3*ic2), w2 = fabs(un)*dt;\n"
     "fpdtype_t w3 = fabs(un + c)*(d3 + r0*c*dn);\n"
     "fpdtype_t w4 = fabs(un - c)*(d3 - r0*c*dn);\n"
     "fpdtype_t p = ((fpdtype_t)0.5)*(w3 + w4);\n"
-    "fpdtype_t qn = (w3 - w4)/(2*r0*c);\n"
+    "fpdtype_t qn = (w3 - w4)*c*ic2/(2*r0);\n"
     "fpdtype_t ad[4];\n"
-    "ad[0] = w1 + p/(c*c);\n"
+    "ad[0] = w1 + p*ic2;\n"
     "ad[1] = qn*n[0] - w2*n[1];\n"
     "ad[2] = qn*n[1] + w2*n[0];\n"
     "ad[3] = p;\n"
