@@ -469,6 +469,23 @@ static int bind_views(frx_matrix *src, frx_matrix *const *mo,
     return rc;
 }
 
+/* tk_views with view g, a view o of mo's points (written) and nl: the
+ * result of frx_kernel_create, which only binds. */
+static int bind_view_pair(frx_view *g, frx_matrix *const *mo,
+                          const size_t *rows, const size_t *eles, size_t n,
+                          frx_matrix *nl)
+{
+    frx_view *o;
+    ck_assert_int_eq(frx_view_create(be, n, mo, rows, eles, NULL, 1, 3, &o),
+                     FRX_OK);
+    frx_arg args[] = {frx_arg_view(g), frx_arg_view(o), frx_arg_matrix(nl)};
+    frx_kernel *k = NULL;
+    int rc = frx_kernel_create(be, "tk_views", 1, n, args, 3, &k);
+    frx_kernel_destroy(k);
+    frx_view_destroy(o);
+    return rc;
+}
+
 START_TEST(overlapping_arguments_refused)
 {
     register_all();
@@ -555,29 +572,18 @@ START_TEST(overlapping_arguments_refused)
     size_t grows[7], geles[7], grs[7];
     for (size_t i = 0; i < m_; i++)
         mg[i] = grp[0], grows[i] = 0, geles[i] = i, grs[i] = 1;
-    frx_view *gv, *ov;
+    frx_view *gv;
     ck_assert_int_eq(frx_view_create(be, m_, mg, grows, geles, grs, 2, 3,
                                      &gv), FRX_OK);
     void *hn;
     frx_matrix *nl = rand_matrix(1, 2, m_, &rng, &hn);
     for (size_t i = 0; i < m_; i++)
         mo[i] = grp[0], rows[i] = 1;
-    ck_assert_int_eq(frx_view_create(be, m_, mo, rows, eles, NULL, 1, 3, &ov),
-                     FRX_OK);
-    frx_arg vv[] = {frx_arg_view(gv), frx_arg_view(ov), frx_arg_matrix(nl)};
-    ck_assert_int_eq(frx_kernel_create(be, "tk_views", 1, m_, vv, 3, &k),
-                     FRX_EINVAL);
+    ck_assert_int_eq(bind_view_pair(gv, mo, rows, eles, m_, nl), FRX_EINVAL);
     ck_assert_ptr_nonnull(strstr(frx_errmsg(), "arguments 'g'"));
-    frx_view_destroy(ov);
     for (size_t i = 0; i < m_; i++)
         mo[i] = grp[1];
-    ck_assert_int_eq(frx_view_create(be, m_, mo, rows, eles, NULL, 1, 3, &ov),
-                     FRX_OK);
-    frx_arg vw[] = {frx_arg_view(gv), frx_arg_view(ov), frx_arg_matrix(nl)};
-    ck_assert_int_eq(frx_kernel_create(be, "tk_views", 1, m_, vw, 3, &k),
-                     FRX_OK);
-    frx_kernel_destroy(k);
-    frx_view_destroy(ov);
+    ck_assert_int_eq(bind_view_pair(gv, mo, rows, eles, m_, nl), FRX_OK);
     frx_view_destroy(gv);
     /* the same two ways on a matrix of 1000 rows whose views touch rows
      * far apart: their span is large for their few points, which the
@@ -590,22 +596,11 @@ START_TEST(overlapping_arguments_refused)
                                      &gv), FRX_OK);
     for (size_t i = 0; i < m_; i++) /* row 999, element 2: gv's point 2 */
         mo[i] = tall, rows[i] = i % 2 ? 999 : 500;
-    ck_assert_int_eq(frx_view_create(be, m_, mo, rows, eles, NULL, 1, 3, &ov),
-                     FRX_OK);
-    frx_arg tv[] = {frx_arg_view(gv), frx_arg_view(ov), frx_arg_matrix(nl)};
-    ck_assert_int_eq(frx_kernel_create(be, "tk_views", 1, m_, tv, 3, &k),
-                     FRX_EINVAL);
+    ck_assert_int_eq(bind_view_pair(gv, mo, rows, eles, m_, nl), FRX_EINVAL);
     ck_assert_ptr_nonnull(strstr(frx_errmsg(), "arguments 'g'"));
-    frx_view_destroy(ov);
     for (size_t i = 0; i < m_; i++) /* rows 997 and 500: none of gv's */
         rows[i] = i % 2 ? 997 : 500;
-    ck_assert_int_eq(frx_view_create(be, m_, mo, rows, eles, NULL, 1, 3, &ov),
-                     FRX_OK);
-    frx_arg tw[] = {frx_arg_view(gv), frx_arg_view(ov), frx_arg_matrix(nl)};
-    ck_assert_int_eq(frx_kernel_create(be, "tk_views", 1, m_, tw, 3, &k),
-                     FRX_OK);
-    frx_kernel_destroy(k);
-    frx_view_destroy(ov);
+    ck_assert_int_eq(bind_view_pair(gv, mo, rows, eles, m_, nl), FRX_OK);
     frx_view_destroy(gv);
     frx_matrix_destroy(tall);
     frx_matrix_destroy(nl);
