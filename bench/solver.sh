@@ -11,7 +11,8 @@
 #     runs of N x N/2 at once, against the same 1-rank run;
 #   - bytes per second of the RHS by a traffic model (each array an RHS
 #     reads or writes counted once per pass, docs/lee.md) against a
-#     STREAM triad (bench/triad) measured in the same run (target 0.5).
+#     STREAM triad (bench/triad) measured in every round of the same
+#     run, the best of the rounds for each p (target 0.5).
 #
 #   - where the time goes: a run of 2 ranks x 1 thread with `profile:
 #     true` (every graph node timed, the backend synchronised after
@@ -32,7 +33,8 @@
 # from one run to the next. Weak scaling is taken round by round, the
 # 2-rank run against the 1-rank run just after it (the machine's speed
 # drifts from minute to minute): the median of the rounds, with their
-# range, and the efficiency of the least wall times beside it. The
+# range, and the efficiency of the least wall times beside it; then
+# each round's, in order, so that several runs can be pooled. The
 # profiled run also prints how much busier one rank was than the other:
 # the two cores of a virtual machine need not be equally fast, and the
 # faster rank waits for the slower.
@@ -107,9 +109,6 @@ run() {
         END { printf "%s %s %s\n", wall, dofs, nrhs }'
 }
 
-t2=$(OMP_NUM_THREADS=2 "$triad" 256) || exit 1
-t1=$(OMP_NUM_THREADS=1 "$triad" 256) || exit 1
-echo "STREAM triad: $t2 GB/s (2 threads), $t1 GB/s (1 thread)"
 echo "time per DOF: each run's least wall time of $rounds rounds (the runs in turn)"
 printf '%-3s %-14s %12s %12s %9s\n' p run "ns/DOF/RHS" "GB/s model" \
     "x triad"
@@ -126,8 +125,15 @@ for p in ${ORDERS:-1 2 3 4}; do
     # rounds: each run in turn, so that a noisy minute of a
     # shared machine does not fall on one of them only
     : > "$dir/walls"
+    : > "$dir/triads"
     r=0
     while [ $r -lt "$rounds" ]; do
+        # the triad in every round, on 2 threads and on 1: the best of
+        # the rounds is the machine's bandwidth over this p (one
+        # measurement can fall on a slow second: STREAM reports the best)
+        tt2=$(OMP_NUM_THREADS=2 "$triad" 256) || exit 1
+        tt1=$(OMP_NUM_THREADS=1 "$triad" 256) || exit 1
+        echo "$tt2 $tt1" >> "$dir/triads"
         for c in "1x2 1 $full" "2x1 2 $one" "1x1-half 1 $half"; do
             set -- $c
             res=$(run "$2" "$3") || exit 1
@@ -141,6 +147,10 @@ for p in ${ORDERS:-1 2 3 4}; do
         echo "pair $r $(cat "$dir/pair-a")" >> "$dir/walls"
         r=$((r + 1))
     done
+    set -- $(awk '$1 > t2 { t2 = $1 } $2 > t1 { t1 = $2 }
+                  END { print t2, t1 }' "$dir/triads")
+    t2=$1 t1=$2
+    echo "$p   STREAM triad, the best of $rounds rounds: $t2 GB/s (2 threads), $t1 GB/s (1 thread)"
     for c in "1x2 $t2" "2x1 $t2" "1x1-half $t1"; do
         set -- $c
         set -- "$1" "$2" $(awk -v k="$1" '$1 == k && (w == "" || $3 < w) {
@@ -199,6 +209,12 @@ for p in ${ORDERS:-1 2 3 4}; do
                    (d2 / w2) / (2 * d1 / w1), t2 / (2 * t1)
             printf "%-3d %-14s two independent 1-rank runs at once: %.3f (median, %.3f-%.3f); the 2-rank run over them: %.3f (median, %.3f-%.3f)\n",
                    p, "", median(peff, np), peff[0], peff[np - 1],
-                   median(reff, nr), reff[0], reff[nr - 1] }' "$dir/walls"
+                   median(reff, nr), reff[0], reff[nr - 1]
+            # each round, in order, so that runs can be pooled
+            printf "%-3d %-14s each round: 2-rank", p, ""
+            for (r = 0; r < n; r++) printf " %.3f", e2[r]
+            printf "; the pair"
+            for (r = 0; r < np; r++) printf " %.3f", ep[r]
+            printf "\n" }' "$dir/walls"
     shares 2 "$(case_file "$p" "$n" "$n" 1 true)" || exit 1
 done
