@@ -27,7 +27,8 @@
 # partly in cache and the 2-rank run, twice the data, would not). An N
 # given fixes it for every p.
 #
-# ORDERS (default "1 2 3 4") picks the orders. Each run is repeated
+# ORDERS (default "1 2 3 4") picks the orders; TRIAD_MB (default 256)
+# the triad's arrays, each larger than the last-level cache. Each run is repeated
 # ROUNDS times (default 5), the runs of a p in turn. The time per DOF
 # counts each run's least wall time: a shared machine's noise is 10%
 # from one run to the next. Weak scaling is taken round by round, the
@@ -51,7 +52,7 @@
 #   sh bench/solver.sh build
 set -u
 build=$1 fixed_n=${2:-} steps=${STEPS:-10} rounds=${ROUNDS:-5}
-dofs_per_rank=${DOFS_PER_RANK:-6400000}
+dofs_per_rank=${DOFS_PER_RANK:-6400000} triad_mb=${TRIAD_MB:-256}
 frx=$build/bin/frx
 triad=$build/bench/triad
 export OMPI_MCA_rmaps_base_oversubscribe=1
@@ -90,7 +91,10 @@ shares() {
         else if (name ~ /\.(intflux|mpiflux|bcflux)/) g["interface kernels"] += s
         else g["other kernels"] += s; t += s }
         $1 == "frx:" && $2 == "busy" { ratio = $22 }
-        END { printf "    shares (2x1, profiled): products %.1f%%, interface kernels %.1f%%, other kernels %.1f%%, exchange %.1f%%, integration %.1f%%, untimed %.1f%%\n",
+        END { if (t == 0 || ratio == "") {
+                  print "bench/solver.sh: no profile table or busy ratio in frx'"'"'s output" > "/dev/stderr"
+                  exit 1 }
+              printf "    shares (2x1, profiled): products %.1f%%, interface kernels %.1f%%, other kernels %.1f%%, exchange %.1f%%, integration %.1f%%, untimed %.1f%%\n",
               g["products"], g["interface kernels"], g["other kernels"],
               g["exchange"], g["integration"], 100 - t
               printf "    busy time of the busier rank over the other (2x1, profiled): %s\n", ratio }'
@@ -106,7 +110,10 @@ run() {
         /^frx: [0-9]+ steps to step/ { for (i = 1; i <= NF; i++)
                                          if ($i == "in") wall = $(i + 1) }
         /DOFs, [0-9]+ RHS evaluations/ { dofs = $2; nrhs = $4 }
-        END { printf "%s %s %s\n", wall, dofs, nrhs }'
+        END { if (wall == "" || dofs == "" || nrhs == "") exit 1
+              printf "%s %s %s\n", wall, dofs, nrhs }' ||
+        { echo "$out" >&2; echo "bench/solver.sh: no wall time, DOFs or RHS count in frx's output above" >&2
+          exit 1; }
 }
 
 echo "time per DOF: each run's least wall time of $rounds rounds (the runs in turn)"
@@ -131,8 +138,8 @@ for p in ${ORDERS:-1 2 3 4}; do
         # the triad in every round, on 2 threads and on 1: the best of
         # the rounds is the machine's bandwidth over this p (one
         # measurement can fall on a slow second: STREAM reports the best)
-        tt2=$(OMP_NUM_THREADS=2 "$triad" 256) || exit 1
-        tt1=$(OMP_NUM_THREADS=1 "$triad" 256) || exit 1
+        tt2=$(OMP_NUM_THREADS=2 "$triad" "$triad_mb") || exit 1
+        tt1=$(OMP_NUM_THREADS=1 "$triad" "$triad_mb") || exit 1
         echo "$tt2 $tt1" >> "$dir/triads"
         for c in "1x2 1 $full" "2x1 2 $one" "1x1-half 1 $half"; do
             set -- $c

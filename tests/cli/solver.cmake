@@ -81,6 +81,16 @@ add_test(NAME solver-profile COMMAND sh
 set_tests_properties(solver-profile PROPERTIES TIMEOUT 300
   ENVIRONMENT "${FRX_MPI_TEST_ENV}")
 
+# bench/solver.sh on a small mesh: it still reads frx's output (every
+# row has its numbers) and refuses an output without a wall time.
+if(FRX_BUILD_BENCH)
+  add_test(NAME bench-solver-smoke COMMAND sh
+    ${CMAKE_CURRENT_SOURCE_DIR}/cli/bench-solver.sh
+    ${PROJECT_SOURCE_DIR}/bench/solver.sh ${CMAKE_BINARY_DIR})
+  set_tests_properties(bench-solver-smoke PROPERTIES TIMEOUT 300
+    ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+endif()
+
 # A rank bound to one core with more threads than that: a warning that
 # says how to launch it (--bind-to none).
 add_test(NAME solver-threads-bound-warned COMMAND sh ${FRX_EXPECT} 0

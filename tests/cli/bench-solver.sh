@@ -1,0 +1,60 @@
+#!/bin/sh
+# bench-solver.sh SCRIPT BUILD: bench/solver.sh on a small mesh (p = 1,
+# 32 x 32, 2 rounds of 2 steps, 16 MB triad arrays), so that the
+# benchmark keeps reading frx's output: every row it prints has its
+# numbers, finite and positive; the weak-scaling line has 2 rounds; the
+# profiled run has shares for products, interface kernels, exchange and
+# integration, and a busy ratio of at least 1. Its timings mean nothing
+# at this size.
+set -eu
+script=$1 build=$2
+dir=$(mktemp -d "${TMPDIR:-/tmp}/frx-bench-solver.XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+out=$dir/out
+
+fail() { echo "bench-solver.sh: $*" >&2; cat "$out" >&2; exit 1; }
+
+ORDERS=1 ROUNDS=2 STEPS=2 TRIAD_MB=16 sh "$script" "$build" 32 > "$out" 2>&1 ||
+    fail "bench/solver.sh failed"
+
+# a positive, finite number
+num='[0-9]+(\.[0-9]+)?'
+grep -Eq "^1 +STREAM triad, the best of 2 rounds: $num GB/s \(2 threads\), $num GB/s \(1 thread\)$" "$out" ||
+    fail "no triad line"
+for run in 1x2 2x1 1x1-half; do
+    grep -Eq "^1 +$run +$num +$num +$num$" "$out" || fail "no row for $run"
+done
+grep -Eq "^1 +weak scaling +efficiency $num \(median of 2 rounds, $num-$num; of the least walls $num; target 0.9; bandwidth bound here $num\)$" "$out" ||
+    fail "no weak-scaling line"
+grep -Eq "^1 +two independent 1-rank runs at once: $num \(median, $num-$num\); the 2-rank run over them: $num" "$out" ||
+    fail "no line for the pair"
+grep -Eq "^1 +each round: 2-rank $num $num; the pair $num $num$" "$out" ||
+    fail "not two rounds in the round-by-round line"
+# no zero where a time or a rate belongs (a wall time of 0 would give
+# inf; an empty one is refused by the script itself)
+if grep -Eiqw 'nan|inf' "$out"; then fail "a NaN or Inf in the output"; fi
+
+shares=$(grep '^ *shares (2x1, profiled):' "$out") || fail "no shares line"
+for group in products "interface kernels" exchange integration; do
+    v=$(echo "$shares" | sed -n "s/.*$group \([0-9.]*\)%.*/\1/p")
+    [ -n "$v" ] || fail "no share for $group"
+    awk -v v="$v" 'BEGIN { exit !(v > 0) }' || fail "$group: share $v%, not > 0"
+done
+ratio=$(sed -n 's/^ *busy time of the busier rank over the other (2x1, profiled): //p' "$out")
+awk -v r="$ratio" 'BEGIN { exit !(r >= 1 && r < 100) }' ||
+    fail "busy ratio '$ratio' is not a number >= 1"
+
+# an frx whose output lacks the wall time is refused, not read as 0
+mkdir "$dir/fake" "$dir/fake/bin" "$dir/fake/bench"
+cp "$build/bench/triad" "$dir/fake/bench/"
+cat > "$dir/fake/bin/frx" <<'END'
+#!/bin/sh
+echo "frx: 2 steps to step 2"
+END
+chmod +x "$dir/fake/bin/frx"
+if ORDERS=1 ROUNDS=1 STEPS=1 TRIAD_MB=16 sh "$script" "$dir/fake" 32 > "$dir/fake.out" 2>&1; then
+    cp "$dir/fake.out" "$out"; fail "an frx without a wall time was accepted"
+fi
+grep -q "bench/solver.sh: no wall time, DOFs or RHS count" "$dir/fake.out" ||
+    { cp "$dir/fake.out" "$out"; fail "the refusal does not say why"; }
+echo "bench-solver.sh: ok"
