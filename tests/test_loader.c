@@ -143,6 +143,19 @@ START_TEST(open_missing_dependency)
 }
 END_TEST
 
+/* A plugin that calls a function this libfrx lacks (built against a
+ * newer frx) is refused when opened, naming the function, rather than
+ * taking the process down at its first call: libltdl alone would bind
+ * it lazily. */
+START_TEST(open_undefined_symbol)
+{
+    refuse("futurecall", FRX_EPLUGIN);
+    assert_msg_has("cannot be loaded");
+    assert_msg_has("undefined symbol: frx_function_of_a_newer_frx");
+    assert_msg_has("rebuild the plugin against this frx");
+}
+END_TEST
+
 START_TEST(open_no_entry_symbol)
 {
     refuse("noentry", FRX_EPLUGIN);
@@ -573,7 +586,7 @@ START_TEST(foreach_fixtures)
     }
     const char *bad[] = {"badabi", "noentry", "wrongname", "missingdep",
                          "notelf", "noname", "badkind", "noops",
-                         "smalldesc", "badapi"};
+                         "smalldesc", "badapi", "futurecall"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         const struct visit *v = visit_of(&vs, fixture(bad[i]));
         ck_assert_msg(!v->has_plugin, "%s opened", v->path);
@@ -680,6 +693,7 @@ static Suite *loader_suite(void)
     tcase_add_test(tc, open_missing_file);
     tcase_add_test(tc, open_not_elf);
     tcase_add_test(tc, open_missing_dependency);
+    tcase_add_test(tc, open_undefined_symbol);
     tcase_add_test(tc, open_no_entry_symbol);
     tcase_add_test(tc, open_abi_mismatch);
     tcase_add_test(tc, open_wrong_name);
