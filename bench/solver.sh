@@ -78,11 +78,24 @@ EOF
     echo "$f"
 }
 
+# refuse MESSAGE: frx's output ($out), then why it is no use; exit 1
+refuse() {
+    echo "$out" >&2
+    echo "bench/solver.sh: $1" >&2
+    exit 1
+}
+
+# frx_run NP CASE: frx's output in $out, or refuse. Open MPI binds each
+# rank of a small job to one core: a rank of two threads must not be
+# bound.
+frx_run() {
+    out=$(mpirun -np "$1" --bind-to none "$frx" run "$2" 2>&1) ||
+        refuse "frx run failed"
+}
+
 # shares NP CASE: the profile's shares, grouped (see the top)
 shares() {
-    out=$(mpirun -np "$1" --bind-to none "$frx" run "$2" 2>&1) ||
-        { echo "$out" >&2; echo "bench/solver.sh: frx run failed" >&2;
-          exit 1; }
+    frx_run "$1" "$2"
     echo "$out" | awk '$1 == "frx:" && $2 ~ /%$/ {
         s = $2 + 0; k = $5; name = $6
         if (k == "product") g["products"] += s
@@ -91,29 +104,24 @@ shares() {
         else if (name ~ /\.(intflux|mpiflux|bcflux)/) g["interface kernels"] += s
         else g["other kernels"] += s; t += s }
         $1 == "frx:" && $2 == "busy" { ratio = $22 }
-        END { if (t == 0 || ratio == "") {
-                  print "bench/solver.sh: no profile table or busy ratio in frx'"'"'s output" > "/dev/stderr"
-                  exit 1 }
+        END { if (t == 0 || ratio == "") exit 1
               printf "    shares (2x1, profiled): products %.1f%%, interface kernels %.1f%%, other kernels %.1f%%, exchange %.1f%%, integration %.1f%%, untimed %.1f%%\n",
               g["products"], g["interface kernels"], g["other kernels"],
               g["exchange"], g["integration"], 100 - t
-              printf "    busy time of the busier rank over the other (2x1, profiled): %s\n", ratio }'
+              printf "    busy time of the busier rank over the other (2x1, profiled): %s\n", ratio }' ||
+        refuse "no profile table or busy ratio in frx's output above"
 }
 
-# run NP CASE: "wall_s dofs nrhs". Open MPI binds each rank of a small
-# job to one core: a rank of two threads must not be bound.
+# run NP CASE: "wall_s dofs nrhs"
 run() {
-    out=$(mpirun -np "$1" --bind-to none "$frx" run "$2" 2>&1) ||
-        { echo "$out" >&2; echo "bench/solver.sh: frx run failed" >&2;
-          exit 1; }
+    frx_run "$1" "$2"
     echo "$out" | awk '
         /^frx: [0-9]+ steps to step/ { for (i = 1; i <= NF; i++)
                                          if ($i == "in") wall = $(i + 1) }
         /DOFs, [0-9]+ RHS evaluations/ { dofs = $2; nrhs = $4 }
         END { if (wall == "" || dofs == "" || nrhs == "") exit 1
               printf "%s %s %s\n", wall, dofs, nrhs }' ||
-        { echo "$out" >&2; echo "bench/solver.sh: no wall time, DOFs or RHS count in frx's output above" >&2
-          exit 1; }
+        refuse "no wall time, DOFs or RHS count in frx's output above"
 }
 
 echo "time per DOF: each run's least wall time of $rounds rounds (the runs in turn)"
