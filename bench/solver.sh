@@ -119,9 +119,9 @@ run() {
         /^frx: [0-9]+ steps to step/ { for (i = 1; i <= NF; i++)
                                          if ($i == "in") wall = $(i + 1) }
         /DOFs, [0-9]+ RHS evaluations/ { dofs = $2; nrhs = $4 }
-        END { if (wall == "" || dofs == "" || nrhs == "") exit 1
+        END { if (wall + 0 <= 0 || dofs == "" || nrhs == "") exit 1
               printf "%s %s %s\n", wall, dofs, nrhs }' ||
-        refuse "no wall time, DOFs or RHS count in frx's output above"
+        refuse "no wall time, DOFs or RHS count in frx's output above (frx prints milliseconds: a run too short shows 0 s; raise STEPS or N)"
 }
 
 echo "time per DOF: each run's least wall time of $rounds rounds (the runs in turn)"

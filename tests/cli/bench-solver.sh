@@ -1,6 +1,7 @@
 #!/bin/sh
 # bench-solver.sh SCRIPT BUILD: bench/solver.sh on a small mesh (p = 1,
-# 32 x 32, 2 rounds of 2 steps, 16 MB triad arrays), so that the
+# 96 x 96, 2 rounds of 40 steps: runs of tens of milliseconds, since frx
+# prints wall times in milliseconds; 16 MB triad arrays), so that the
 # benchmark keeps reading frx's output: every row it prints has its
 # numbers, finite and positive; the weak-scaling line has 2 rounds; the
 # profiled run has shares for products, interface kernels, exchange and
@@ -14,7 +15,7 @@ out=$dir/out
 
 fail() { echo "bench-solver.sh: $*" >&2; cat "$out" >&2; exit 1; }
 
-ORDERS=1 ROUNDS=2 STEPS=2 TRIAD_MB=16 sh "$script" "$build" 32 > "$out" 2>&1 ||
+ORDERS=1 ROUNDS=2 STEPS=40 TRIAD_MB=16 sh "$script" "$build" 96 > "$out" 2>&1 ||
     fail "bench/solver.sh failed"
 
 # a positive, finite number
@@ -44,7 +45,7 @@ ratio=$(sed -n 's/^ *busy time of the busier rank over the other (2x1, profiled)
 awk -v r="$ratio" 'BEGIN { exit !(r >= 1 && r < 100) }' ||
     fail "busy ratio '$ratio' is not a number >= 1"
 
-# an frx whose output lacks the wall time is refused, not read as 0
+# an frx whose output lacks the wall time, or says 0 s, is refused
 mkdir "$dir/fake" "$dir/fake/bin" "$dir/fake/bench"
 cp "$build/bench/triad" "$dir/fake/bench/"
 cat > "$dir/fake/bin/frx" <<'END'
@@ -57,4 +58,14 @@ if ORDERS=1 ROUNDS=1 STEPS=1 TRIAD_MB=16 sh "$script" "$dir/fake" 32 > "$dir/fak
 fi
 grep -q "bench/solver.sh: no wall time, DOFs or RHS count" "$dir/fake.out" ||
     { cp "$dir/fake.out" "$out"; fail "the refusal does not say why"; }
+cat > "$dir/fake/bin/frx" <<'END'
+#!/bin/sh
+echo "frx: 2 steps to step 2, t = 2e-05, in 0.000 s"
+echo "frx: 8192 DOFs, 8 RHS evaluations: 1 RHS evaluations/s"
+END
+if ORDERS=1 ROUNDS=1 STEPS=1 TRIAD_MB=16 sh "$script" "$dir/fake" 32 > "$dir/fake.out" 2>&1; then
+    cp "$dir/fake.out" "$out"; fail "a wall time of 0 s was accepted"
+fi
+grep -q "raise STEPS or N" "$dir/fake.out" ||
+    { cp "$dir/fake.out" "$out"; fail "the refusal of 0 s does not say what to do"; }
 echo "bench-solver.sh: ok"
