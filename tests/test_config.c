@@ -503,6 +503,54 @@ START_TEST(getters_errors)
 }
 END_TEST
 
+/* An integer or a word (cache-block: auto): the word's index, or -1 and
+ * the integer; what is neither names both. */
+START_TEST(getters_int_or_word)
+{
+    ck_assert_int_eq(parse("a: auto\n"
+                           "b: 12\n"
+                           "c: fast\n"
+                           "d: -3\n"
+                           "e: [1]\n"
+                           "f: none\n"),
+                     FRX_OK);
+    const frx_cfgnode *r = root();
+    long l = 0;
+    int w = 7;
+    ck_assert_int_eq(frx_cfg_int_or(r, "a", 5, 0, 64, "auto|none", &l, &w),
+                     FRX_OK);
+    ck_assert_int_eq(w, 0);
+    ck_assert_int_eq(l, 5); /* a word leaves the default */
+    ck_assert_int_eq(frx_cfg_int_or(r, "f", 5, 0, 64, "auto|none", &l, &w),
+                     FRX_OK);
+    ck_assert_int_eq(w, 1);
+    ck_assert_int_eq(frx_cfg_int_or(r, "b", 5, 0, 64, "auto", &l, &w),
+                     FRX_OK);
+    ck_assert_int_eq(w, -1);
+    ck_assert_int_eq(l, 12);
+    ck_assert_int_eq(frx_cfg_int_or(r, "absent", 5, 0, 64, "auto", &l, &w),
+                     FRX_OK);
+    ck_assert_int_eq(w, -1);
+    ck_assert_int_eq(l, 5);
+    ck_assert_int_eq(frx_cfg_int_or(r, "c", 5, 0, 64, "auto|none", &l, &w),
+                     FRX_ECONFIG);
+    ck_assert_str_eq(frx_errmsg(), "case.yaml:3:4: 'c' must be an integer or "
+                     "auto or none, got 'fast'");
+    ck_assert_int_eq(frx_cfg_int_or(r, "d", 5, 0, 64, "auto", &l, &w),
+                     FRX_ECONFIG);
+    ck_assert_str_eq(frx_errmsg(), "case.yaml:4:4: 'd' must be between 0 and "
+                     "64 or auto, got -3");
+    ck_assert_int_eq(frx_cfg_int_or(r, "e", 5, 0, 64, "auto", &l, &w),
+                     FRX_ECONFIG);
+    assert_msg("'e' must be an integer or auto, got a list");
+    /* no words: frx_cfg_int's own messages */
+    ck_assert_int_eq(frx_cfg_int_or(r, "a", 5, 0, 64, NULL, &l, &w),
+                     FRX_ECONFIG);
+    ck_assert_str_eq(frx_errmsg(), "case.yaml:1:4: 'a' must be an integer, "
+                     "got 'auto'");
+}
+END_TEST
+
 /* ------------------------------------------------------------ checking */
 
 static const char full_case[] =
@@ -793,6 +841,22 @@ START_TEST(solver_options)
     ck_assert_int_eq(check("backend: {precision: double}\n"
                            "solver: {name: solver, order: 8}\n"),
                      FRX_OK);
+    /* an integer key that also takes words */
+    ck_assert_int_eq(check("backend: {precision: double}\n"
+                           "solver: {name: solver, block: auto}\n"),
+                     FRX_OK);
+    ck_assert_int_eq(check("backend: {precision: double}\n"
+                           "solver: {name: solver, block: 16}\n"),
+                     FRX_OK);
+    ck_assert_int_eq(check("backend: {precision: double}\n"
+                           "solver: {name: solver, block: fast}\n"),
+                     FRX_ECONFIG);
+    ck_assert_str_eq(frx_errmsg(), "case.yaml:2:31: 'solver.block' must be "
+                     "an integer or auto, got 'fast'");
+    ck_assert_int_eq(check("backend: {precision: double}\n"
+                           "solver: {name: solver, block: -1}\n"),
+                     FRX_ECONFIG);
+    assert_msg("'solver.block' must be between 0 and 4096 or auto, got -1");
     /* options that reach no plugin */
     ck_assert_int_eq(check("backend: {precision: double}\n"
                            "solver:\n"
@@ -930,6 +994,7 @@ static Suite *config_suite(void)
     tcase_add_test(get_tc, getters_defaults);
     tcase_add_test(get_tc, getters_values);
     tcase_add_test(get_tc, getters_errors);
+    tcase_add_test(get_tc, getters_int_or_word);
     suite_add_tcase(s, get_tc);
 
     TCase *check_tc = tcase_create("check");

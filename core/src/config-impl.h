@@ -46,6 +46,11 @@ int frx__cfg_to_string(const frx_cfgnode *v, const char **out, char *msg,
                        size_t n);
 int frx__cfg_to_long(const frx_cfgnode *v, long min, long max, long *out,
                      char *msg, size_t n);
+/* The same, or one of words ("auto|none"): *word is its index, -1 for
+ * an integer (then in *out). */
+int frx__cfg_to_long_or(const frx_cfgnode *v, long min, long max,
+                        const char *words, long *out, int *word, char *msg,
+                        size_t n);
 int frx__cfg_to_double(const frx_cfgnode *v, double min, double max,
                        double *out, char *msg, size_t n);
 int frx__cfg_to_bool(const frx_cfgnode *v, int *out, char *msg, size_t n);

@@ -790,8 +790,8 @@ static void check_value(struct check *c, const frx_cfgnode *v,
     case FRX_OPT_INT: {
         long min, max;
         long_bounds(o, &min, &max);
-        report_msg(c, frx__cfg_to_long(v, min, max, &l, msg, sizeof msg),
-                   msg);
+        report_msg(c, frx__cfg_to_long_or(v, min, max, o->choices, &l, &i,
+                                          msg, sizeof msg), msg);
         break;
     }
     case FRX_OPT_DOUBLE:

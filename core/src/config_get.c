@@ -237,23 +237,45 @@ static int parse_long(const char *s, long *out, int *overflow)
                                  (*s >= '0' && *s <= '9'));
 }
 
-int frx__cfg_to_long(const frx_cfgnode *v, long min, long max, long *out,
-                     char *msg, size_t n)
+static int choice_index(const char *choices, const char *word);
+
+/* An integer in [min, max]; words ("auto|none", or NULL) are named in
+ * the message as what else the value may be. */
+static int to_long(const frx_cfgnode *v, long min, long max,
+                   const char *words, long *out, char *msg, size_t n)
 {
-    char g[300];
+    char g[300], list[512] = "", alt[520] = "";
     long x;
     int overflow;
+    if (words)
+        snprintf(alt, sizeof alt, " or %s",
+                 frx__cfg_choices_text(words, " or ", list, sizeof list));
     if (!is_value(v) || !parse_long(v->text, &x, &overflow))
-        return bad(v, msg, n, "must be an integer, %s", got(v, g, sizeof g));
+        return bad(v, msg, n, "must be an integer%s, %s", alt,
+                   got(v, g, sizeof g));
     if (min > max) {
         min = LONG_MIN;
         max = LONG_MAX;
     }
     if (overflow || x < min || x > max)
-        return bad(v, msg, n, "must be between %ld and %ld, got %s", min,
-                   max, v->text);
+        return bad(v, msg, n, "must be between %ld and %ld%s, got %s", min,
+                   max, alt, v->text);
     *out = x;
     return FRX_OK;
+}
+
+int frx__cfg_to_long(const frx_cfgnode *v, long min, long max, long *out,
+                     char *msg, size_t n)
+{
+    return to_long(v, min, max, NULL, out, msg, n);
+}
+
+int frx__cfg_to_long_or(const frx_cfgnode *v, long min, long max,
+                        const char *words, long *out, int *word, char *msg,
+                        size_t n)
+{
+    *word = is_value(v) && words ? choice_index(words, v->text) : -1;
+    return *word >= 0 ? FRX_OK : to_long(v, min, max, words, out, msg, n);
 }
 
 int frx__cfg_to_double(const frx_cfgnode *v, double min, double max,
@@ -391,6 +413,21 @@ int frx_cfg_int(const frx_cfgnode *node, const char *path, long def,
     if (rc || !v)
         return rc;
     return fail(frx__cfg_to_long(v, min, max, out, msg, sizeof msg), msg);
+}
+
+int frx_cfg_int_or(const frx_cfgnode *node, const char *path, long def,
+                   long min, long max, const char *words, long *out,
+                   int *word)
+{
+    const frx_cfgnode *v;
+    char msg[1024];
+    *out = def;
+    *word = -1;
+    int rc = lookup(node, path, &v);
+    if (rc || !v)
+        return rc;
+    return fail(frx__cfg_to_long_or(v, min, max, words, out, word, msg,
+                                    sizeof msg), msg);
 }
 
 int frx_cfg_double(const frx_cfgnode *node, const char *path, double def,

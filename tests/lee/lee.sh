@@ -7,7 +7,9 @@
 #   lee.sh FRX MPIRUN DATA cache-block BACKEND   solver.cache-block: 8
 #       (the element-local kernels 8 elements at a time, on 1 and 2
 #       ranks) equals cache-block: 0 to 1e-12, and ran in parts; on 2
-#       ranks some parts were corrected before the wait for the peer
+#       ranks some parts were corrected before the wait for the peer;
+#       cache-block: auto equals it too, and a word that is not auto is
+#       refused with file:line:col
 #   lee.sh FRX MPIRUN DATA mixed   rank 1 on opencl: the same solution
 #       (77 where opencl cannot start)
 #   lee.sh FRX MPIRUN DATA main CASE   config/lee-acoustic.yaml on 2
@@ -112,6 +114,23 @@ cache-block)
             { cat "parts$np.out"; fail "on 2 ranks no part (or every part) was corrected before the wait for the peers: '$line'"; }
         echo "$line"
     done
+    # auto, said: the same as absent (equal to all at once); a word
+    # that is neither refused, naming the key and the words it takes
+    case_file auto 2 12 upwind "$1" 1000000
+    sed -i -e 's/^  order: 2/  order: 2\n  cache-block: auto/' auto.yaml
+    run 1 auto
+    h5diff -d 1e-12 whole/end.h5 auto/end.h5 /solution/quad/u \
+        /solution/quad/u || fail "cache-block auto differs from 0 by more than 1e-12"
+    case_file word 2 12 upwind "$1" 1000000
+    rmdir word
+    sed -i -e 's/^  order: 2/  order: 2\n  cache-block: fast/' word.yaml
+    if $mpirun -np 1 "$frx" run word.yaml > word.out 2>&1; then
+        cat word.out; fail "cache-block: fast was accepted"
+    fi
+    grep -q "word.yaml:[0-9]*:[0-9]*: 'solver.cache-block' must be an integer or auto, got 'fast'" word.out ||
+        { cat word.out; fail "cache-block: fast: not the message expected"; }
+    [ ! -e word ] || fail "cache-block: fast wrote $(ls word)"
+    echo "cache-block: auto equals 0 within 1e-12; cache-block: fast refused"
     ;;
 mixed)
     case_file one 2 6 upwind openmp 1000000

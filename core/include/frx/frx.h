@@ -23,7 +23,7 @@ extern "C" {
 /* ABI of the plugin interface (plugin.h). Bump the major on any change
  * that breaks a compiled plugin; the minor when fields are appended. */
 #define FRX_ABI_MAJOR 1
-#define FRX_ABI_MINOR 5
+#define FRX_ABI_MINOR 6
 #define FRX_VERSION "0.1.0"
 
 /* ---------------------------------------------------------------- errors */
@@ -124,6 +124,13 @@ FRX_EXTERN int frx_cfg_string(const frx_cfgnode *node, const char *path,
                               const char *def, const char **out);
 FRX_EXTERN int frx_cfg_int(const frx_cfgnode *node, const char *path,
                            long def, long min, long max, long *out);
+/* ABI 1.6: an integer in [min, max] or one of words ("auto|none"):
+ * *word is the word's index (*out left at def), or -1 with the integer
+ * in *out; absent: def and -1. Declare the key FRX_OPT_INT with the
+ * same words as its choices. */
+FRX_EXTERN int frx_cfg_int_or(const frx_cfgnode *node, const char *path,
+                              long def, long min, long max,
+                              const char *words, long *out, int *word);
 FRX_EXTERN int frx_cfg_double(const frx_cfgnode *node, const char *path,
                               double def, double min, double max,
                               double *out);

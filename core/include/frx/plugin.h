@@ -43,7 +43,8 @@ enum frx_option_type {
 typedef struct frx_option {
     const char *key;     /* relative dotted path, e.g. "cflags" */
     int type;            /* enum frx_option_type */
-    const char *choices; /* FRX_OPT_ENUM */
+    const char *choices; /* FRX_OPT_ENUM; FRX_OPT_INT (ABI 1.6): words
+                            the value may be instead of an integer */
     double min, max;     /* FRX_OPT_INT/DOUBLE and their lists; min >
                             max: unbounded */
     const char *def;     /* default, as text for messages and docs */

@@ -266,11 +266,12 @@ static int create_local(fr_system *s, const frx_solver_init *init)
         return rc;
     s->order = (int)order;
     long cb;
-    if ((rc = frx_cfg_int(init->options, "cache-block", -1, 0, 1L << 30,
-                          &cb)))
+    int word;
+    if ((rc = frx_cfg_int_or(init->options, "cache-block", -1, 0, 1L << 30,
+                             "auto", &cb, &word)))
         return rc;
-    /* auto: a stretch's arrays about the size of a core's L2, on the
-     * backend whose kernels run on the host's cores */
+    /* auto (or absent): a stretch's arrays about the size of a core's
+     * L2, on the backend whose kernels run on the host's cores */
     if (cb < 0 && strcmp(frx_backend_name(s->be), "openmp") == 0)
         s->cblock_bytes = (size_t)2 << 20;
     else if (cb > 0)

@@ -147,9 +147,10 @@ typedef struct fr_physics {
      .max = FR_MAX_ORDER, .def = "3",                                       \
      .help = "polynomial order p of the solution (1 to 6)"},                \
     {.key = "cache-block", .type = FRX_OPT_INT, .min = 0, .max = 1 << 30,  \
+     .choices = "auto", .def = "auto",                                      \
      .help = "elements at a time through the element-local kernels, so "   \
              "that what one writes is in cache when the next reads it "    \
-             "(0: all at once; absent: about 2 MiB of their arrays on "     \
+             "(0: all at once; auto: about 2 MiB of their arrays on "       \
              "openmp, 0 elsewhere)"},                                       \
     {.key = "boundaries", .type = FRX_OPT_MAP,                              \
      .help = "boundary conditions by mesh boundary name: "                  \
