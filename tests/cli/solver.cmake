@@ -89,6 +89,13 @@ if(FRX_BUILD_BENCH)
     ${PROJECT_SOURCE_DIR}/bench/solver.sh ${CMAKE_BINARY_DIR})
   set_tests_properties(bench-solver-smoke PROPERTIES TIMEOUT 300
     ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+  # bench/weak-pyfr.sh needs PyFR (../shared/pyfr/run.sh, not in CI):
+  # without it, it says where it looked and how to install it
+  add_test(NAME bench-weak-pyfr-refuses COMMAND sh ${FRX_EXPECT} 1
+    "no PyFR in .*/no-pyfr-here .*install it with sh ../shared/pyfr/run.sh"
+    sh ${PROJECT_SOURCE_DIR}/bench/weak-pyfr.sh ${CMAKE_BINARY_DIR})
+  set_tests_properties(bench-weak-pyfr-refuses PROPERTIES TIMEOUT 60
+    ENVIRONMENT "PYFR_WORK=${CMAKE_BINARY_DIR}/no-pyfr-here")
 endif()
 
 # A rank bound to one core with more threads than that: a warning that
