@@ -95,7 +95,7 @@ if(FRX_BUILD_BENCH)
     "no PyFR in .*/no-pyfr-here .*install it with sh ../shared/pyfr/run.sh"
     sh ${PROJECT_SOURCE_DIR}/bench/weak-pyfr.sh ${CMAKE_BINARY_DIR})
   set_tests_properties(bench-weak-pyfr-refuses PROPERTIES TIMEOUT 60
-    ENVIRONMENT "PYFR_WORK=${CMAKE_BINARY_DIR}/no-pyfr-here")
+    ENVIRONMENT "${FRX_TEST_ENV};PYFR_WORK=${CMAKE_BINARY_DIR}/no-pyfr-here")
 endif()
 
 # A rank bound to one core with more threads than that: a warning that
