@@ -55,6 +55,7 @@ build=$1 fixed_n=${2:-} steps=${STEPS:-10} rounds=${ROUNDS:-5}
 dofs_per_rank=${DOFS_PER_RANK:-6400000} triad_mb=${TRIAD_MB:-256}
 frx=$build/bin/frx
 triad=$build/bench/triad
+. "$(dirname "$0")/frx-output.sh"
 export OMPI_MCA_rmaps_base_oversubscribe=1
 dir=$(mktemp -d "${TMPDIR:-/tmp}/bench-solver.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
@@ -115,12 +116,7 @@ shares() {
 # run NP CASE: "wall_s dofs nrhs"
 run() {
     frx_run "$1" "$2"
-    echo "$out" | awk '
-        /^frx: [0-9]+ steps to step/ { for (i = 1; i <= NF; i++)
-                                         if ($i == "in") wall = $(i + 1) }
-        /DOFs, [0-9]+ RHS evaluations/ { dofs = $2; nrhs = $4 }
-        END { if (wall + 0 <= 0 || dofs == "" || nrhs == "") exit 1
-              printf "%s %s %s\n", wall, dofs, nrhs }' ||
+    echo "$out" | frx_summary ||
         refuse "no wall time, DOFs or RHS count in frx's output above (frx prints milliseconds: a run too short shows 0 s; raise STEPS or N)"
 }
 
@@ -131,8 +127,7 @@ for p in ${ORDERS:-1 2 3 4}; do
     # the mesh: N x N, each rank's N x N/2 of at least dofs_per_rank
     # DOFs (4 variables, (p+1)^2 points an element) unless N is given
     n=$fixed_n
-    [ -n "$n" ] || n=$(awk -v p="$p" -v d="$dofs_per_rank" 'BEGIN {
-        n = 32; while (n * n / 2 * 4 * (p + 1) ^ 2 < d) n += 32; print n }')
+    [ -n "$n" ] || n=$(mesh_n "$p" "$dofs_per_rank")
     echo "p = $p: $n x $n elements, $((n * n / 2 * 4 * (p + 1) * (p + 1))) DOFs a rank in the 2 x 1 and 1 x 1 runs"
     full=$(case_file "$p" "$n" "$n" 2)
     one=$(case_file "$p" "$n" "$n" 1)

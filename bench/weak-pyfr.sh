@@ -27,6 +27,7 @@ set -u
 build=${1:-build} fixed_n=${2:-} pyfr=${PYFR_WORK:-${TMPDIR:-/tmp}/frx-pyfr}
 steps=${STEPS:-10} rounds=${ROUNDS:-5} dofs_per_rank=${DOFS_PER_RANK:-6400000}
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/frx-output.sh"
 [ -x "$build/bin/frx" ] || { echo "bench/weak-pyfr.sh: no $build/bin/frx: build frx first" >&2; exit 1; }
 frx=$(cd "$build" && pwd)/bin/frx   # the runs are in a folder of their own
 pyfr=$(cd "$pyfr" 2>/dev/null && pwd || echo "$pyfr")
@@ -135,18 +136,15 @@ pyfr_rhs() {
 frx_rhs() {
     out=$(mpirun -np "$1" --bind-to core "$frx" run "$2" 2>&1) ||
         refuse "frx on $1 rank(s) failed" "$out"
-    echo "$out" | awk '/^frx: [0-9]+ steps to step/ {
-            for (i = 1; i <= NF; i++) if ($i == "in") w = $(i + 1) }
-        /DOFs, [0-9]+ RHS evaluations/ { d = $2; n = $4 }
-        END { if (w + 0 <= 0 || n + 0 <= 0) exit 1; printf "%.6e %s\n", w / n, d }' ||
-        refuse "no wall time or RHS count in frx's output above (a run too short shows 0 s: raise STEPS)" "$out"
+    res=$(echo "$out" | frx_summary) ||
+        refuse "no wall time, DOFs or RHS count in frx's output above (a run too short shows 0 s: raise STEPS)" "$out"
+    echo "$res" | awk '{ printf "%.6e %s\n", $1 / $3, $2 }'
 }
 
 echo "2-rank weak scaling, Euler (Rusanov, rk4), 1 thread a rank; each round: PyFR 1 rank, PyFR 2 ranks, frx 1 rank, frx 2 ranks"
 for p in ${ORDERS:-1 2 3 4}; do
     n=$fixed_n
-    [ -n "$n" ] || n=$(awk -v p="$p" -v d="$dofs_per_rank" 'BEGIN {
-        n = 32; while (n * n / 2 * 4 * (p + 1) ^ 2 < d) n += 32; print n }')
+    [ -n "$n" ] || n=$(mesh_n "$p" "$dofs_per_rank")
     h=$((n / 2))
     box "$n" "$h" half.msh
     box "$n" "$n" full.msh
