@@ -60,6 +60,15 @@ frx_lee_expect(check-zero-at-t0 2 0
 frx_lee_expect(check-catches-damage 2 1
   "^  rank 1: lee: base-flow check: the base flow saved at t = 0 is not the live one on the interface with rank 0 .*: face [0-9]+ of [0-9]+ [(]element [0-9]+, face [0-9][)], flux point [0-9]+: u0 saved [-0-9.e]+, live [-0-9.e]+"
   ${FRX_LEE_DATA}/shear.yaml FRX_TEST_CORRUPT_BASEFLOW=1)
+# A live base flow changed at one flux point (element 9's, p = 2: three
+# points a face) is named there, whichever side of the face the check
+# compares it on: the right side walks its face reversed.
+frx_lee_expect(check-names-right-side 1 1
+  "rank 0: lee: base-flow check: .* on the interior faces [(]right side[)]: face [0-9]+ of 120 [(]element 9, face 0[)], flux point 0: u0 saved"
+  ${FRX_LEE_DATA}/shear.yaml FRX_TEST_CORRUPT_BASEFLOW=0:9:0)
+frx_lee_expect(check-names-left-side 1 1
+  "rank 0: lee: base-flow check: .* on the interior faces [(]left side[)]: face [0-9]+ of 120 [(]element 9, face 1[)], flux point 2: u0 saved"
+  ${FRX_LEE_DATA}/shear.yaml FRX_TEST_CORRUPT_BASEFLOW=0:9:5)
 
 # Bad cases: clear errors at their place, nothing written.
 frx_lee_test(bad-expression bad-expr)

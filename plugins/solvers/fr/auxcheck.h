@@ -60,6 +60,15 @@ int fr_auxcheck_run(fr_auxcheck *c, double *maxdiff, size_t *nsets);
  * damaged snapshot would be. FRX_ENOTFOUND where this rank has no peer. */
 int fr_auxcheck_corrupt(fr_auxcheck *c, size_t field, double delta);
 
+/* Test only: add delta to field `field` of the live auxiliary fields at
+ * flux point fpt (the element's own numbering: face fpt / nfp, point
+ * fpt % nfp along it) of global element gid, as a base flow changed
+ * after t = 0 would be: the next check must name that element, face and
+ * point. FRX_ENOTFOUND where this rank does not hold the element. */
+int fr_auxcheck_damage_live(fr_auxcheck *c, const frx_mesh *mesh,
+                            uint64_t gid, size_t fpt, size_t field,
+                            double delta);
+
 #ifdef __cplusplus
 }
 #endif

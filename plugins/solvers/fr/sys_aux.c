@@ -125,7 +125,8 @@ static int locate(fr_auxcheck *c, const frx_mesh *mesh, struct cmp *m)
         rc = frx_error(FRX_EINVAL, "%s: the mesh's faces do not match the "
                        "system's (%zu, %zu)", c->prefix, nf, fs->nfaces);
     for (size_t j = 0; !rc && j < nf; j++) {
-        const frx_face *f = face_at(faces, stride, j);
+        const frx_face *f =
+            face_at(faces, stride, fs->mesh_face ? fs->mesh_face[j] : j);
         frx_mesh_block mb = {.size = sizeof mb};
         if (!(rc = frx_mesh_get_block(mesh, f->blk, &mb))) {
             m->gele[j] = mb.gid[f->ele];
@@ -253,13 +254,15 @@ static int explain(fr_auxcheck *c, const struct cmp *m)
     else
         snprintf(where, sizeof where, "boundary '%s'", fs->bc->name);
     if (!rc && at < n * na) {
-        size_t f = at / n, p = at % n, j = p / nfp;
+        size_t f = at / n, p = at % n, j = p / nfp, k = p % nfp;
+        if (fs->kind == FR_FACES_INT && m->other) /* r walks it reversed */
+            k = nfp - 1 - k;
         rc = frx_error(FRX_ERANGE, "%s: the base flow saved at t = 0 is not "
                        "the live one on %s: face %zu of %zu (element %llu, "
                        "face %u), flux point %zu: %s saved %.17g, live "
                        "%.17g; max |difference| %.3g", c->prefix, where, j,
                        fs->nfaces, (unsigned long long)m->gele[j],
-                       (unsigned)m->gface[j], p % nfp, c->s->phys.aux[f],
+                       (unsigned)m->gface[j], k, c->s->phys.aux[f],
                        sv[at], lv[at], m->diff);
     } else if (!rc) /* the kernel saw what the host cannot: say so */
         rc = frx_error(FRX_ERANGE, "%s: the base flow saved at t = 0 is not "
@@ -378,6 +381,62 @@ int fr_auxcheck_corrupt(fr_auxcheck *c, size_t field, double delta)
         ((double *)h)[i] += delta;
     if (!rc)
         rc = frx_xchg_matrix_write(m->fs->ar, h);
+    free(h);
+    return rc;
+}
+
+/* The block and local element of global element gid (the blocks' gid
+ * lists ascend), or FRX_ENOTFOUND. */
+static int find_element(const frx_mesh *mesh, size_t nblocks, uint64_t gid,
+                        size_t *blk, size_t *ele)
+{
+    for (size_t b = 0; b < nblocks; b++) {
+        frx_mesh_block mb = {.size = sizeof mb};
+        int rc = frx_mesh_get_block(mesh, b, &mb);
+        if (rc)
+            return rc;
+        size_t lo = 0, hi = mb.neles;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (mb.gid[mid] < gid)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < mb.neles && mb.gid[lo] == gid) {
+            *blk = b;
+            *ele = lo;
+            return FRX_OK;
+        }
+    }
+    return FRX_ENOTFOUND;
+}
+
+int fr_auxcheck_damage_live(fr_auxcheck *c, const frx_mesh *mesh,
+                            uint64_t gid, size_t fpt, size_t field,
+                            double delta)
+{
+    size_t b = 0, e = 0, na = c->s->phys.naux;
+    int rc = find_element(mesh, c->s->nblocks, gid, &b, &e);
+    if (rc)
+        return rc;
+    frx_matrix *m = c->s->blk[b].auxfp;
+    size_t nrow = frx_matrix_nrow(m), neles = frx_matrix_neles(m);
+    if (field >= na || fpt >= nrow)
+        return frx_error(FRX_EINVAL, "%s: no field %zu or flux point %zu "
+                         "(%zu fields, %zu points an element)", c->prefix,
+                         field, fpt, na, nrow);
+    size_t fps = frx_backend_fpsize(c->s->be), i = (fpt * na + field) *
+                                                   neles + e;
+    void *h = malloc(nrow * na * neles * fps);
+    rc = h ? frx_matrix_read(m, h) : frx_error(FRX_ENOMEM, "fr: out of "
+                                               "memory");
+    if (!rc && fps == 4)
+        ((float *)h)[i] += (float)delta;
+    else if (!rc)
+        ((double *)h)[i] += delta;
+    if (!rc)
+        rc = frx_matrix_write(m, h);
     free(h);
     return rc;
 }

@@ -262,8 +262,13 @@ static int interior(fr_system *s, const frx_mesh *mesh)
     struct pts l = {0}, r = {0};
     struct geo_host g = {0};
     struct face_key *order = face_order(f, nf, size);
-    if (!order)
+    fs->mesh_face = malloc(nf * sizeof *fs->mesh_face);
+    if (!order || !fs->mesh_face) {
+        free(order);
         return frx_error(FRX_ENOMEM, "fr: out of memory");
+    }
+    for (size_t j = 0; j < nf; j++)
+        fs->mesh_face[j] = order[j].j;
     if (!(rc = pts_alloc(&l, fs->n)) && !(rc = pts_alloc(&r, fs->n)) &&
         !(rc = geo_alloc(&g, fs->n, (size_t)s->ndims, 2))) {
         for (size_t j = 0; j < nf; j++) {
@@ -465,6 +470,7 @@ void fr__free_faces(fr_system *s)
         for (size_t k = 0; k < 3; k++)
             if (m[k])
                 frx_matrix_destroy(m[k]);
+        free(fs->mesh_face);
     }
     free(s->faces);
     s->faces = NULL;

@@ -6,10 +6,14 @@
  * must be exactly 0, and then in the check graph every
  * solver.baseflow-check-every steps.
  *
- * FRX_TEST_CORRUPT_BASEFLOW=<rank> is for tests only: after the check at
- * t = 0, that rank adds 1e-3 to u0 in its saved copy of its first peer's
- * base flow, as a damaged snapshot would be, so that the tests see the
- * check catch it. */
+ * FRX_TEST_CORRUPT_BASEFLOW is for tests only, so that they see the
+ * check catch a difference and name its place. After the check at t = 0
+ * rank <rank> adds 1e-3 to u0:
+ *   <rank>                  in its saved copy of its first peer's base
+ *                           flow, as a damaged snapshot would be;
+ *   <rank>:<element>:<fpt>  in the live base flow at flux point <fpt>
+ *                           (the element's own numbering) of global
+ *                           element <element>, which it holds. */
 #include "lee.h"
 #include "fieldpng.h"
 
@@ -17,22 +21,38 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int corrupt_for_test(struct lee *l, int rank)
+static int corrupt_for_test(struct lee *l, const frx_mesh *mesh, int rank)
 {
     const char *env = getenv("FRX_TEST_CORRUPT_BASEFLOW");
     if (!env || !*env)
         return FRX_OK;
     char *end;
     long r = strtol(env, &end, 10);
-    if (*end || r != rank)
+    unsigned long long gid = 0, fpt = 0;
+    int live = *end == ':';
+    if (live) {
+        gid = strtoull(end + 1, &end, 10);
+        live = *end == ':' ? 2 : live;
+        if (live == 2)
+            fpt = strtoull(end + 1, &end, 10);
+    }
+    if (*end || live == 1)
+        return frx_error(FRX_EINVAL, "FRX_TEST_CORRUPT_BASEFLOW=%s: use "
+                         "<rank> or <rank>:<element>:<flux point>", env);
+    if (r != rank)
         return FRX_OK;
-    int rc = fr_auxcheck_corrupt(l->ck, 1, 1e-3);
+    int rc = live ? fr_auxcheck_damage_live(l->ck, mesh, gid, fpt, 1, 1e-3)
+                  : fr_auxcheck_corrupt(l->ck, 1, 1e-3);
+    if (rc == FRX_ENOTFOUND && live)
+        return frx_error(FRX_EINVAL, "FRX_TEST_CORRUPT_BASEFLOW=%s: rank %d "
+                         "does not hold element %llu", env, rank, gid);
     if (rc == FRX_ENOTFOUND)
-        return frx_error(FRX_EINVAL, "FRX_TEST_CORRUPT_BASEFLOW=%ld: rank "
-                         "%d has no rank interface to corrupt", r, rank);
+        return frx_error(FRX_EINVAL, "FRX_TEST_CORRUPT_BASEFLOW=%s: rank %d "
+                         "has no rank interface to corrupt", env, rank);
     if (!rc)
         frx_log(FRX_LOG_WARN, "lee: FRX_TEST_CORRUPT_BASEFLOW: rank %d "
-                "damages its saved base flow (a test)", rank);
+                "damages its %s base flow (a test)", rank,
+                live ? "live" : "saved");
     return rc;
 }
 
@@ -61,7 +81,7 @@ int lee__check_setup(struct lee *l, const frx_solver_init *init)
                 "max |saved - live| = %g over %zu interface set(s)", rank,
                 maxd, nsets);
     if (!rc)
-        rc = corrupt_for_test(l, rank);
+        rc = corrupt_for_test(l, init->mesh, rank);
     return frx_comm_agree(l->mpi, rc, "the base-flow check at t = 0");
 }
 
