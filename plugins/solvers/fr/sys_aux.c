@@ -86,7 +86,8 @@ static const frx_face *face_at(const void *f, size_t size, size_t i)
     return (const frx_face *)(const void *)((const char *)f + i * size);
 }
 
-/* The faces of m's set on its compared side, as the set lists them. */
+/* The faces of m's set on its compared side, in the mesh's order (an
+ * interior set's points say where they come from: pt_src). */
 static int locate(fr_auxcheck *c, const frx_mesh *mesh, struct cmp *m)
 {
     struct fr_faces *fs = m->fs;
@@ -125,8 +126,7 @@ static int locate(fr_auxcheck *c, const frx_mesh *mesh, struct cmp *m)
         rc = frx_error(FRX_EINVAL, "%s: the mesh's faces do not match the "
                        "system's (%zu, %zu)", c->prefix, nf, fs->nfaces);
     for (size_t j = 0; !rc && j < nf; j++) {
-        const frx_face *f =
-            face_at(faces, stride, fs->mesh_face ? fs->mesh_face[j] : j);
+        const frx_face *f = face_at(faces, stride, j);
         frx_mesh_block mb = {.size = sizeof mb};
         if (!(rc = frx_mesh_get_block(mesh, f->blk, &mb))) {
             m->gele[j] = mb.gid[f->ele];
@@ -254,7 +254,8 @@ static int explain(fr_auxcheck *c, const struct cmp *m)
     else
         snprintf(where, sizeof where, "boundary '%s'", fs->bc->name);
     if (!rc && at < n * na) {
-        size_t f = at / n, p = at % n, j = p / nfp, k = p % nfp;
+        size_t f = at / n, p = at % n, src = fs->pt_src ? fs->pt_src[p] : p;
+        size_t j = src / nfp, k = src % nfp;
         if (fs->kind == FR_FACES_INT && m->other) /* r walks it reversed */
             k = nfp - 1 - k;
         rc = frx_error(FRX_ERANGE, "%s: the base flow saved at t = 0 is not "

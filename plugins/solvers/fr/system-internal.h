@@ -48,8 +48,9 @@ enum fr_face_kind { FR_FACES_INT = 1, FR_FACES_PEER, FR_FACES_BC };
 struct fr_faces {
     int kind;                      /* enum fr_face_kind */
     size_t nfaces, n;              /* faces and flux points */
-    size_t *mesh_face;             /* interior: each face's place in the
-                                    * mesh's list (the set reorders them) */
+    size_t *pt_src;                /* interior: each point's place in the
+                                    * mesh's faces (face * nfp + point
+                                    * along it); the set reorders them */
     int peer;                      /* FR_FACES_PEER: the peer's rank */
     const struct fr_bc *bc;        /* FR_FACES_BC */
     frx_view *ul, *ur;             /* flux points of ufp (ur: interior) */
