@@ -19,3 +19,41 @@ frx_summary() {
          END { if (wall + 0 <= 0 || dofs == "" || nrhs == "") exit 1
                printf "%s %s %s\n", wall, dofs, nrhs }'
 }
+
+# llc_bytes: the size of this machine's last-level cache in bytes (the
+# highest level cpu0 reports in sysfs), or nothing where sysfs says none
+llc_bytes() {
+    for d in /sys/devices/system/cpu/cpu0/cache/index*; do
+        [ -r "$d/level" ] && [ -r "$d/size" ] &&
+            echo "$(cat "$d/level") $(cat "$d/size")"
+    done 2>/dev/null | awk '{ s = $2 + 0
+        if ($2 ~ /K$/) s *= 1024; else if ($2 ~ /M$/) s *= 1048576
+        if ($1 > lvl || ($1 == lvl && s > b)) { lvl = $1; b = s } }
+        END { if (b > 0) printf "%.0f\n", b }'
+}
+
+# rank_bytes P N: the bytes one rank of N x N/2 elements of order P moves
+# in an RHS by bench/solver.sh's traffic model (docs/lee.md): 8 x (46 nu
+# + 22 nf) an element, where the working set of its arrays lies
+rank_bytes() {
+    awk -v p="$1" -v n="$2" 'BEGIN { nu = (p + 1) ^ 2; nf = 4 * (p + 1)
+        printf "%.0f\n", 8 * (46 * nu + 22 * nf) * n * n / 2 }'
+}
+
+# check_exceeds_llc P N FIXED WHO: say how a rank's arrays compare with
+# the last-level cache; status 1 when they are under twice its size and
+# N was not given (FIXED empty): the 1-rank reference would then run
+# partly in cache and the 2-rank run, twice the data, would not
+check_exceeds_llc() {
+    llc=$(llc_bytes)
+    [ -n "$llc" ] || { echo "$4: this machine does not say how large its last-level cache is (sysfs): the meshes are sized by DOFS_PER_RANK alone"; return 0; }
+    rb=$(rank_bytes "$1" "$2")
+    awk -v rb="$rb" -v llc="$llc" -v fixed="$3" -v who="$4" 'BEGIN {
+        printf "    a rank'"'"'s arrays: about %.0f MB against a %.0f MB last-level cache (%.1f times)\n",
+               rb / 1e6, llc / 1e6, rb / llc
+        if (rb < 2 * llc && fixed == "") {
+            printf "%s: a rank'"'"'s arrays are under twice the last-level cache: raise DOFS_PER_RANK\n", who > "/dev/stderr"
+            exit 1 }
+        if (rb < 2 * llc)
+            printf "    (N given: under twice the last-level cache, the runs are partly in cache)\n" }'
+}

@@ -22,10 +22,12 @@
 #
 # N: by default, for each p the least multiple of 32 that gives each rank
 # (N x N/2 elements) at least DOFS_PER_RANK DOFs (default 6.4 million:
-# 51 MB a field, so that a rank's dozen or so fields are twice a 300 MB
-# last-level cache; a smaller mesh of the 1-rank reference would run
-# partly in cache and the 2-rank run, twice the data, would not). An N
-# given fixes it for every p.
+# 51 MB a field, a rank's arrays 0.9-1.2 GB by the traffic model below).
+# A rank's arrays must be at least twice the last-level cache (read from
+# sysfs, printed for each p; the script refuses a smaller default
+# mesh): a smaller mesh of the 1-rank reference would run partly in
+# cache and the 2-rank run, twice the data, would not. An N given fixes
+# it for every p.
 #
 # ORDERS (default "1 2 3 4") picks the orders; TRIAD_MB (default 256)
 # the triad's arrays, each larger than the last-level cache. Each run is repeated
@@ -129,6 +131,7 @@ for p in ${ORDERS:-1 2 3 4}; do
     n=$fixed_n
     [ -n "$n" ] || n=$(mesh_n "$p" "$dofs_per_rank")
     echo "p = $p: $n x $n elements, $((n * n / 2 * 4 * (p + 1) * (p + 1))) DOFs a rank in the 2 x 1 and 1 x 1 runs"
+    check_exceeds_llc "$p" "$n" "$fixed_n" bench/solver.sh || exit 1
     full=$(case_file "$p" "$n" "$n" 2)
     one=$(case_file "$p" "$n" "$n" 1)
     half=$(case_file "$p" "$n" $((n / 2)) 1)

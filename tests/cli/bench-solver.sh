@@ -31,6 +31,11 @@ grep -Eq "^1 +two independent 1-rank runs at once: $num \(median, $num-$num\); t
     fail "no line for the pair"
 grep -Eq "^1 +each round: 2-rank $num $num; the pair $num $num$" "$out" ||
     fail "not two rounds in the round-by-round line"
+# the mesh against the last-level cache: N given, so only said
+if [ -n "$(. "$(dirname "$script")/frx-output.sh" && llc_bytes)" ]; then
+    grep -Eq "^    a rank's arrays: about $num MB against a $num MB last-level cache \($num times\)$" "$out" ||
+        fail "no line comparing a rank's arrays with the last-level cache"
+fi
 # no zero where a time or a rate belongs (a wall time of 0 would give
 # inf; an empty one is refused by the script itself)
 if grep -Eiqw 'nan|inf' "$out"; then fail "a NaN or Inf in the output"; fi
@@ -68,4 +73,12 @@ if ORDERS=1 ROUNDS=1 STEPS=1 TRIAD_MB=16 sh "$script" "$dir/fake" 32 > "$dir/fak
 fi
 grep -q "raise STEPS or N" "$dir/fake.out" ||
     { cp "$dir/fake.out" "$out"; fail "the refusal of 0 s does not say what to do"; }
+# a default mesh (no N) under twice the last-level cache is refused
+if [ -n "$(. "$(dirname "$script")/frx-output.sh" && llc_bytes)" ]; then
+    if ORDERS=1 ROUNDS=1 STEPS=1 TRIAD_MB=16 DOFS_PER_RANK=1000 sh "$script" "$dir/fake" > "$dir/fake.out" 2>&1; then
+        cp "$dir/fake.out" "$out"; fail "a mesh in cache was accepted"
+    fi
+    grep -q "under twice the last-level cache: raise DOFS_PER_RANK" "$dir/fake.out" ||
+        { cp "$dir/fake.out" "$out"; fail "the refusal of a mesh in cache does not say what to do"; }
+fi
 echo "bench-solver.sh: ok"
