@@ -11,7 +11,7 @@ mesh_n() {
 
 # frx_summary: "wall_s dofs nrhs" from the output of `frx run` on stdin;
 # status 1 when a wall time above 0 s, the DOFs or the RHS count is
-# missing (frx prints milliseconds: a run too short shows 0 s)
+# missing
 frx_summary() {
     awk '/^frx: [0-9]+ steps to step/ { for (i = 1; i <= NF; i++)
                                           if ($i == "in") wall = $(i + 1) }

@@ -119,7 +119,7 @@ shares() {
 run() {
     frx_run "$1" "$2"
     echo "$out" | frx_summary ||
-        refuse "no wall time, DOFs or RHS count in frx's output above (frx prints milliseconds: a run too short shows 0 s; raise STEPS or N)"
+        refuse "no wall time, DOFs or RHS count in frx's output above (a wall time of 0 s: raise STEPS or N)"
 }
 
 echo "time per DOF: each run's least wall time of $rounds rounds (the runs in turn)"

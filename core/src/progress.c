@@ -112,7 +112,10 @@ void frx__summary(const frx_solver *s, const frx_run_stats *st)
     printf("frx: %llu steps", (unsigned long long)st->steps_run);
     if (s->set.pi)
         printf(" (%llu rejected)", (unsigned long long)st->rejected);
-    printf(" to step %llu, t = %.9g, in %.3f s\n",
+    /* milliseconds from a second on, microseconds below it, so that a
+     * short run's time (a benchmark's smoke test) keeps its digits */
+    printf(st->wall >= 1 ? " to step %llu, t = %.9g, in %.3f s\n"
+                         : " to step %llu, t = %.9g, in %.6f s\n",
            (unsigned long long)st->step, st->t, st->wall);
     printf("frx: %llu DOFs, %llu RHS evaluations: %.4g RHS evaluations/s, "
            "%.4g DOF-updates/s (DOFs x RHS evaluations / s)\n",

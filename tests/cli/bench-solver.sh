@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench-solver.sh SCRIPT BUILD: bench/solver.sh on a small mesh (p = 1,
-# 96 x 96, 2 rounds of 40 steps: runs of tens of milliseconds, since frx
-# prints wall times in milliseconds; 16 MB triad arrays), so that the
+# 96 x 96, 2 rounds of 40 steps: runs of tens of milliseconds, which frx
+# prints to the microsecond; 16 MB triad arrays), so that the
 # benchmark keeps reading frx's output: every row it prints has its
 # numbers, finite and positive; the weak-scaling line has 2 rounds; the
 # profiled run has shares for products, interface kernels, exchange and
