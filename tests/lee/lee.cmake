@@ -69,6 +69,18 @@ frx_lee_expect(check-names-right-side 1 1
 frx_lee_expect(check-names-left-side 1 1
   "rank 0: lee: base-flow check: .* on the interior faces [(]left side[)]: face [0-9]+ of 120 [(]element 9, face 1[)], flux point 2: u0 saved"
   ${FRX_LEE_DATA}/shear.yaml FRX_TEST_CORRUPT_BASEFLOW=0:9:5)
+# At a rank interface (linear partition: rows 0-3 on rank 0, 4-7 on
+# rank 1): rank 0 names its own point, rank 1 the point of its element
+# that meets it, as that element counts it (the far end of the face).
+file(READ ${FRX_LEE_DATA}/shear.yaml frx_lee_shear)
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/lee/shear-linear.yaml
+  "${frx_lee_shear}partition: {method: linear}\n")
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+  ${FRX_LEE_DATA}/shear.yaml)
+frx_lee_expect(check-names-peer 2 1
+  "rank 0: lee: base-flow check: .* on the interface with rank 1 [(]this rank's side[)]: face [0-9]+ of 8 [(]element 24, face 2[)], flux point 0: u0 saved;--and;rank 1: lee: base-flow check: .* on the interface with rank 0 [(]its side, .*[)]: face [0-9]+ of 8 [(]element 32, face 0[)], flux point 2: u0 saved"
+  ${CMAKE_CURRENT_BINARY_DIR}/lee/shear-linear.yaml
+  FRX_TEST_CORRUPT_BASEFLOW=0:24:6)
 
 # Bad cases: clear errors at their place, nothing written.
 frx_lee_test(bad-expression bad-expr)
