@@ -360,6 +360,16 @@ int fr_auxcheck_run(fr_auxcheck *c, double *maxdiff, size_t *nsets)
     return rc;
 }
 
+/* Tests' damage: delta added to value i of a host copy of fps-byte
+ * values. */
+static void add_at(void *h, size_t fps, size_t i, double delta)
+{
+    if (fps == 4)
+        ((float *)h)[i] += (float)delta;
+    else
+        ((double *)h)[i] += delta;
+}
+
 int fr_auxcheck_corrupt(fr_auxcheck *c, size_t field, double delta)
 {
     struct cmp *m = NULL;
@@ -375,13 +385,10 @@ int fr_auxcheck_corrupt(fr_auxcheck *c, size_t field, double delta)
     void *h = malloc(n * na * fps);
     int rc = h ? frx_xchg_matrix_read(m->fs->ar, h)
                : frx_error(FRX_ENOMEM, "fr: out of memory");
-    size_t i = field * n + n / 2;
-    if (!rc && fps == 4)
-        ((float *)h)[i] += (float)delta;
-    else if (!rc)
-        ((double *)h)[i] += delta;
-    if (!rc)
+    if (!rc) {
+        add_at(h, fps, field * n + n / 2, delta);
         rc = frx_xchg_matrix_write(m->fs->ar, h);
+    }
     free(h);
     return rc;
 }
@@ -427,17 +434,14 @@ int fr_auxcheck_damage_live(fr_auxcheck *c, const frx_mesh *mesh,
         return frx_error(FRX_EINVAL, "%s: no field %zu or flux point %zu "
                          "(%zu fields, %zu points an element)", c->prefix,
                          field, fpt, na, nrow);
-    size_t fps = frx_backend_fpsize(c->s->be), i = (fpt * na + field) *
-                                                   neles + e;
+    size_t fps = frx_backend_fpsize(c->s->be);
     void *h = malloc(nrow * na * neles * fps);
     rc = h ? frx_matrix_read(m, h) : frx_error(FRX_ENOMEM, "fr: out of "
                                                "memory");
-    if (!rc && fps == 4)
-        ((float *)h)[i] += (float)delta;
-    else if (!rc)
-        ((double *)h)[i] += delta;
-    if (!rc)
+    if (!rc) {
+        add_at(h, fps, (fpt * na + field) * neles + e, delta);
         rc = frx_matrix_write(m, h);
+    }
     free(h);
     return rc;
 }

@@ -26,17 +26,12 @@ static int corrupt_for_test(struct lee *l, const frx_mesh *mesh, int rank)
     const char *env = getenv("FRX_TEST_CORRUPT_BASEFLOW");
     if (!env || !*env)
         return FRX_OK;
-    char *end;
-    long r = strtol(env, &end, 10);
+    long r;
     unsigned long long gid = 0, fpt = 0;
-    int live = *end == ':';
-    if (live) {
-        gid = strtoull(end + 1, &end, 10);
-        live = *end == ':' ? 2 : live;
-        if (live == 2)
-            fpt = strtoull(end + 1, &end, 10);
-    }
-    if (*end || live == 1)
+    int n = 0, live = 0;
+    if (sscanf(env, "%ld:%llu:%llu%n", &r, &gid, &fpt, &n) == 3 && !env[n])
+        live = 1;
+    else if (!(sscanf(env, "%ld%n", &r, &n) == 1 && !env[n]))
         return frx_error(FRX_EINVAL, "FRX_TEST_CORRUPT_BASEFLOW=%s: use "
                          "<rank> or <rank>:<element>:<flux point>", env);
     if (r != rank)
