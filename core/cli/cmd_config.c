@@ -1,5 +1,6 @@
 /* `frx config check FILE...`: validate case files without running them. */
 #include "cli.h"
+#include "settings-tool.h"
 
 #include <frx/frx.h>
 
@@ -11,8 +12,10 @@ static void usage(FILE *f)
     fputs("usage: frx config check FILE...\n"
           "\n"
           "Check case files: their YAML syntax, then every key against\n"
-          "frx's schema and the schemas of the backend plugins found along\n"
-          "the search path. Every error is printed as FILE:LINE:COL.\n"
+          "frx's schema and the schemas of the backend and solver plugins\n"
+          "found along the search path; with a solver, then the time\n"
+          "loop's settings as frx run reads them. Every error is printed\n"
+          "as FILE:LINE:COL.\n"
           "\n"
           "  -h, --help  show this help\n"
           "\n"
@@ -35,6 +38,8 @@ static int check_one(const char *path)
     int rc = frx_config_load(path, &cfg);
     if (!rc)
         rc = frx_config_check(cfg);
+    if (!rc) /* with a solver, what frx run reads of time.* beyond types */
+        rc = frx__settings_check(cfg);
     frx_config_free(cfg);
     if (!rc) {
         printf("%s: ok\n", path);

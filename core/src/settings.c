@@ -1,6 +1,7 @@
 /* The time loop's settings from the case: time.*, progress.*, output.*,
  * checkpoint.* and check.* (their types and ranges are checked by
  * frx_config_check; here, how they combine). */
+#include "settings-tool.h"
 #include "solver-impl.h"
 
 #include <math.h>
@@ -157,4 +158,12 @@ int frx__settings_read(const frx_config *cfg, struct frx__settings *st)
     if (!rc)
         rc = frx_cfg_bool(r, "profile", 0, &st->profile);
     return rc;
+}
+
+int frx__settings_check(const frx_config *cfg)
+{
+    struct frx__settings st;
+    if (!frx_cfg_get(frx_config_root(cfg), "solver.name"))
+        return FRX_OK;
+    return frx__settings_read(cfg, &st);
 }

@@ -33,6 +33,15 @@ frx_cli_test(config-check-empty 1
 frx_cli_test(config-check-no-such-file 1
   "no-such-case.yaml: cannot open the case file: No such file or directory"
   config check ${FRX_CFG_DATA}/no-such-case.yaml)
+# With a solver, the time loop's settings as frx run reads them.
+frx_cli_test(config-check-no-time 1
+  "no-time.yaml:1:1: missing required key 't-end' in 'time' [(]or 'steps'[)]"
+  config check ${FRX_CFG_DATA}/no-time.yaml)
+frx_cli_test(config-check-dt-and-cfl 1
+  "bad-time.yaml:6:31: 'time.cfl' and time.dt are both set: give one"
+  config check ${FRX_CFG_DATA}/bad-time.yaml)
+set_tests_properties(cli-config-check-no-time cli-config-check-dt-and-cfl
+  PROPERTIES ENVIRONMENT "${FRX_TEST_ENV};FRX_PLUGIN_PATH=${FRX_FIXTURE_DIR}")
 # One bad file among good ones fails the whole command.
 frx_cli_test(config-check-several 1 "demo.yaml: ok"
   config check ${PROJECT_SOURCE_DIR}/config/demo.yaml ${FRX_CFG_DATA}/bad-key.yaml)
