@@ -469,6 +469,9 @@ int frx__ckpt_write(MPI_Comm comm, const char *path,
     int rc = frx__io_agree(comm, check_call("checkpoint", path, m, f));
     if (!rc)
         rc = frx__io_agree(comm, layout(comm, f, &t));
+    if (!rc) /* checkpoint.file may name a folder not made yet */
+        rc = frx__io_agree(comm, rank == 0 ? frx_make_parent_folder(path)
+                                           : FRX_OK);
     if (rc)
         return rc;
     char tmp[PATH_BYTES];

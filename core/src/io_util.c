@@ -43,6 +43,50 @@ int frx__io_agree(MPI_Comm comm, int rc)
     return frx_error(why.rc, "rank %d: %s", first, why.msg);
 }
 
+/* The folder path names before its last '/' into dir ("." for a bare
+ * name, "/" for a file in /). */
+static int parent_of(const char *path, char *dir, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    size_t n = !slash ? 0 : slash == path ? 1 : (size_t)(slash - path);
+    if (n >= size)
+        return frx_error(FRX_EINVAL, "folder name too long: %.*s", (int)n,
+                         path);
+    memmove(dir, n ? path : ".", n ? n : 1); /* dir may be path */
+    dir[n ? n : 1] = '\0';
+    return FRX_OK;
+}
+
+int frx_make_parent_folder(const char *path)
+{
+    char dir[4096];
+    int rc = parent_of(path, dir, sizeof dir);
+    return rc ? rc : frx__io_mkdirs(dir);
+}
+
+int frx_check_parent_folder(const char *path)
+{
+    char dir[4096];
+    int rc = parent_of(path, dir, sizeof dir);
+    for (struct stat st; !rc;) {
+        if (stat(dir, &st) == 0) {
+            if (!S_ISDIR(st.st_mode))
+                return frx_error(FRX_EIO, "cannot write %s: %s is a file, "
+                                 "not a folder", path, dir);
+            if (access(dir, W_OK | X_OK) != 0)
+                return frx_error(FRX_EIO, "cannot write %s: folder %s: %s",
+                                 path, dir, strerror(errno));
+            return FRX_OK;
+        }
+        if ((errno != ENOENT && errno != ENOTDIR) || !strcmp(dir, ".") ||
+            !strcmp(dir, "/"))
+            return frx_error(FRX_EIO, "cannot write %s: %s: %s", path, dir,
+                             strerror(errno));
+        rc = parent_of(dir, dir, sizeof dir); /* up one, to what exists */
+    }
+    return rc;
+}
+
 int frx__io_mkdirs(const char *dir)
 {
     char buf[4096];

@@ -97,6 +97,40 @@ static void fill_meta(const frx_solver *s, struct frx__ckpt_meta *m)
     m->precision = s->be->precision;
 }
 
+/* frx_check_parent_folder(path), its message led by where key is. */
+static int check_folder(const frx_solver *s, const char *key,
+                        const char *path)
+{
+    int rc = frx_check_parent_folder(path);
+    if (rc) {
+        char where[300], why[600];
+        const frx_cfgnode *k = frx_cfg_get(frx_config_root(s->cfg), key);
+        snprintf(why, sizeof why, "%s", frx_errmsg());
+        if (k)
+            frx__cfg_where(k, where, sizeof where);
+        rc = frx_error(rc, "%s%s'%s'%s: %s; name a folder that can be made",
+                       k ? where : "", k ? ": " : "", key,
+                       k ? "" : " (its default)", why);
+    }
+    return rc;
+}
+
+int frx__outputs_check(const frx_solver *s)
+{
+    char path[4096];
+    int rc = FRX_OK;
+    if (s->set.out_every) { /* files in <dir>/<name>/ */
+        snprintf(path, sizeof path, "%s/%s/%s.pvd", s->set.out_dir,
+                 s->set.out_name, s->set.out_name);
+        rc = check_folder(s, "output.dir", path);
+    }
+    if (!rc && s->set.ckpt_every) {
+        ckpt_path(s, path, sizeof path);
+        rc = check_folder(s, "checkpoint.file", path);
+    }
+    return rc;
+}
+
 int frx__checkpoint_write(frx_solver *s)
 {
     struct frx__io_fields f;

@@ -71,6 +71,12 @@ add_test(NAME solver-output-intervals COMMAND sh
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/output.sh ${MPIEXEC_EXECUTABLE} ${FRX_EXE})
 set_tests_properties(solver-output-intervals PROPERTIES TIMEOUT 120
   ENVIRONMENT "${FRX_SOLVER_ENV}")
+# output.dir and checkpoint.file: folders made at the first write, a
+# file in the way refused before the run
+add_test(NAME solver-output-folders COMMAND sh
+  ${CMAKE_CURRENT_SOURCE_DIR}/cli/folders.sh ${MPIEXEC_EXECUTABLE} ${FRX_EXE})
+set_tests_properties(solver-output-folders PROPERTIES TIMEOUT 120
+  ENVIRONMENT "${FRX_SOLVER_ENV}")
 frx_solver_test(restart-missing-file 2 1
   "frx: cannot open the checkpoint nosuch.h5" ode-mesh.yaml --restart nosuch.h5)
 

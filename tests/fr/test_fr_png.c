@@ -229,26 +229,25 @@ START_TEST(errors)
     tmpdir(dir, sizeof dir);
     double xy[2 * 861], v[861];
     size_t n = step_field(xy, v, 0.0, 1.0);
-    /* a directory that does not exist */
-    snprintf(path, sizeof path, "%s/missing/p.png", dir);
-    ck_assert_int_eq(fr_png_write(path, n, xy, v, NULL), FRX_EIO);
-    snprintf(want, sizeof want, "cannot write the picture %s: No such file "
-             "or directory (creating %s.tmp-", path, path);
-    ck_assert_msg(!strncmp(frx_errmsg(), want, strlen(want)), "%s",
-                  frx_errmsg());
-    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "); check that its directory "
-                                 "exists and can be written"));
-    /* a file where the directory should be */
+    /* folders that do not exist yet are made */
+    snprintf(path, sizeof path, "%s/missing/deeper/p.png", dir);
+    ck_assert_int_eq(fr_png_write(path, n, xy, v, NULL), FRX_OK);
+    ck_assert_int_eq(access(path, R_OK), 0);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/missing/deeper", dir);
+    rmdir(path);
+    snprintf(path, sizeof path, "%s/missing", dir);
+    rmdir(path);
+    /* a file where the folder should be */
     snprintf(path, sizeof path, "%s/file", dir);
     FILE *f = fopen(path, "w");
     ck_assert_ptr_nonnull(f);
     fclose(f);
     snprintf(path, sizeof path, "%s/file/p.png", dir);
     ck_assert_int_eq(fr_png_write(path, n, xy, v, NULL), FRX_EIO);
-    snprintf(want, sizeof want, "cannot write the picture %s: Not a "
-             "directory", path);
-    ck_assert_msg(!strncmp(frx_errmsg(), want, strlen(want)), "%s",
-                  frx_errmsg());
+    snprintf(want, sizeof want, "cannot create folder %s/file: a file of "
+             "that name is in the way", dir);
+    ck_assert_str_eq(frx_errmsg(), want);
     /* a directory without write permission (root writes anyway) */
     char ro[1100];
     snprintf(ro, sizeof ro, "%s/ro", dir);
@@ -333,8 +332,16 @@ START_TEST(gather)
         unlink(ref);
         unlink(path);
     }
-    /* the root cannot write: every rank gets its reason */
-    snprintf(path, sizeof path, "%s/missing/gathered.png", dir);
+    /* the root cannot write (a file where its folder should be): every
+     * rank gets its reason */
+    snprintf(path, sizeof path, "%s/file", dir);
+    if (rank == 0) {
+        FILE *f = fopen(path, "w");
+        ck_assert_ptr_nonnull(f);
+        fclose(f);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    snprintf(path, sizeof path, "%s/file/gathered.png", dir);
     rc = fr_png_write_gather(MPI_COMM_WORLD, 0, path, e - b, xy + 2 * b,
                              v + b, &o);
     ck_assert_int_eq(rc, FRX_EIO);
@@ -343,12 +350,15 @@ START_TEST(gather)
              "rank(s):", size);
     ck_assert_msg(!strncmp(frx_errmsg(), want, strlen(want)), "%s",
                   frx_errmsg());
-    snprintf(want, sizeof want, "cannot write the picture %s: No such file "
-             "or directory", path);
+    snprintf(want, sizeof want, "cannot create folder %s/file: a file of "
+             "that name is in the way", dir);
     ck_assert_msg(strstr(frx_errmsg(), want) != NULL, "%s", frx_errmsg());
     MPI_Barrier(MPI_COMM_WORLD);
-    if (rank == 0)
+    if (rank == 0) {
+        snprintf(path, sizeof path, "%s/file", dir);
+        unlink(path);
         rmdir(dir);
+    }
 }
 END_TEST
 

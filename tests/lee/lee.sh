@@ -16,6 +16,10 @@
 #       ranks: L2 errors below 1e-7, the VTK series and the picture of p
 #   lee.sh FRX MPIRUN DATA bad-expr   a base flow that does not parse:
 #       file:line:col, and nothing written
+#   lee.sh FRX MPIRUN DATA picture-folder   solver.picture into an
+#       output.dir not made yet (no VTK output to make it): made, the
+#       picture in it; an output.dir behind a file: refused before the
+#       run on 2 ranks (only rank 0 checks it), nothing written
 # It runs in a directory of its own under TMPDIR.
 set -u
 frx=$1 mpirun=$2 data=$3 what=$4
@@ -176,6 +180,31 @@ bad-expr)
     grep -Eq "bad.yaml:[0-9]+:[0-9]+: .*solver.baseflow.u" bad.out ||
         fail "the message does not name file:line:col and the key"
     [ ! -e bad ] || fail "something was written: $(ls bad)"
+    ;;
+picture-folder)
+    case_file pic 1 4 upwind openmp 0
+    sed -i -e 's/^progress:/solver_picture_here\nprogress:/' pic.yaml
+    sed -e 's#^solver_picture_here#output: {interval: 0, dir: new/deeper}#' \
+        -e 's/^  flux:/  picture: u\n  flux:/' pic.yaml > made.yaml
+    sed -e 's#^solver_picture_here#output: {interval: 0, dir: made.yaml/x}#' \
+        -e 's/^  flux:/  picture: u\n  flux:/' pic.yaml > blocked.yaml
+    run 2 made
+    [ "$(head -c 4 new/deeper/solution-u.png | tail -c 3)" = PNG ] ||
+        { cat made.out; fail "no picture in the folder made for it"; }
+    echo "made new/deeper for the picture: $(ls new/deeper)"
+    : > blocked.out
+    before=$(ls | sort | tr '\n' ' ')
+    if $mpirun -np 2 "$frx" run blocked.yaml > blocked.out 2>&1; then
+        fail "a picture behind a file was run"
+    fi
+    cat blocked.out
+    grep -q "^  rank 0: solver.picture: cannot write made.yaml/x/solution-u.png: made.yaml is a file, not a folder" blocked.out ||
+        fail "rank 0's message does not name the key and what is in the way"
+    grep -q "^  rank 1: lee's set-up failed on 1 of 2 rank" blocked.out ||
+        fail "rank 1 does not say that rank 0 stopped it"
+    grep -q "frx: [0-9]* steps" blocked.out && fail "the run started"
+    after=$(ls | sort | tr '\n' ' ')
+    [ "$before" = "$after" ] || fail "something was written: $after"
     ;;
 *)
     fail "unknown test '$what'"

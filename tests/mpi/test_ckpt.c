@@ -287,12 +287,24 @@ static void refusals(const char *dir)
     MPI_Barrier(MPI_COMM_WORLD);
     refused(bad, 8, &rm, NULL, FRX_EIO, NEEDLES(bad, "truncated"));
 
-    /* a folder that is not there */
+    /* a folder that is not there yet is made (rank 0); one that cannot
+     * be made, a file in its way, is refused on every rank */
     rm = expect(8);
-    snprintf(bad, sizeof bad, "%s/nope/x.h5", dir);
+    snprintf(bad, sizeof bad, "%s/new/deeper/x.h5", dir);
+    CHECK(frx__ckpt_write(MPI_COMM_WORLD, bad, &wm, &w.f) == FRX_OK,
+          "into folders not made yet: %s", frx_errmsg());
+    CHECK(access(bad, R_OK) == 0, "%s was not written", bad);
+    snprintf(bad, sizeof bad, "%s/afile", dir);
+    if (rank == 0) {
+        FILE *f = fopen(bad, "w");
+        CHECK(f && fclose(f) == 0, "cannot make %s", bad);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    snprintf(bad, sizeof bad, "%s/afile/x.h5", dir);
     int rc = frx__ckpt_write(MPI_COMM_WORLD, bad, &wm, &w.f);
-    snprintf(msg, sizeof msg, "%s/nope/x.h5", dir);
-    check_refused(rc, FRX_EIO, NEEDLES(msg, "cannot create the checkpoint", "no such file"));
+    snprintf(msg, sizeof msg, "cannot create folder %s/afile: a file of "
+             "that name is in the way", dir);
+    check_refused(rc, FRX_EIO, NEEDLES(msg));
 
     /* writing over a checkpoint replaces it whole; no temporary stays */
     wm.step = 7;

@@ -23,7 +23,7 @@ extern "C" {
 /* ABI of the plugin interface (plugin.h). Bump the major on any change
  * that breaks a compiled plugin; the minor when fields are appended. */
 #define FRX_ABI_MAJOR 1
-#define FRX_ABI_MINOR 6
+#define FRX_ABI_MINOR 7
 #define FRX_VERSION "0.1.0"
 
 /* ---------------------------------------------------------------- errors */
@@ -54,6 +54,20 @@ enum {
 FRX_EXTERN const char *frx_strerror(int code);  /* "invalid argument" */
 FRX_EXTERN const char *frx_err_name(int code);  /* "FRX_EINVAL" */
 FRX_EXTERN const char *frx_errmsg(void);        /* last detailed message */
+
+/* ------------------------------------------------------------------ files */
+
+/* ABI 1.7, for outputs a plugin writes. frx_make_parent_folder makes
+ * the folder that is to hold the file path, and the folders above it
+ * (mkdir -p of what comes before path's last '/'; nothing for a bare
+ * file name): FRX_OK, or FRX_EIO naming the folder that could not be
+ * made. frx_check_parent_folder makes nothing: FRX_OK if the nearest
+ * folder above path that exists is a folder this process can write in
+ * (so that the other call should succeed), else FRX_EIO naming what is
+ * in the way. Check at set-up, make at the first write: a case that
+ * fails in between leaves nothing behind. */
+FRX_EXTERN int frx_make_parent_folder(const char *path);
+FRX_EXTERN int frx_check_parent_folder(const char *path);
 
 /* --------------------------------------------------------------- logging */
 

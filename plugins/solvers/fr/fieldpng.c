@@ -228,20 +228,22 @@ static int write_file(picture *p)
 {
     const char *path = p->path;
     size_t len = strlen(path);
+    int rc = frx_make_parent_folder(path); /* made again if gone since */
+    if (rc)
+        return rc;
     char *tmp = malloc(len + 16);
     if (!tmp)
         return frx_error(FRX_ENOMEM, "out of memory writing %s", path);
     snprintf(tmp, len + 16, "%s.tmp-XXXXXX", path);
     int fd = mkstemp(tmp);
     if (fd < 0) {
-        int rc = frx_error(FRX_EIO, "cannot write the picture %s: %s "
-                           "(creating %s); check that its directory exists "
-                           "and can be written", path, strerror(errno), tmp);
+        rc = frx_error(FRX_EIO, "cannot write the picture %s: %s "
+                       "(creating %s); check that its folder can be "
+                       "written", path, strerror(errno), tmp);
         free(tmp);
         return rc;
     }
     FILE *f = fdopen(fd, "wb");
-    int rc = FRX_OK;
     if (!f) {
         close(fd);
         rc = frx_error(FRX_EIO, "cannot write the picture %s: %s", path,

@@ -50,7 +50,9 @@ void fr_png_colour(int cmap, double s, unsigned char rgb[3]);
 /* Write the picture of n points xy [n][2] with values val [n]; o may be
  * NULL (defaults). Values must be finite. tEXt chunks: "Software" frx,
  * "Title" the name, "frx range" "min max" of the values, "frx colour
- * scale" "<map> lo hi" (numbers as %.17g). */
+ * scale" "<map> lo hi" (numbers as %.17g). The folders of path are made
+ * first (frx_make_parent_folder); the file goes under a temporary name,
+ * renamed at the end. */
 int fr_png_write(const char *path, size_t n, const double *xy,
                  const double *val, const fr_png_opts *o);
 

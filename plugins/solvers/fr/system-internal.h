@@ -87,7 +87,7 @@ struct fr_wave {
 struct fr_system {
     frx_backend *be;
     frx_comm *comm;
-    int rank, nranks, ndims, order;
+    int ndims, order;
     double t0;
     fr_physics phys;
     size_t nblocks;

@@ -300,6 +300,18 @@ static int create_local(fr_system *s, const frx_solver_init *init)
     return rc;
 }
 
+int fr_agree_setup(MPI_Comm comm, int rc, const char *what)
+{
+    char *mine = rc ? strdup(frx_errmsg()) : NULL;
+    int arc = frx_comm_agree(comm, rc, what);
+    if (!rc)
+        return arc;
+    if (mine)
+        frx_error(rc, "%s", mine);
+    free(mine);
+    return rc;
+}
+
 int fr_system_create(const frx_solver_init *init, const fr_physics *phys,
                      frx_solver_info *info, fr_system **out)
 {
@@ -317,21 +329,16 @@ int fr_system_create(const frx_solver_init *init, const fr_physics *phys,
     s->comm = init->comm;
     s->t0 = init->t0;
     MPI_Comm mc = frx_comm_mpi(init->comm);
-    MPI_Comm_rank(mc, &s->rank);
-    MPI_Comm_size(mc, &s->nranks);
     int rc = check_physics(phys);
     if (!rc)
         rc = create_local(s, init);
     /* every rank reaches this with its status: the auxiliary fields'
-     * exchange below waits for the peers. A failing rank keeps its own
-     * message (the core's agreement after create names it); the others
-     * say why they stop. */
-    int bad = rc != FRX_OK, first = bad ? s->rank : s->nranks, any;
-    MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, mc);
-    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, mc);
-    if (!rc && any)
-        rc = frx_error(FRX_ECONFIG, "%s: stopped, since the set-up failed "
-                       "on rank %d", s->phys.name, first);
+     * exchange below waits for the peers. A solver whose own set-up
+     * failed on some rank before it called fr_system_create calls
+     * fr_agree_setup there in its place (system.h). */
+    char what[96];
+    snprintf(what, sizeof what, "%s's set-up", s->phys.name);
+    rc = fr_agree_setup(mc, rc, what);
     if (!rc)
         rc = fr__finish_faces(s);
     if (!rc)

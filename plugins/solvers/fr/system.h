@@ -45,6 +45,7 @@
 
 #include "fr.h"
 
+#include <frx/comm.h>
 #include <frx/plugin.h>
 
 #include <stddef.h>
@@ -162,10 +163,19 @@ typedef struct fr_system fr_system;
  * mesh) and phys (copied where needed; phys->ctx and the strings must
  * live until fr_system_destroy), and fill info (variables, blocks,
  * order, ndims). *out is set as soon as it exists: destroy it on
- * failure too. Needs a mesh; 2-D (quadrilaterals, triangles) only. */
+ * failure too. Needs a mesh; 2-D (quadrilaterals, triangles) only.
+ * Collective: every rank agrees its status once, by fr_agree_setup,
+ * before the first exchange. A solver whose own set-up failed on a
+ * rank before this call calls fr_agree_setup there instead, once, so
+ * that the ranks that went on stop with its reason. */
 int fr_system_create(const frx_solver_init *init, const fr_physics *phys,
                      frx_solver_info *info, fr_system **out);
 void fr_system_destroy(fr_system *s);
+
+/* frx_comm_agree(comm, rc, what), except that a rank that failed keeps
+ * its own message (the core's agreement after create lists every
+ * rank's); the others get the failing ranks' reasons. */
+int fr_agree_setup(MPI_Comm comm, int rc, const char *what);
 
 /* The solver ops, to forward to from the plugin's own (they take the
  * system, not the plugin's state). */

@@ -102,7 +102,18 @@ int lee__png_setup(struct lee *l, const frx_solver_init *init)
         return frx_error(FRX_ENOMEM, "lee: out of memory");
     snprintf(l->png_path, len, "%s/%s-%s.png", dir, name, var);
     l->png_var = v - 1;
-    return FRX_OK;
+    /* rank 0 writes it, making its folder then: that the folder can be
+     * made is checked now, so that a run is not stopped by it at its
+     * end */
+    int rank;
+    MPI_Comm_rank(l->mpi, &rank);
+    if (rank == 0 && (rc = frx_check_parent_folder(l->png_path))) {
+        char why[600];
+        snprintf(why, sizeof why, "%s", frx_errmsg());
+        rc = frx_error(rc, "solver.picture: %s; set output.dir to a folder "
+                       "that can be made", why);
+    }
+    return rc;
 }
 
 /* Every rank's solution points and the variable there, to rank 0. */
