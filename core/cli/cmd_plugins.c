@@ -32,7 +32,8 @@ static void usage(FILE *f)
           "  -h, --help     show this help\n"
           "\n"
           "Search order: plugins.path from --config, then FRX_PLUGIN_PATH\n"
-          "(colon-separated), then the directory beside libfrx.\n",
+          "(colon-separated), then frx/ beside libfrx, then the install's\n"
+          "plugin folder.\n",
           f);
 }
 

@@ -21,7 +21,8 @@ static const char usage[] =
     "  help                      this text\n"
     "\n"
     "Plugins are searched in the case's plugins.path, then FRX_PLUGIN_PATH,\n"
-    "then beside libfrx. FRX_LOG=error|warn|info|debug sets the log level.\n"
+    "then in frx/ beside libfrx, then in the install's plugin folder.\n"
+    "FRX_LOG=error|warn|info|debug sets the log level.\n"
     "Every key of a case file: config/README.md.\n";
 
 int frx_cli_is_help(const char *arg)
