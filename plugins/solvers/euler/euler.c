@@ -101,8 +101,8 @@ static int euler_create(const frx_solver_init *init, frx_solver_info *info,
         rc = euler_fields_create(init->options, 2, &s->fields);
     if (rc == FRX_OK)
         rc = euler_macros(2, &s->macros, &s->nmacros);
-    if (rc)
-        return rc;
+    if (rc) /* the other ranks agree in fr_system_create (system.h) */
+        return fr_agree_setup(frx_comm_mpi(init->comm), rc, "euler's set-up");
     s->consts[0] = (fr_const){"gamma", euler_fields_gamma(s->fields)};
     s->phys = (fr_physics){
         .name = "euler",
