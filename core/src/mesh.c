@@ -446,11 +446,13 @@ int frx_mesh_create(const frx_config *cfg, MPI_Comm comm, frx_mesh **out)
             rc = frx__mesh_partition(&g, &c, method, nranks, weights, part);
         rc = agree(comm, rank, nranks, rc);
     }
+    /* the same mesh on every rank before rank 0's owners go out: the
+     * broadcast's count is each rank's own element count */
+    if (rc == FRX_OK)
+        rc = agree(comm, rank, nranks, check_id(cfg, &g, comm, m->info.id));
     if (rc == FRX_OK) {
         if (MPI_Bcast(part, (int)g.neles, MPI_INT, 0, comm) != MPI_SUCCESS)
             rc = frx_error(FRX_EMPI, "frx_mesh_create: MPI_Bcast failed");
-        if (rc == FRX_OK)
-            rc = check_id(cfg, &g, comm, m->info.id);
         if (rc == FRX_OK)
             rc = cut_part(m, &g, &c, part, rank, nranks);
         rc = agree(comm, rank, nranks, rc);

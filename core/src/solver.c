@@ -167,29 +167,57 @@ static int take_blocks(frx_solver *s)
     return FRX_OK;
 }
 
+/* Without a mesh, the number of the first element of each of this
+ * rank's nb blocks: its elements come after those of the ranks before
+ * it (an MPI_Exscan a block). Every rank makes as many calls as the rank
+ * with the most blocks, whatever its own count, and makes them all even
+ * when it has no memory for the result (before NULL). */
+static int first_numbers(const frx_solver *s, size_t nb, uint64_t *before)
+{
+    uint64_t nmax = nb;
+    int err = MPI_Allreduce(MPI_IN_PLACE, &nmax, 1, MPI_UINT64_T, MPI_MAX,
+                            s->mpi);
+    for (uint64_t b = 0; b < nmax && err == MPI_SUCCESS; b++) {
+        uint64_t n = b < nb ? s->blocks[b].neles : 0, first = 0;
+        err = MPI_Exscan(&n, &first, 1, MPI_UINT64_T, MPI_SUM, s->mpi);
+        if (before && b < nb)
+            before[b] = s->rank == 0 ? 0 : first;
+    }
+    return err == MPI_SUCCESS ? FRX_OK
+                              : frx_error(FRX_EMPI, "MPI_Exscan failed");
+}
+
 /* Global element numbers per block: the mesh's, or without one this
  * rank's elements after those of the ranks before it. */
 static int take_gids(frx_solver *s)
 {
     size_t nb = s->info.nblocks;
-    if (!(s->gids = frx__calloc(nb, sizeof *s->gids, "element numbers")))
-        return FRX_ENOMEM;
-    for (size_t b = 0; b < nb; b++) {
-        uint64_t n = s->blocks[b].neles, before = 0;
-        if (MPI_Exscan(&n, &before, 1, MPI_UINT64_T, MPI_SUM, s->mpi) !=
-            MPI_SUCCESS)
-            return frx_error(FRX_EMPI, "MPI_Exscan failed");
-        if (s->rank == 0)
-            before = 0;
-        if (!(s->gids[b] = frx__calloc(n, sizeof **s->gids, "numbers")))
-            return FRX_ENOMEM;
+    uint64_t *before = s->mesh ? NULL : calloc(nb, sizeof *before);
+    int rc = s->mesh ? FRX_OK : first_numbers(s, nb, before);
+    if (!rc && !s->mesh && !before)
+        rc = frx_error(FRX_ENOMEM, "out of memory for element numbers");
+    if (!rc && !(s->gids = frx__calloc(nb, sizeof *s->gids,
+                                       "element numbers")))
+        rc = FRX_ENOMEM;
+    for (size_t b = 0; b < nb && !rc; b++) {
+        size_t n = s->blocks[b].neles;
+        if (!(s->gids[b] = frx__calloc(n, sizeof **s->gids, "numbers"))) {
+            rc = FRX_ENOMEM;
+            break;
+        }
         frx_mesh_block mb = {.size = sizeof mb};
         int from_mesh = s->mesh && frx_mesh_get_block(s->mesh, b, &mb) ==
                                        FRX_OK && mb.gid;
-        for (uint64_t e = 0; e < n; e++)
-            s->gids[b][e] = from_mesh ? mb.gid[e] : before + e;
+        if (s->mesh && !from_mesh) {
+            rc = frx_error(FRX_EINVAL, "block %zu of the mesh has no "
+                           "global element numbers", b);
+            break;
+        }
+        for (size_t e = 0; e < n; e++)
+            s->gids[b][e] = from_mesh ? mb.gid[e] : before[b] + e;
     }
-    return FRX_OK;
+    free(before);
+    return rc;
 }
 
 static int check_info(frx_solver *s)

@@ -20,6 +20,10 @@
 #       output.dir not made yet (no VTK output to make it): made, the
 #       picture in it; an output.dir behind a file: refused before the
 #       run on 2 ranks (only rank 0 checks it), nothing written
+#   lee.sh FRX MPIRUN DATA one-rank-cannot-compile   rank 1's kernel
+#       cache is a file, so its interface kernels fail to build while
+#       rank 0's build: both ranks stop, naming rank 1's reason, with
+#       no hang (each rank its own app context of mpirun)
 # It runs in a directory of its own under TMPDIR.
 set -u
 frx=$1 mpirun=$2 data=$3 what=$4
@@ -205,6 +209,20 @@ picture-folder)
     grep -q "frx: [0-9]* steps" blocked.out && fail "the run started"
     after=$(ls | sort | tr '\n' ' ')
     [ "$before" = "$after" ] || fail "something was written: $after"
+    ;;
+one-rank-cannot-compile)
+    case_file one 1 4 upwind openmp 0
+    : > notadir
+    if timeout 120 $mpirun -np 1 "$frx" run one.yaml : -np 1 \
+        env FRX_CACHE_DIR="$dir/notadir" "$frx" run one.yaml > one.out 2>&1
+    then
+        fail "rank 1 could not compile, yet the run went on"
+    fi
+    cat one.out
+    grep -q "rank 0: lee's set-up failed on 1 of 2 rank" one.out ||
+        fail "rank 0 did not stop with rank 1's failure (timed out: $(grep -c . one.out) lines)"
+    grep -q "^  rank 1: the cache directory $dir/notadir is not a directory" one.out ||
+        fail "rank 1's reason is not named"
     ;;
 *)
     fail "unknown test '$what'"

@@ -339,11 +339,16 @@ int fr_system_create(const frx_solver_init *init, const fr_physics *phys,
     char what[96];
     snprintf(what, sizeof what, "%s's set-up", s->phys.name);
     rc = fr_agree_setup(mc, rc, what);
-    if (!rc)
-        rc = fr__finish_faces(s);
+    if (rc)
+        return rc;
+    /* the interface kernels compile here, which can fail on one rank
+     * (its compiler, its cache): agreed again, so that every rank
+     * returns the same status and the solver's next collective step is
+     * taken by all or none */
+    rc = fr__finish_faces(s);
     if (!rc)
         rc = fill_info(s, info);
-    return rc;
+    return fr_agree_setup(mc, rc, what);
 }
 
 void fr_system_destroy(fr_system *s)

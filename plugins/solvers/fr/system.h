@@ -164,10 +164,11 @@ typedef struct fr_system fr_system;
  * live until fr_system_destroy), and fill info (variables, blocks,
  * order, ndims). *out is set as soon as it exists: destroy it on
  * failure too. Needs a mesh; 2-D (quadrilaterals, triangles) only.
- * Collective: every rank agrees its status once, by fr_agree_setup,
- * before the first exchange. A solver whose own set-up failed on a
- * rank before this call calls fr_agree_setup there instead, once, so
- * that the ranks that went on stop with its reason. */
+ * Collective: every rank agrees its status by fr_agree_setup before
+ * the first exchange and again at the end, so that it returns the same
+ * status on every rank. A solver whose own set-up failed on a rank
+ * before this call calls fr_agree_setup there instead, once, so that
+ * the ranks that went on stop with its reason at the first. */
 int fr_system_create(const frx_solver_init *init, const fr_physics *phys,
                      frx_solver_info *info, fr_system **out);
 void fr_system_destroy(fr_system *s);
