@@ -1,6 +1,7 @@
 /* Start-up across ranks: every rank's backend, one precision, and how
  * MPI reaches device memory, agreed before any work. */
 #include "frx-impl.h"
+#include "solver-impl.h"
 
 #include <dlfcn.h>
 #include <frx/comm.h>
@@ -17,7 +18,7 @@ struct status {
     char host[64];
     char file[96];  /* the case file it read */
     char case_hash[17];
-    char msg[340];
+    char msg[1020];
 };
 
 static void status_init(struct status *st, int rc)
@@ -55,45 +56,61 @@ static int gather_all(MPI_Comm comm, const struct status *mine, int size,
     return FRX_OK;
 }
 
-/* The message every rank returns when some rank failed. */
+/* The message every rank returns when some rank failed: each failing
+ * rank's reason, with its host's name or (hosts 0) without. */
 static int report_failures(const struct status *all, int size,
-                           const char *what, int code)
+                           const char *what, int code, int hosts)
 {
     int nbad = 0;
     for (int r = 0; r < size; r++)
         nbad += all[r].rc != 0;
     frx_error(code, "%s failed on %d of %d rank(s):", what, nbad, size);
     for (int r = 0; r < size; r++)
-        if (all[r].rc)
+        if (all[r].rc && hosts)
             frx__error_append(code, "  rank %d (%s): %s", r, all[r].host,
                               all[r].msg);
+        else if (all[r].rc)
+            frx__error_append(code, "  rank %d: %s", r, all[r].msg);
     return code;
 }
 
-int frx_comm_agree(MPI_Comm comm, int rc, const char *what)
+/* frx_comm_agree and frx__agree: the same collectives (so that ranks in
+ * one and in the other still match), their messages with or without
+ * the failing ranks' hosts. */
+static int agree(MPI_Comm comm, int rc, const char *what, int hosts)
 {
     int rank, size;
     if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS ||
         MPI_Comm_size(comm, &size) != MPI_SUCCESS)
-        return frx_error(FRX_EMPI, "frx_comm_agree: not a communicator, or "
-                         "MPI is not started");
+        return frx_error(FRX_EMPI, "%s: not a communicator, or MPI is not "
+                         "started", what);
     int bad = rc != FRX_OK, anybad = 1;
     if (MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, comm) !=
         MPI_SUCCESS)
-        return frx_error(FRX_EMPI, "frx_comm_agree: MPI_Allreduce failed");
+        return frx_error(FRX_EMPI, "%s: MPI_Allreduce failed", what);
     if (!anybad)
         return FRX_OK;
     struct status mine, *all;
     status_init(&mine, rc);
     int grc = gather_all(comm, &mine, size, &all);
     if (grc)
-        return grc;
-    int code = rc;
+        return bad ? rc : grc; /* a failing rank keeps its own reason */
+    int code = FRX_OK; /* the first failing rank's */
     for (int r = 0; r < size && !code; r++)
         code = all[r].rc;
-    report_failures(all, size, what ? what : "set-up", code);
+    report_failures(all, size, what, code, hosts);
     free(all);
     return code;
+}
+
+int frx_comm_agree(MPI_Comm comm, int rc, const char *what)
+{
+    return agree(comm, rc, what ? what : "set-up", 1);
+}
+
+int frx__agree(MPI_Comm comm, int rc, const char *what)
+{
+    return agree(comm, rc, what, 0);
 }
 
 /* Does the MPI library take device pointers of this kind? Asked at run
@@ -303,7 +320,7 @@ int frx_backend_create_all(const frx_config *cfg, MPI_Comm comm,
         if (code != FRX_ECONFIG && other)
             code = other;
         rc = cases    ? report_cases(all, size)
-           : anybad   ? report_failures(all, size, "backend start-up", code)
+           : anybad   ? report_failures(all, size, "backend start-up", code, 1)
                       : report_precisions(all, size);
     }
     free(all);

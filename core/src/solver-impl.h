@@ -16,7 +16,9 @@
 /* Collective: FRX_OK on every rank when rc is FRX_OK on every rank;
  * else every rank returns the first failing rank's code, with a message
  * "<what> failed on K of N rank(s):" and each failing rank's reason. One
- * MPI_Allreduce when all is well. */
+ * MPI_Allreduce when all is well. The same collectives as
+ * frx_comm_agree (comm_start.c), so that ranks in one and in the other
+ * still match. */
 int frx__agree(MPI_Comm comm, int rc, const char *what);
 
 /* A failure that cannot be agreed on (mid-step: other ranks may be
