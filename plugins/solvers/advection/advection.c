@@ -185,8 +185,8 @@ static int adv_create(const frx_solver_init *init, frx_solver_info *info,
                    "fn[0] = an*(an >= 0 ? ul[0] : ur[0]);";
         p.wavespeed = "s = sqrt(a[0]*a[0] + a[1]*a[1]);";
     }
-    /* the system agrees across ranks once (system.h): a rank that failed
-     * above takes part alone */
+    /* the system agrees across ranks (system.h): a rank that failed
+     * above takes part in its first agreement alone */
     if (rc)
         return fr_agree_setup(frx_comm_mpi(init->comm), rc,
                               "advection's set-up");

@@ -101,9 +101,9 @@ static int lee_create(const frx_solver_init *init, frx_solver_info *info,
     lee__physics(l, &p);
     if (!rc && l->naux > LEE_NBASE && !l->source)
         rc = frx_error(FRX_ENOMEM, "lee: out of memory");
-    /* fr_system_create agrees every rank's status once (fr_agree_setup)
+    /* fr_system_create agrees every rank's status (fr_agree_setup)
      * before its exchanges: a rank that failed above takes part in that
-     * agreement alone, so that every rank stops with its message */
+     * first agreement alone, so that every rank stops with its message */
     if (rc)
         return fr_agree_setup(l->mpi, rc, "lee's set-up");
     rc = fr_system_create(init, &p, info, &l->sys);
