@@ -283,12 +283,12 @@ static int has_matrix(const frx__kspec *s, const unsigned char *named)
 
 /* Full chunks get a constant lane count, so the compiler turns the lane
  * loop into whole vectors; the last, partial chunk is the only one that
- * needs a run-time bound. */
+ * needs a run-time bound. The rows _j0 to _j1 of one chunk in turn. */
 static void openmp_lanes(struct sbuf *b, const frx__kspec *s,
                          const frx_codegen *cg, const unsigned char *named,
                          const char *bound)
 {
-    put(b, "    for (int _j = 0; _j < _nrows; _j++) {\n"
+    put(b, "    for (int _j = _j0; _j < _j1; _j++) {\n"
            "#pragma omp simd\n"
            "    for (int _il = 0; _il < %s; _il++) {\n"
            "        const int _i = _ib*%zu + _il;\n"
@@ -297,21 +297,48 @@ static void openmp_lanes(struct sbuf *b, const frx__kspec *s,
     put(b, "    }\n    }\n");
 }
 
+/* How many rows of memory a point of a matrix argument walks: one per
+ * row block (_x) of each matrix the point loads or stores. */
+static size_t matrix_streams(const frx__kspec *s, const unsigned char *named)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->nargs; i++)
+        if (s->args[i].kind == FRX__K_MATRIX &&
+            (named[i] || s->args[i].intent != FRX__IN))
+            n += s->args[i].nrow;
+    return n;
+}
+
+/* The points go a group of rows at a time, each group chunk by chunk.
+ * Every row of every matrix is a stream of its own in memory (rows lie
+ * leaddim apart), and a core's prefetchers follow only a few dozen:
+ * walked chunk by chunk over all rows at once, an axnpby at p = 4 (25
+ * rows, 4 matrices) ran at a third of its speed at p = 3, while one row
+ * at a time was a fifth slower than chunk by chunk where the streams
+ * are few (DESIGN.md). So a group holds as many rows as keep its
+ * streams within FRX__OPENMP_STREAMS, and at least one. */
+#define FRX__OPENMP_STREAMS 16
+
 static void openmp_loop(struct sbuf *b, const frx__kspec *s,
                         const frx_codegen *cg, const unsigned char *named)
 {
-    size_t S = cg->soasz;
+    size_t S = cg->soasz, per = matrix_streams(s, named);
+    size_t rows = per ? FRX__OPENMP_STREAMS / per : FRX__OPENMP_STREAMS;
+    if (rows < 1)
+        rows = 1;
     char full[32];
     snprintf(full, sizeof full, "%zu", S);
     put(b, "    const int _nb = _n / %zu + (_n %% %zu != 0);\n"
+           "    for (int _j0 = 0; _j0 < _nrows; _j0 += %zu) {\n"
+           "    const int _j1 = _nrows - _j0 < %zu ? _nrows : _j0 + %zu;\n"
            "#pragma omp for schedule(static) nowait\n"
            "    for (int _ib = 0; _ib < _nb; _ib++) {\n"
            "    const int _ie = _n - _ib*%zu;\n"
-           "    if (_ie >= %zu) {\n", S, S, S, S);
+           "    if (_ie >= %zu) {\n", S, S, rows, rows, rows, S, S);
     openmp_lanes(b, s, cg, named, full);
     put(b, "    } else {\n");
     openmp_lanes(b, s, cg, named, "_ie");
-    put(b, "    }\n    }\n");
+    put(b, "    }\n    }\n    }\n");
 }
 
 static void device_index(struct sbuf *b, const frx__kspec *s,
@@ -525,6 +552,7 @@ static void openmp_reduce_loop(struct sbuf *b, const frx__kspec *s,
     snprintf(full, sizeof full, "%zu", S);
     put(b, "    const int _nb = (_n + %zu - 1) / %zu;\n"
            "    const int _np = _nb < %d ? _nb : %d;\n"
+           "    const int _j0 = 0, _j1 = _nrows;\n"
            "#pragma omp for schedule(static) nowait\n"
            "    for (int _is = 0; _is < _np; _is++) {\n", S, S,
         FRX__RED_SLICES, FRX__RED_SLICES);
