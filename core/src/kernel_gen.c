@@ -271,14 +271,22 @@ static void point(struct sbuf *b, const frx__kspec *s, const frx_codegen *cg,
     reduce_combine(b, s, cg);
 }
 
-/* Is a matrix argument loaded or stored (so that _ib and _il are used)? */
-static int has_matrix(const frx__kspec *s, const unsigned char *named)
+/* How many rows of memory a point of a matrix argument walks: one per
+ * row block (_x) of each matrix the point loads or stores. */
+static size_t matrix_streams(const frx__kspec *s, const unsigned char *named)
 {
+    size_t n = 0;
     for (size_t i = 0; i < s->nargs; i++)
         if (s->args[i].kind == FRX__K_MATRIX &&
             (named[i] || s->args[i].intent != FRX__IN))
-            return 1;
-    return 0;
+            n += s->args[i].nrow;
+    return n;
+}
+
+/* Is a matrix argument loaded or stored (so that _ib and _il are used)? */
+static int has_matrix(const frx__kspec *s, const unsigned char *named)
+{
+    return matrix_streams(s, named) > 0;
 }
 
 /* Full chunks get a constant lane count, so the compiler turns the lane
@@ -295,18 +303,6 @@ static void openmp_lanes(struct sbuf *b, const frx__kspec *s,
            "        (void)_i;\n", bound, cg->soasz);
     point(b, s, cg, named);
     put(b, "    }\n    }\n");
-}
-
-/* How many rows of memory a point of a matrix argument walks: one per
- * row block (_x) of each matrix the point loads or stores. */
-static size_t matrix_streams(const frx__kspec *s, const unsigned char *named)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < s->nargs; i++)
-        if (s->args[i].kind == FRX__K_MATRIX &&
-            (named[i] || s->args[i].intent != FRX__IN))
-            n += s->args[i].nrow;
-    return n;
 }
 
 /* The points go a group of rows at a time, each group chunk by chunk.
