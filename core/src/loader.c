@@ -269,9 +269,9 @@ static int check_elf(const char *path)
 
 /* For listing: load the file in a child process first, so that a
  * plugin whose constructor (or entry function) crashes, or ends the
- * process (exit(), a sanitizer's report), is named and skipped instead
- * of taking this process down. A file dlopen refuses exits 0 in the
- * child: this process then says why. */
+ * process on its own (its own call to end it, a sanitizer's report), is
+ * named and skipped instead of taking this process down. A file dlopen
+ * refuses ends the child with status 0: this process then says why. */
 static int probe_in_child(const char *path, const char *real)
 {
     fflush(NULL);
