@@ -159,7 +159,7 @@ static void check_c(const struct pcase *t, double alpha, double beta,
             double want = reference(t->op, t->hb, t->hc, ncols, r, j, alpha,
                                     beta, &scale);
             double g = tu_get(be, got, r * ncols + j);
-            ck_assert_msg(fabs(g - want) <= tol() * scale,
+            tu_check(fabs(g - want) <= tol() * scale,
                           "%s, %s, alpha %g, beta %g, %zu vars x %zu "
                           "elements: C[%zu][%zu] = %.17g, want %.17g", what,
                           t->op->name, alpha, beta, t->nvar, t->neles, r, j,

@@ -35,6 +35,17 @@ frx_config *tu_parse(const char *text);
  * and checked; a failure fails the test, showing the text. */
 frx_config *tu_case(const char *head, const char *body);
 
+/* ck_assert_msg for loops over every element of a matrix: Check's
+ * assertions record the place of every check that passes (a write to its
+ * message file each time), which over millions of elements is most of a
+ * test's time; this one tests first and reports only a failure, with
+ * the message (a format and its arguments) it is given. */
+#define tu_check(expr, ...)                                                  \
+    do {                                                                     \
+        if (!(expr))                                                         \
+            ck_abort_msg(__VA_ARGS__);                                       \
+    } while (0)
+
 /* Deterministic random numbers. */
 uint64_t tu_rand(uint64_t *state);
 size_t tu_below(uint64_t *state, size_t n);
