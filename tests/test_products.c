@@ -202,6 +202,25 @@ static size_t libraries(const char **names)
     return k;
 }
 
+/* The provider a product of t by name gets ("generated" for any of its
+ * variants), after a run checked as run_one checks it; "" where the name
+ * is refused with FRX_ENOTFOUND. */
+static const char *provider_for(struct pcase *t, const char *name)
+{
+    static char got[64];
+    ck_assert_int_eq(frx_matrix_write(t->c, t->hc), FRX_OK);
+    frx_product *p;
+    int rc = frx_product_create_using(t->a, t->b, t->c, 1, 0, name, &p);
+    if (rc == FRX_ENOTFOUND)
+        return "";
+    ck_assert_msg(rc == FRX_OK, "%s: %s", name, frx_errmsg());
+    ck_assert_int_eq(frx_product_run(p), FRX_OK);
+    check_c(t, 1, 0, name);
+    snprintf(got, sizeof got, "%s", frx_product_provider(p));
+    frx_product_destroy(p);
+    return got;
+}
+
 /* ------------------------------------------------------------- tests */
 
 /* Every operator by a variant of the generated code (the variants and
@@ -868,6 +887,34 @@ START_TEST(case_forces_a_provider)
 }
 END_TEST
 
+/* A case names one variant for all of its products ("products:
+ * generated/r4"): an operator with fewer rows than the name's gets its
+ * variant of all of its rows (r3 here), the rest of the name kept
+ * (r16p is r3p, on opencl); a name with no number of rows, or 0, is
+ * refused. */
+START_TEST(named_rows_past_m)
+{
+    fr_operator op = fr_make(2, 1, FR_INTERP); /* 8 x 4 */
+    op.m = 3;                                  /* its first 3 rows */
+    uint64_t rng = 210;
+    struct pcase t;
+    pcase_make(&t, &op, 2, 21, &rng, 0);
+    const char *g = "generated";
+    ck_assert_str_eq(provider_for(&t, "generated/r4"), g);
+    ck_assert_str_eq(provider_for(&t, "generated/r3"), g);
+    ck_assert_str_eq(provider_for(&t, "generated/r99999999999999999999"),
+                     g);
+    ck_assert_str_eq(provider_for(&t, "generated/r16p"),
+                     strcmp(backend_name, "opencl") == 0 ? g : "");
+    ck_assert_str_eq(provider_for(&t, "generated/r0"), "");
+    ck_assert_str_eq(provider_for(&t, "generated/r"), "");
+    ck_assert_str_eq(provider_for(&t, "generated/r-4"), "");
+    ck_assert_str_eq(provider_for(&t, "generated/rx4"), "");
+    pcase_free(&t);
+    free(op.a);
+}
+END_TEST
+
 /* ---------------------------------------------------------- disk cache */
 
 /* A child process makes an auto product of an operator unique to tag and
@@ -1073,6 +1120,7 @@ static Suite *products_suite(void)
     tcase_add_test(tc, graph_orders_products);
     tcase_add_test(tc, graph_chain_by_every_provider);
     tcase_add_test(tc, case_forces_a_provider);
+    tcase_add_test(tc, named_rows_past_m);
     tcase_add_test(tc, second_process_times_nothing);
     tcase_add_test(tc, choice_lock_held_only_to_time);
     suite_add_tcase(s, tc);
