@@ -61,6 +61,9 @@ triad=$build/bench/triad
 export OMPI_MCA_rmaps_base_oversubscribe=1
 dir=$(mktemp -d "${TMPDIR:-/tmp}/bench-solver.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
+# each mpirun's session directory in it: Open MPI's mkdir of a shared one
+# fails ("File exists") when two jobs start at once (tests/own-tmpdir.sh)
+export TMPDIR="$dir"
 
 # case P NX NY THREADS: the case file's path
 case_file() {
