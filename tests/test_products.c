@@ -911,6 +911,7 @@ START_TEST(named_rows_past_m)
     const char *g = "generated";
     ck_assert_str_eq(provider_for(&t, "generated/r4"), g);
     ck_assert_str_eq(provider_for(&t, "generated/r3"), g);
+    ck_assert_str_eq(provider_for(&t, "generated/r01"), g);
     ck_assert_str_eq(provider_for(&t, "generated/r99999999999999999999"),
                      g);
     ck_assert_str_eq(provider_for(&t, "generated/r16p"),

@@ -286,8 +286,9 @@ static void rows_at_most_m(const frx_product *p, const char *id, char *out,
     size_t rows = 0;
     for (; *end >= '0' && *end <= '9'; end++)
         rows = rows > p->m ? rows : rows * 10 + (size_t)(*end - '0');
-    if (end != r && rows > p->m)
-        snprintf(out, n, "generated/r%zu%s", p->m, end);
+    if (end != r) /* a number of rows, "r04" read as r4 */
+        snprintf(out, n, "generated/r%zu%s", rows > p->m ? p->m : rows,
+                 end);
 }
 
 /* One variant of the generated code, named by its id ("generated/r4",
