@@ -156,7 +156,11 @@ for p in ${ORDERS:-1 2 3 4}; do
             echo "$1 $r $res" >> "$dir/walls"
         done
         # the pair: two independent 1-rank runs of the half mesh at once
-        run 1 "$half" > "$dir/pair-a" & pid=$!
+        # (the one in the background with a TMPDIR of its own: two
+        # mpiruns starting at once in one TMPDIR can fail, see above)
+        mkdir -p "$dir/pair-tmp" || exit 1
+        (TMPDIR=$dir/pair-tmp && export TMPDIR && run 1 "$half") \
+            > "$dir/pair-a" & pid=$!
         res=$(run 1 "$half") || exit 1
         wait $pid || exit 1
         echo "pair $r $res" >> "$dir/walls"
