@@ -61,9 +61,6 @@ triad=$build/bench/triad
 export OMPI_MCA_rmaps_base_oversubscribe=1
 dir=$(mktemp -d "${TMPDIR:-/tmp}/bench-solver.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
-# each mpirun's session directory in it: Open MPI's mkdir of a shared one
-# fails ("File exists") when two jobs start at once (tests/own-tmpdir.sh)
-export TMPDIR="$dir"
 
 # case P NX NY THREADS: the case file's path
 case_file() {
@@ -157,7 +154,8 @@ for p in ${ORDERS:-1 2 3 4}; do
         done
         # the pair: two independent 1-rank runs of the half mesh at once
         # (the one in the background with a TMPDIR of its own: two
-        # mpiruns starting at once in one TMPDIR can fail, see above)
+        # mpiruns starting at once in one TMPDIR can fail, see
+        # tests/own-tmpdir.sh)
         mkdir -p "$dir/pair-tmp" || exit 1
         (TMPDIR=$dir/pair-tmp && export TMPDIR && run 1 "$half") \
             > "$dir/pair-a" & pid=$!

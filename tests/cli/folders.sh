@@ -8,9 +8,6 @@ set -u
 mpiexec=$1 frx=$2
 dir=$(mktemp -d "${TMPDIR:-/tmp}/frx-folders.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
-# each mpirun's session directory in it: Open MPI's mkdir of a shared one
-# fails ("File exists") when two jobs start at once (tests/own-tmpdir.sh)
-export TMPDIR="$dir"
 cd "$dir" || exit 1
 fail() {
     echo "folders.sh: $*" >&2

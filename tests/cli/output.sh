@@ -8,9 +8,6 @@ set -eu
 mpiexec=$1 frx=$2
 dir=$(mktemp -d "${TMPDIR:-/tmp}/frx-output.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
-# each mpirun's session directory in it: Open MPI's mkdir of a shared one
-# fails ("File exists") when two jobs start at once (tests/own-tmpdir.sh)
-export TMPDIR="$dir"
 cd "$dir"
 cat > case.yaml <<END
 backend: {name: openmp, precision: double}

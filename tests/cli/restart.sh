@@ -13,9 +13,6 @@ if ! command -v h5diff > /dev/null || ! command -v h5dump > /dev/null; then
 fi
 dir=$(mktemp -d "${TMPDIR:-/tmp}/frx-restart.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
-# each mpirun's session directory in it: Open MPI's mkdir of a shared one
-# fails ("File exists") when two jobs start at once (tests/own-tmpdir.sh)
-export TMPDIR="$dir"
 cd "$dir"
 write_case() { # name steps
     cat > "$1.yaml" <<END

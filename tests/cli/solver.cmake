@@ -62,18 +62,18 @@ foreach(run "rk4;1;1;5" "rk45;2;2;6" "rk45;2;3;6" "ssp-rk3;3;2;4")
   list(GET run 2 np2)
   list(GET run 3 n)
   set(name solver-restart-${scheme}-np${np1}-to-np${np2})
-  add_test(NAME ${name} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/restart.sh
+  add_test(NAME ${name} COMMAND ${FRX_OWN_TMPDIR} sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/restart.sh
     ${MPIEXEC_EXECUTABLE} ${FRX_EXE} ${np1} ${np2} ${scheme} ${n})
   set_tests_properties(${name} PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77
     ENVIRONMENT "${FRX_SOLVER_ENV}")
 endforeach()
-add_test(NAME solver-output-intervals COMMAND sh
+add_test(NAME solver-output-intervals COMMAND ${FRX_OWN_TMPDIR} sh
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/output.sh ${MPIEXEC_EXECUTABLE} ${FRX_EXE})
 set_tests_properties(solver-output-intervals PROPERTIES TIMEOUT 120
   ENVIRONMENT "${FRX_SOLVER_ENV}")
 # output.dir and checkpoint.file: folders made at the first write, a
 # file in the way refused before the run
-add_test(NAME solver-output-folders COMMAND sh
+add_test(NAME solver-output-folders COMMAND ${FRX_OWN_TMPDIR} sh
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/folders.sh ${MPIEXEC_EXECUTABLE} ${FRX_EXE})
 set_tests_properties(solver-output-folders PROPERTIES TIMEOUT 120
   ENVIRONMENT "${FRX_SOLVER_ENV}")
@@ -90,7 +90,7 @@ set_tests_properties(solver-profile PROPERTIES TIMEOUT 300
 # bench/solver.sh on a small mesh: it still reads frx's output (every
 # row has its numbers) and refuses an output without a wall time.
 if(FRX_BUILD_BENCH)
-  add_test(NAME bench-solver-smoke COMMAND sh
+  add_test(NAME bench-solver-smoke COMMAND ${FRX_OWN_TMPDIR} sh
     ${CMAKE_CURRENT_SOURCE_DIR}/cli/bench-solver.sh
     ${PROJECT_SOURCE_DIR}/bench/solver.sh ${CMAKE_BINARY_DIR})
   set_tests_properties(bench-solver-smoke PROPERTIES TIMEOUT 300

@@ -3,7 +3,7 @@
 set(FRX_LEE_SH ${CMAKE_CURRENT_SOURCE_DIR}/lee/lee.sh)
 set(FRX_LEE_DATA ${PROJECT_SOURCE_DIR}/tests/data/lee)
 set(FRX_LEE_ENV "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
-set(FRX_LEE_RUN sh ${FRX_LEE_SH} ${FRX_EXE}
+set(FRX_LEE_RUN ${FRX_OWN_TMPDIR} sh ${FRX_LEE_SH} ${FRX_EXE}
   "${MPIEXEC_EXECUTABLE} --oversubscribe" ${FRX_LEE_DATA})
 
 function(frx_lee_test name)

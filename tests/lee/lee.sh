@@ -30,9 +30,6 @@ frx=$1 mpirun=$2 data=$3 what=$4
 shift 4
 dir=$(mktemp -d "${TMPDIR:-/tmp}/lee-test.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
-# each mpirun's session directory in it: Open MPI's mkdir of a shared one
-# fails ("File exists") when two jobs start at once (tests/own-tmpdir.sh)
-export TMPDIR="$dir"
 cd "$dir" || exit 1
 
 fail() { echo "lee.sh: $*" >&2; exit 1; }

@@ -4,7 +4,7 @@ target_link_libraries(test_exchange PRIVATE frx)
 frx_target_defaults(test_exchange)
 
 # each job with a TMPDIR of its own: see own-tmpdir.sh
-set(FRX_MPIRUN sh ${CMAKE_CURRENT_SOURCE_DIR}/own-tmpdir.sh
+set(FRX_MPIRUN ${FRX_OWN_TMPDIR}
   ${MPIEXEC_EXECUTABLE} --oversubscribe ${MPIEXEC_NUMPROC_FLAG})
 
 # Exchanges bitwise against the serial reference, per backend and mode.
