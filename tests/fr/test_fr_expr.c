@@ -178,6 +178,76 @@ START_TEST(derivative)
 }
 END_TEST
 
+/* Every function libmatheval offers: its value against C's math library
+ * and its derivative against a central difference, at a point of its
+ * domain, alone and inside another (libmatheval's own derivatives of
+ * asinh and acoth are wrong; expr.c differentiates them as logs). */
+static double rcp(double (*f)(double), double x) { return f(1 / x); }
+static double cot_(double x) { return 1 / tan(x); }
+static double sec_(double x) { return 1 / cos(x); }
+static double csc_(double x) { return 1 / sin(x); }
+static double acot_(double x) { return rcp(atan, x); }
+static double asec_(double x) { return rcp(acos, x); }
+static double acsc_(double x) { return rcp(asin, x); }
+static double coth_(double x) { return 1 / tanh(x); }
+static double sech_(double x) { return 1 / cosh(x); }
+static double csch_(double x) { return 1 / sinh(x); }
+static double acoth_(double x) { return rcp(atanh, x); }
+static double asech_(double x) { return rcp(acosh, x); }
+static double acsch_(double x) { return rcp(asinh, x); }
+static double step_(double x) { return x > 0; }
+
+static const struct {
+    const char *name;
+    double (*c)(double);
+    double at; /* a point of the domain, away from a kink */
+} fn[] = {
+    {"exp", exp, 0.7},      {"log", log, 1.7},      {"sqrt", sqrt, 1.7},
+    {"sin", sin, 0.7},      {"cos", cos, 0.7},      {"tan", tan, 0.7},
+    {"cot", cot_, 0.7},     {"sec", sec_, 0.7},     {"csc", csc_, 0.7},
+    {"asin", asin, 0.4},    {"acos", acos, 0.4},    {"atan", atan, 0.7},
+    {"acot", acot_, 0.7},   {"asec", asec_, 1.7},   {"acsc", acsc_, 1.7},
+    {"sinh", sinh, 0.7},    {"cosh", cosh, 0.7},    {"tanh", tanh, 0.7},
+    {"coth", coth_, 0.7},   {"sech", sech_, 0.7},   {"csch", csch_, 0.7},
+    {"asinh", asinh, 0.7},  {"acosh", acosh, 1.7},  {"atanh", atanh, 0.4},
+    {"acoth", acoth_, 1.7}, {"asech", asech_, 0.4}, {"acsch", acsch_, 0.7},
+    {"abs", fabs, -0.7},    {"step", step_, 0.7},   {"erf", erf, 0.7},
+};
+
+START_TEST(every_function_and_its_derivative)
+{
+    const double h = 1e-5;
+    for (size_t i = 0; i < sizeof fn / sizeof *fn; i++) {
+        char text[128];
+        double a = fn[i].at;
+        /* f(x) at a; f(f(x)/f(a)*a) too, where f(a) is not 0: the same
+         * point, with a composite argument (f inside f, chain rule) */
+        for (int nest = 0; nest < 2; nest++) {
+            if (nest)
+                snprintf(text, sizeof text, "%s(%s(x)/(%.17g)*(%.17g))",
+                         fn[i].name, fn[i].name, fn[i].c(a), a);
+            else
+                snprintf(text, sizeof text, "%s(x)", fn[i].name);
+            fr_expr *e = compile(text, FR_EXPR_X, NULL), *d;
+            ck_assert_int_eq(fr_expr_derivative(e, FR_EXPR_X, &d), 0);
+            double fd = (fr_expr_eval(e, a + h, 0, 0, 0) -
+                         fr_expr_eval(e, a - h, 0, 0, 0)) / (2 * h),
+                   got = fr_expr_eval(d, a, 0, 0, 0);
+            ck_assert_msg(fabs(got - fd) <= 1e-7 * fmax(1, fabs(fd)),
+                          "d(%s)/dx at %g = %.17g ('%s'), a difference "
+                          "gives %.17g", text, a, got, fr_expr_text(d), fd);
+            if (!nest)
+                ck_assert_msg(fabs(fr_expr_eval(e, a, 0, 0, 0) -
+                                   fn[i].c(a)) <= 1e-14 * fabs(fn[i].c(a)),
+                              "%s at %g = %.17g, C gives %.17g", text, a,
+                              fr_expr_eval(e, a, 0, 0, 0), fn[i].c(a));
+            fr_expr_destroy(d);
+            fr_expr_destroy(e);
+        }
+    }
+}
+END_TEST
+
 static frx_config *parse(const char *yaml)
 {
     frx_config *cfg = NULL;
@@ -445,6 +515,7 @@ int main(void)
     tcase_add_test(tc, precedence);
     tcase_add_test(tc, z_and_t);
     tcase_add_test(tc, derivative);
+    tcase_add_test(tc, every_function_and_its_derivative);
     tcase_add_test(tc, constants_from_yaml);
     tcase_add_test(tc, constant_errors);
     tcase_add_test(tc, syntax_errors);

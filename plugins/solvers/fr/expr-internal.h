@@ -25,6 +25,11 @@ int fr__expr_rewrite(const char *text, const char *where, const char *key,
                      unsigned vars, const fr_expr_consts *consts,
                      char **out);
 
+/* clean (fr__expr_rewrite's text) with the functions whose derivative
+ * libmatheval gets wrong (asinh, acoth) written as logs: the text to
+ * differentiate. *out is malloc'd. */
+int fr__expr_for_derivative(const char *clean, char **out);
+
 /* frx_error(code, "<where>: <key> = '<text>': <what>"), where omitted
  * when NULL or empty. */
 int fr__expr_fail(int code, const char *where, const char *key,

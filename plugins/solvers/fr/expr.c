@@ -174,6 +174,7 @@ static char *const coord_names[4] = {nx, ny, nz, nt};
 
 struct fr_expr {
     void *ev;     /* libmatheval's evaluator */
+    void *dev;    /* the one to differentiate (NULL: ev) */
     char *text;   /* as written */
     char *where;  /* "file:line:col" or "" */
     char *key;
@@ -189,6 +190,8 @@ void fr_expr_destroy(fr_expr *e)
         return;
     if (e->ev)
         evaluator_destroy(e->ev);
+    if (e->dev)
+        evaluator_destroy(e->dev);
     free(e->text);
     free(e->where);
     free(e->key);
@@ -236,19 +239,37 @@ int fr_expr_compile_text(const char *text, const char *where,
     if (!text)
         return frx_error(FRX_EINVAL, "%s%s%s: no expression given",
                          where ? where : "", where ? ": " : "", key);
-    char *clean = NULL;
+    char *clean = NULL, *diff = NULL;
     int rc = fr__expr_rewrite(text, where, key, vars & 15u, consts, &clean);
-    if (rc)
+    if (!rc)
+        rc = fr__expr_for_derivative(clean, &diff);
+    if (rc) {
+        free(clean);
         return rc;
+    }
     pthread_mutex_lock(&parse_lock);
     void *ev = evaluator_create(clean);
+    void *dev = strcmp(diff, clean) ? evaluator_create(diff) : NULL;
     pthread_mutex_unlock(&parse_lock);
+    int parsed = ev && (dev || !strcmp(diff, clean));
     free(clean);
-    if (!ev) /* expr_check.c let through what libmatheval refuses */
+    free(diff);
+    if (!parsed) { /* expr_check.c let through what libmatheval refuses */
+        if (ev)
+            evaluator_destroy(ev);
+        if (dev)
+            evaluator_destroy(dev);
         return fr__expr_fail(FRX_ECONFIG, where, key, text,
                              "libmatheval cannot parse it (a bug of frx's "
                              "check: please report it)");
-    return wrap(ev, text, where, key, out);
+    }
+    if ((rc = wrap(ev, text, where, key, out))) {
+        if (dev)
+            evaluator_destroy(dev);
+        return rc;
+    }
+    (*out)->dev = dev;
+    return FRX_OK;
 }
 
 int fr_expr_compile(const frx_cfgnode *node, const char *key, unsigned vars,
@@ -281,7 +302,8 @@ int fr_expr_derivative(const fr_expr *e, unsigned var, fr_expr **out)
     char key[512];
     snprintf(key, sizeof key, "d(%s)/d%s", e->key, coord_names[k]);
     pthread_mutex_lock(&parse_lock);
-    void *ev = evaluator_derivative(e->ev, coord_names[k]);
+    void *ev = evaluator_derivative(e->dev ? e->dev : e->ev,
+                                    coord_names[k]);
     pthread_mutex_unlock(&parse_lock);
     if (!ev)
         return frx_error(FRX_ENOMEM, "out of memory for %s", key);

@@ -381,3 +381,87 @@ int fr__expr_rewrite(const char *text, const char *where, const char *key,
     *out = buf;
     return 0;
 }
+
+/* ------------------------------------------- derivatives libmatheval errs */
+
+/* libmatheval 1.1.11 differentiates asinh as 1/sqrt(1-x^2) and acoth as
+ * 1/(x^2-1), both wrong; the text it differentiates has them in logs:
+ * asinh(a) = log(a+sqrt(a^2+1)), acoth(a) = log((a+1)/(a-1))/2. */
+static const struct {
+    const char *name, *form; /* form: printf of the argument, twice */
+} log_forms[] = {
+    {"asinh", "log((%s)+sqrt((%s)^2+1))"},
+    {"acoth", "(log(((%s)+1)/((%s)-1))/2)"},
+};
+
+/* Where in s the first call of a log_forms function starts (its name),
+ * with *which, *arg and *end (past its ')'); NULL if none. s is text
+ * that passed check(), so every '(' has its ')'. */
+static const char *find_call(const char *s, size_t *which, size_t *arg,
+                             size_t *arglen, size_t *end)
+{
+    for (const char *p = s; *p; p++) {
+        if (p > s && name_char((unsigned char)p[-1]))
+            continue;
+        for (size_t k = 0; k < sizeof log_forms / sizeof *log_forms; k++) {
+            size_t n = strlen(log_forms[k].name);
+            if (strncmp(p, log_forms[k].name, n) ||
+                name_char((unsigned char)p[n]))
+                continue;
+            size_t i = n + strspn(p + n, " \t\r\n"), depth = 0, j;
+            for (j = i; p[j]; j++) {
+                depth += p[j] == '(';
+                depth -= p[j] == ')';
+                if (!depth)
+                    break;
+            }
+            *which = k;
+            *arg = (size_t)(p - s) + i + 1;
+            *arglen = j - i - 1;
+            *end = (size_t)(p - s) + j + 1;
+            return p;
+        }
+    }
+    return NULL;
+}
+
+int fr__expr_for_derivative(const char *clean, char **out)
+{
+    *out = NULL;
+    char *s = malloc(strlen(clean) + 1);
+    if (!s)
+        return frx_error(FRX_ENOMEM, "out of memory for an expression");
+    strcpy(s, clean);
+    size_t which, arg, arglen, end;
+    const char *call;
+    /* one call at a time, outermost first: an argument that holds
+     * another call is copied with it, which the next rounds rewrite */
+    while ((call = find_call(s, &which, &arg, &arglen, &end))) {
+        size_t at = (size_t)(call - s), tail = strlen(s + end);
+        size_t cap = at + 2 * arglen + strlen(log_forms[which].form) +
+                     tail + 1;
+        if (cap > (size_t)1 << 20) {
+            free(s);
+            return frx_error(FRX_ERANGE, "an expression nests asinh or "
+                             "acoth too deeply to differentiate it");
+        }
+        char *a = malloc(arglen + 1), *t = malloc(cap);
+        if (!a || !t) {
+            free(a);
+            free(t);
+            free(s);
+            return frx_error(FRX_ENOMEM, "out of memory for an expression");
+        }
+        memcpy(a, s + arg, arglen);
+        a[arglen] = '\0';
+        memcpy(t, s, at);
+        size_t n = (size_t)snprintf(t + at, cap - at, log_forms[which].form,
+                                    a, a);
+        memcpy(t + at + n, s + end, tail + 1);
+        free(a);
+        free(s);
+        s = t;
+    }
+    *out = s;
+    return FRX_OK;
+}
