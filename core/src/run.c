@@ -93,6 +93,12 @@ static int cfl_dt(frx_solver *s, double *dt)
     if (MPI_Allreduce(&mine, dt, 1, MPI_DOUBLE, MPI_MIN, s->mpi) !=
         MPI_SUCCESS)
         return frx_error(FRX_EMPI, "MPI_Allreduce of dt failed");
+    /* the same on every rank: each refuses it alike */
+    if (!isfinite(*dt))
+        return frx_error(FRX_ERANGE, "solver '%s': %s: max_dt gave no "
+                         "finite step on any rank (a zero wave speed "
+                         "everywhere?): give time.dt instead of time.cfl",
+                         s->name, what);
     return FRX_OK;
 }
 

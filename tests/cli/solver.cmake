@@ -27,6 +27,10 @@ frx_solver_test(check-stops-every-rank 2 1
 frx_solver_test(check-names-rank 2 1
   "^  rank 1: ode: the check fails at step 7 on rank 1, as solver.fail-step asks"
   check-fails.yaml)
+# no step of dt = inf where the wave speed is 0 everywhere
+frx_solver_test(cfl-no-finite-step 2 1
+  "the CFL step: max_dt gave no finite step on any rank .*: give time.dt instead of time.cfl"
+  still-advection.yaml)
 frx_solver_test(nonfinite-stops 2 1
   "^  rank 1: variable 'u' is NaN or Inf" blows-up.yaml)
 frx_solver_test(no-plugin 2 1

@@ -70,14 +70,16 @@ foreach(etype quad tri)
     TIMEOUT 120 ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
 endforeach()
 
-# Bad cases: each stops at start-up with its place and what to do.
+# Bad cases: each stops (at start-up, or for blow-up at its step) with
+# its place and what to do.
 set(FRX_EULER_DATA ${CMAKE_CURRENT_SOURCE_DIR}/data/euler)
 foreach(run
     "no-gamma|no-gamma.yaml:5:14: 'solver.constants' needs gamma"
     "bad-ics|bad-ics.yaml:6:35: unknown key 'w' in 'solver.ics'"
     "bad-boundary|bad-boundary.yaml:8:20: .*no boundary condition 'wall': use one of sup-in-fa, sup-out-fn, slp-adia-wall, char-riem-inv"
     "bad-inflow|bad-inflow.yaml:8:5: .*'sup-in-fa' needs 'p'"
-    "negative-density|negative-density.yaml:6:8: solver.ics at \\(0.5[0-9]*, 0.0[0-9]*\\) gives rho = -")
+    "negative-density|negative-density.yaml:6:8: solver.ics at \\(0.5[0-9]*, 0.0[0-9]*\\) gives rho = -"
+    "blow-up|^  rank 0: euler: the wave speed is NaN or infinite: the solution has blown up \\(lower time.cfl\\)")
   string(FIND "${run}" "|" bar)
   string(SUBSTRING "${run}" 0 ${bar} name)
   math(EXPR bar "${bar} + 1")

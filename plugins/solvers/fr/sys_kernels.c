@@ -249,7 +249,8 @@ static int reg_negdivconf(fr_system *s)
                sizeof s->kn.negdivconf);
 }
 
-/* max over points of wave speed x invh (ndim 2), for max_dt. */
+/* max over points of wave speed x invh (ndim 2), for max_dt. A NaN
+ * counts as 3e38 (a reduce(max) ignores NaN), which max_dt refuses. */
 static int reg_wave(fr_system *s)
 {
     struct str a, b;
@@ -263,7 +264,8 @@ static int reg_wave(fr_system *s)
     prelude(&b, s);
     put(&b, "fpdtype_t s = 0;\n");
     fragment(&b, "wavespeed", s->phys.wavespeed);
-    put(&b, "r[0] = s*invh[0];\n");
+    put(&b, "fpdtype_t _r = s*invh[0];\n"
+            "r[0] = _r == _r ? _r : (fpdtype_t)3.0e38;\n");
     return reg(s, "wavespeed", 2, &a, &b, s->kn.wave, sizeof s->kn.wave);
 }
 

@@ -378,11 +378,13 @@ int fr_system_max_dt(fr_system *s, frx_matrix *const *u, double cfl,
         if (rc)
             return rc;
         if (!(r <= m)) /* NaN too */
-            m = r;
+            m = isnan(r) ? HUGE_VAL : r;
     }
-    if (isnan(m))
-        return frx_error(FRX_ERANGE, "%s: the wave speed is NaN: the "
-                         "solution has blown up", s->phys.name);
+    /* the kernel's stand-in for NaN (3e38) or an overflow */
+    if (!(m < 1e38))
+        return frx_error(FRX_ERANGE, "%s: the wave speed is NaN or "
+                         "infinite: the solution has blown up (lower "
+                         "time.cfl)", s->phys.name);
     *dt = m > 0 ? cfl / m : HUGE_VAL;
     return FRX_OK;
 }
