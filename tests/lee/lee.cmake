@@ -90,5 +90,7 @@ frx_lee_expect(bad-order0 1 1 "bad-order0.yaml:5:10: 'solver.order' must be betw
   ${FRX_LEE_DATA}/bad-order0.yaml)
 frx_lee_expect(bad-order20 1 1 "bad-order20.yaml:5:10: 'solver.order' must be between 1 and 6, got 20"
   ${FRX_LEE_DATA}/bad-order20.yaml)
+frx_lee_expect(bad-density 2 1 "^  rank 1: [^ ]*bad-density.yaml:8:19: lee: solver.baseflow.rho is -[0-9.]+ at [(]"
+  ${FRX_LEE_DATA}/bad-density.yaml)
 frx_lee_expect(bad-dt 1 1 "bad-dt.yaml:8:22: 'time.dt' must be between"
   ${FRX_LEE_DATA}/bad-dt.yaml)

@@ -314,6 +314,8 @@ unsigned fr_expr_uses(const fr_expr *e) { return e->uses; }
 
 const char *fr_expr_text(const fr_expr *e) { return e->text; }
 
+const char *fr_expr_where(const fr_expr *e) { return e->where; }
+
 double fr_expr_eval(const fr_expr *e, double x, double y, double z, double t)
 {
     double c[4] = {x, y, z, t}, v[4];

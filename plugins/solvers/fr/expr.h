@@ -68,6 +68,9 @@ int fr_expr_derivative(const fr_expr *e, unsigned var, fr_expr **out);
 /* The variables the expression uses once simplified (0: a constant). */
 unsigned fr_expr_uses(const fr_expr *e);
 const char *fr_expr_text(const fr_expr *e); /* as written */
+/* Its place in the case, "file:line:col", or "" (a derivative: the
+ * expression's own). */
+const char *fr_expr_where(const fr_expr *e);
 
 /* The value at one point, unchecked (NaN and inf come back as they are). */
 double fr_expr_eval(const fr_expr *e, double x, double y, double z,

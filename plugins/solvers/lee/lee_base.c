@@ -108,11 +108,12 @@ int lee__aux_at(void *ctx, size_t n, const double *xyz, double *vals)
             break;
         for (size_t i = 0; i < n; i++) {
             if ((k == 0 || k == 3) && !(v[i] > 0)) {
-                rc = frx_error(FRX_ERANGE, "lee: solver.baseflow.%s is %g "
-                               "at (%g, %g): the base flow's density and "
+                const char *w = fr_expr_where(e);
+                rc = frx_error(FRX_ERANGE, "%s%slee: solver.baseflow.%s is "
+                               "%g at (%g, %g): the base flow's density and "
                                "pressure must be positive everywhere",
-                               base_keys[k], v[i], xyz[2 * i],
-                               xyz[2 * i + 1]);
+                               w, *w ? ": " : "", base_keys[k], v[i],
+                               xyz[2 * i], xyz[2 * i + 1]);
                 break;
             }
             vals[i * l->naux + k] = v[i];
