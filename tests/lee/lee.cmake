@@ -92,5 +92,7 @@ frx_lee_expect(bad-order20 1 1 "bad-order20.yaml:5:10: 'solver.order' must be be
   ${FRX_LEE_DATA}/bad-order20.yaml)
 frx_lee_expect(bad-density 2 1 "^  rank 1: [^ ]*bad-density.yaml:8:19: lee: solver.baseflow.rho is -[0-9.]+ at [(]"
   ${FRX_LEE_DATA}/bad-density.yaml)
+frx_lee_expect(bad-wall 2 1 "rank 0: [^ ]*bad-wall.yaml:10:5: solver.boundaries.bottom: slip-wall: the base flow crosses the wall at [(][-0-9.e]+, 0[)]: u0.n = -0.25 against"
+  ${FRX_LEE_DATA}/bad-wall.yaml)
 frx_lee_expect(bad-dt 1 1 "bad-dt.yaml:8:22: 'time.dt' must be between"
   ${FRX_LEE_DATA}/bad-dt.yaml)

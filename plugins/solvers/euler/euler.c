@@ -38,13 +38,13 @@ static const char *const var_names[] = {"rho", "rhou", "rhov", "E"};
  * reaches the macros as the scalars bc_rho, bc_u, bc_v, bc_p. */
 static const fr_bc_kind bc_kinds[] = {
     {"sup-in-fa", "rho|u|v|p", "euler_bc_sup_in(ul, n, ur);",
-     "supersonic inflow: the free stream rho, u, v, p"},
+     "supersonic inflow: the free stream rho, u, v, p", NULL},
     {"sup-out-fn", NULL, "euler_bc_sup_out(ul, n, ur);",
-     "supersonic outflow: the inside state"},
+     "supersonic outflow: the inside state", NULL},
     {"slp-adia-wall", NULL, "euler_bc_slip_wall(ul, n, ur);",
-     "slip (inviscid) wall"},
+     "slip (inviscid) wall", NULL},
     {"char-riem-inv", "rho|u|v|p", "euler_bc_char_riem(ul, n, ur);",
-     "characteristic far field about the free stream rho, u, v, p"},
+     "characteristic far field about the free stream rho, u, v, p", NULL},
 };
 
 struct euler {

@@ -61,6 +61,8 @@ static int read_one(fr_system *s, struct fr_bc *bc, const frx_cfgnode *keyn,
     char at[512], kinds[512];
     const fr_physics *p = &s->phys;
     kinds_list(p, kinds, sizeof kinds);
+    snprintf(bc->where, sizeof bc->where, "%.480s: solver.boundaries.%.480s",
+             where(keyn, at, sizeof at), bc->name);
     if (frx_cfg_type(m) != FRX_CFG_MAP)
         return frx_error(FRX_ECONFIG, "%s: solver.boundaries.%s must be a "
                          "mapping such as {type: <kind>, ...} (kinds of %s: "

@@ -384,6 +384,35 @@ static int peer(fr_system *s, const frx_mesh *mesh, size_t i)
     return rc;
 }
 
+/* The kind's own check of a boundary (fr_bc_kind.check), on its flux
+ * points as the kernels will see them. */
+static int bc_check(fr_system *s, const struct fr_faces *fs,
+                    const struct geo_host *g)
+{
+    const fr_bc_kind *k = fs->bc->kind;
+    if (!k->check)
+        return FRX_OK;
+    size_t n = fs->n, nd = (size_t)s->ndims, na = s->phys.naux;
+    double *x = malloc(n * nd * sizeof *x), *nrm = malloc(n * nd * sizeof *nrm);
+    double *aux = na ? malloc(n * na * sizeof *aux) : NULL;
+    int rc = x && nrm && (aux || !na)
+                 ? FRX_OK
+                 : frx_error(FRX_ENOMEM, "fr: out of memory");
+    for (size_t i = 0; i < n && !rc; i++) /* g's layout: [ndims][n] */
+        for (size_t d = 0; d < nd; d++) {
+            x[i * nd + d] = g->x[d * n + i];
+            nrm[i * nd + d] = g->nl[d * n + i];
+        }
+    if (!rc && na)
+        rc = s->phys.aux_at(s->phys.ctx, n, x, aux);
+    if (!rc)
+        rc = k->check(s->phys.ctx, fs->bc->where, n, x, nrm, aux);
+    free(x);
+    free(nrm);
+    free(aux);
+    return rc;
+}
+
 static int boundary(fr_system *s, const frx_mesh *mesh, size_t i)
 {
     frx_mesh_bc mb = {.size = sizeof mb};
@@ -408,7 +437,8 @@ static int boundary(fr_system *s, const frx_mesh *mesh, size_t i)
                 geo_point(s, &g, fs->n, j * nfp + k, fj, fpt(s, fj, k, 0),
                           0);
         }
-        if (!(rc = pts_view(s, &l, 0, &fs->ul)) &&
+        if (!(rc = bc_check(s, fs, &g)) &&
+            !(rc = pts_view(s, &l, 0, &fs->ul)) &&
             !(rc = geo_upload(s, fs, &g, 1, 1)) && s->phys.naux)
             rc = aux_snapshot(s, &l, &fs->auxl, &fs->auxlxv, &fs->al);
     }

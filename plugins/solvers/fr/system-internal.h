@@ -39,6 +39,8 @@ struct fr_bc {
     const fr_bc_kind *kind;
     double *vals;                  /* the kind's keys, in its order */
     size_t nvals;
+    char where[1024];              /* "file:line:col: solver.boundaries.
+                                    * <name>", for the kind's check */
 };
 
 enum fr_face_kind { FR_FACES_INT = 1, FR_FACES_PEER, FR_FACES_BC };

@@ -81,6 +81,13 @@ typedef struct fr_bc_kind {
      * then fr_physics.rsolve of (ul, ur) with ar = al. */
     const char *ghost;
     const char *help; /* one line for messages */
+    /* Optional: refuse a boundary this kind cannot serve, from its flux
+     * points (x [n][ndims], unit outward normals nrm [n][ndims], the
+     * auxiliary fields aux [n][naux] or NULL): FRX_OK, or frx_error
+     * (FRX_ECONFIG) naming the point and starting with where
+     * ("file:line:col: solver.boundaries.<name>"). */
+    int (*check)(void *ctx, const char *where, size_t n, const double *x,
+                 const double *nrm, const double *aux);
 } fr_bc_kind;
 
 /* A named constant, a scalar argument of every physics kernel. */

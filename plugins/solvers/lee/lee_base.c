@@ -221,11 +221,40 @@ static const char slipwall[] =
     "ur[2] = ul[2] - 2*qn*n[1];\n"
     "ur[3] = ul[3];";
 
+/* The share of |u0| + c0 that the base flow may cross a slip wall by:
+ * enough for a wall that a mesh of straight or curved elements only
+ * approximates (the flow along the true wall), little enough to refuse
+ * a wall put across the flow, whose perturbations the wall would reflect
+ * about a base flow that goes through it (a wrong answer, not an error). */
+#define LEE_WALL_CROSSING 1e-2
+
+static int slipwall_check(void *ctx, const char *where, size_t n,
+                          const double *x, const double *nrm,
+                          const double *aux)
+{
+    const struct lee *l = ctx;
+    for (size_t i = 0; i < n; i++) {
+        const double *a = aux + i * l->naux;
+        double un = a[1] * nrm[2 * i] + a[2] * nrm[2 * i + 1];
+        double c = sqrt(l->gamma * a[3] / a[0]), q = hypot(a[1], a[2]);
+        if (fabs(un) > LEE_WALL_CROSSING * (q + c))
+            return frx_error(FRX_ECONFIG, "%s: slip-wall: the base flow "
+                             "crosses the wall at (%g, %g): u0.n = %g "
+                             "against |u0| + c0 = %g (at most %g of it): "
+                             "a slip wall needs the base flow along it; "
+                             "use far-field there, or change the base "
+                             "flow", where, x[2 * i], x[2 * i + 1], un,
+                             q + c, LEE_WALL_CROSSING);
+    }
+    return FRX_OK;
+}
+
 static const fr_bc_kind bcs[] = {
     {.type = "far-field", .ghost = farfield,
      .help = "characteristic non-reflecting far field: nothing comes in"},
     {.type = "slip-wall", .ghost = slipwall,
-     .help = "a wall the base flow runs along: no normal velocity"},
+     .help = "a wall the base flow runs along: no normal velocity",
+     .check = slipwall_check},
 };
 
 const char *const lee__vars[4] = {"rho", "u", "v", "p"};
