@@ -15,6 +15,7 @@
  * with one small reduction. */
 struct status {
     int rc, precision;
+    int agreed;     /* its message reports other ranks' failures */
     char host[64];
     char file[96];  /* the case file it read */
     char case_hash[17];
@@ -28,8 +29,10 @@ static void status_init(struct status *st, int rc)
     if (gethostname(st->host, sizeof st->host) != 0)
         snprintf(st->host, sizeof st->host, "unknown-host");
     st->host[sizeof st->host - 1] = '\0';
-    if (rc)
+    if (rc) {
         snprintf(st->msg, sizeof st->msg, "%s", frx_errmsg());
+        st->agreed = frx__error_is_agreed();
+    }
 }
 
 /* Every rank's status. Collective; a rank that cannot hold them all
@@ -56,21 +59,52 @@ static int gather_all(MPI_Comm comm, const struct status *mine, int size,
     return FRX_OK;
 }
 
+/* msg with every line after the first indented by 4 more spaces, after
+ * "  rank R: " (a reason of several lines stays under its rank). */
+static void append_reason(int code, const char *head, const char *msg)
+{
+    char buf[2048];
+    size_t k = 0;
+    for (const char *c = msg; *c && k + 6 < sizeof buf; c++) {
+        buf[k++] = *c;
+        if (*c == '\n' && c[1])
+            for (int i = 0; i < 4; i++)
+                buf[k++] = ' ';
+    }
+    buf[k] = '\0';
+    frx__error_append(code, "%s%s", head, buf);
+}
+
 /* The message every rank returns when some rank failed: each failing
- * rank's reason, with its host's name or (hosts 0) without. */
+ * rank's reason, with its host's name or (hosts 0) without. A rank that
+ * failed only by an earlier agreement (its message a copy of the
+ * others' reasons) is left out where a rank failed by itself; where
+ * none did, that earlier report is the reason. */
 static int report_failures(const struct status *all, int size,
                            const char *what, int code, int hosts)
 {
-    int nbad = 0;
-    for (int r = 0; r < size; r++)
-        nbad += all[r].rc != 0;
-    frx_error(code, "%s failed on %d of %d rank(s):", what, nbad, size);
-    for (int r = 0; r < size; r++)
-        if (all[r].rc && hosts)
-            frx__error_append(code, "  rank %d (%s): %s", r, all[r].host,
-                              all[r].msg);
-        else if (all[r].rc)
-            frx__error_append(code, "  rank %d: %s", r, all[r].msg);
+    int nown = 0, first = -1;
+    for (int r = 0; r < size; r++) {
+        nown += all[r].rc && !all[r].agreed;
+        if (all[r].rc && first < 0)
+            first = r;
+    }
+    if (!nown) {
+        frx_error(code, "%s failed: %s", what, all[first].msg);
+        frx__error_mark_agreed();
+        return code;
+    }
+    frx_error(code, "%s failed on %d of %d rank(s):", what, nown, size);
+    for (int r = 0; r < size; r++) {
+        char head[96];
+        if (!all[r].rc || all[r].agreed)
+            continue;
+        if (hosts)
+            snprintf(head, sizeof head, "  rank %d (%s): ", r, all[r].host);
+        else
+            snprintf(head, sizeof head, "  rank %d: ", r);
+        append_reason(code, head, all[r].msg);
+    }
     return code;
 }
 
@@ -99,6 +133,8 @@ static int agree(MPI_Comm comm, int rc, const char *what, int hosts)
     for (int r = 0; r < size && !code; r++)
         code = all[r].rc;
     report_failures(all, size, what, code, hosts);
+    if (!bad) /* a copy of the others' reasons */
+        frx__error_mark_agreed();
     free(all);
     return code;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 static _Thread_local char errmsg[8192];
+static _Thread_local int agreed; /* frx__error_mark_agreed */
 
 const char *frx_strerror(int code)
 {
@@ -37,7 +38,12 @@ const char *frx_errmsg(void)
 void frx__error_clear(void)
 {
     errmsg[0] = '\0';
+    agreed = 0;
 }
+
+void frx__error_mark_agreed(void) { agreed = 1; }
+
+int frx__error_is_agreed(void) { return agreed; }
 
 /* Formatted into a buffer of its own first: the arguments may point
  * into errmsg itself (`frx_error(rc, "...: %s", frx_errmsg())`). */
@@ -47,6 +53,7 @@ int frx__error_v(int code, const char *fmt, va_list ap)
 {
     vsnprintf(scratch, sizeof scratch, fmt, ap);
     memcpy(errmsg, scratch, strlen(scratch) + 1);
+    agreed = 0;
     return code;
 }
 

@@ -20,6 +20,12 @@ int frx__error_append(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 int frx__error_v(int code, const char *fmt, va_list ap);
 void frx__error_clear(void);
+/* The message is a report of other ranks' failures (frx_comm_agree on a
+ * rank that did not fail itself) until the next frx_error replaces it:
+ * a later agreement lists the ranks that failed themselves, not this
+ * copy of their reasons. */
+void frx__error_mark_agreed(void);
+int frx__error_is_agreed(void);
 
 /* Allocation that records FRX_ENOMEM with what was being allocated. */
 void *frx__calloc(size_t n, size_t size, const char *what);

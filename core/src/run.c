@@ -32,7 +32,9 @@ static int nonfinite(frx_solver *s)
         if (!any[v])
             continue;
         if (nbad++ == 0)
-            frx_error(FRX_ERANGE, "variable '%s' is NaN or Inf", s->vars[v]);
+            frx_error(FRX_ERANGE, "variable '%s' is NaN or Inf (the "
+                      "solution has blown up: lower time.dt or time.cfl)",
+                      s->vars[v]);
         else
             frx__error_append(FRX_ERANGE, "variable '%s' is NaN or Inf",
                               s->vars[v]);
@@ -44,12 +46,21 @@ static int nonfinite(frx_solver *s)
     return rc;
 }
 
+static int finished(const frx_solver *s);
+
 /* After a step: the solver's checks and NaN/Inf, where due; every rank
- * stops if one fails, the message naming step, time and rank. */
+ * stops if one fails, the message naming step, time and rank. NaN/Inf
+ * is also looked for before anything is written (output, a checkpoint,
+ * the last step's), so that no file holds a solution that blew up. */
 static int run_checks(frx_solver *s)
 {
-    int solver_due = s->check[s->ucur] && s->step % s->info.check_every == 0;
-    int nan_due = s->set.check_every && s->step % s->set.check_every == 0;
+    uint64_t st = s->step;
+    int writes = (s->set.out_every && st % s->set.out_every == 0) ||
+                 (s->set.ckpt_every && st % s->set.ckpt_every == 0) ||
+                 finished(s);
+    int solver_due = s->check[s->ucur] && st % s->info.check_every == 0;
+    int nan_due = s->set.check_every &&
+                  (st % s->set.check_every == 0 || writes);
     if (!solver_due && !nan_due)
         return FRX_OK;
     int rc = solver_due ? frx__solver_check(s) : FRX_OK;

@@ -33,6 +33,12 @@ frx_solver_test(cfl-no-finite-step 2 1
   still-advection.yaml)
 frx_solver_test(nonfinite-stops 2 1
   "^  rank 1: variable 'u' is NaN or Inf" blows-up.yaml)
+frx_solver_test(nonfinite-at-last-step 1 1
+  "^frx: step 999, t = 99.9: a check failed on 1 of 1 rank[(]s[)]:"
+  blows-up-last-step.yaml)
+frx_solver_test(nonfinite-before-output 1 1
+  "^frx: step 20, t = [0-9.e+]+: a check failed on 1 of 1 rank[(]s[)]:"
+  blows-up-output.yaml)
 frx_solver_test(no-plugin 2 1
   "no-plugin.yaml:3:16: solver.name: no plugin 'nosuch' [(]frx-nosuch.so[)] in: .*fixtures"
   no-plugin.yaml)

@@ -202,8 +202,10 @@ picture-folder)
     cat blocked.out
     grep -q "^  rank 0: solver.picture: cannot write made.yaml/x/solution-u.png: made.yaml is a file, not a folder" blocked.out ||
         fail "rank 0's message does not name the key and what is in the way"
-    grep -q "^  rank 1: lee's set-up failed on 1 of 2 rank" blocked.out ||
-        fail "rank 1 does not say that rank 0 stopped it"
+    grep -q "create failed on 1 of 2 rank" blocked.out ||
+        fail "the report does not say that one rank of two failed"
+    grep -q "^  rank 1:" blocked.out &&
+        fail "rank 1, stopped by rank 0, is listed as failing too"
     grep -q "frx: [0-9]* steps" blocked.out && fail "the run started"
     after=$(ls | sort | tr '\n' ' ')
     [ "$before" = "$after" ] || fail "something was written: $after"
@@ -217,7 +219,7 @@ one-rank-cannot-compile)
         fail "rank 1 could not compile, yet the run went on"
     fi
     cat one.out
-    grep -q "rank 0: lee's set-up failed on 1 of 2 rank" one.out ||
+    grep -q "create failed on 1 of 2 rank" one.out ||
         fail "rank 0 did not stop with rank 1's failure (timed out: $(grep -c . one.out) lines)"
     grep -q "^  rank 1: the cache directory $dir/notadir is not a directory" one.out ||
         fail "rank 1's reason is not named"
