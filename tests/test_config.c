@@ -432,6 +432,11 @@ START_TEST(getters_values)
     ck_assert_double_eq(d, 0.25);
     ck_assert_int_eq(frx_cfg_double(r, "solver.big", 0, 1, 0, &d), FRX_OK);
     ck_assert_double_eq(d, -1e300);
+    /* bounds in the digits they need: 1.0000001 is not "1" */
+    ck_assert_int_eq(frx_cfg_double(r, "solver.cfl", 1, 1.0000001, 10, &d),
+                     FRX_ECONFIG);
+    ck_assert_msg(strstr(frx_errmsg(), "'solver.cfl' must be between "
+                         "1.0000001 and 10, got 0.25"), "%s", frx_errmsg());
     static const int want[] = {1, 0, 1, 0, 1, 0};
     for (size_t i = 0; i < 6; i++) {
         char key[32];

@@ -16,8 +16,10 @@ static const char usage[] =
     "solver.name runs that solver plugin's time loop (--restart: from a\n"
     "checkpoint, on any number of ranks); without one, the exchange demo.\n";
 
-/* Every rank reads the case; rank 0 alone reports its errors. Returns
- * nonzero on every rank if any rank failed. */
+/* Every rank reads the case; rank 0 reports its own errors, or, where
+ * it read the case but another rank did not (a file that differs from
+ * node to node), each such rank's reason. Returns nonzero on every rank
+ * if any rank failed. */
 static int load_case(const char *path, int rank, frx_config **cfg)
 {
     int rc = frx_config_load(path, cfg);
@@ -25,12 +27,14 @@ static int load_case(const char *path, int rank, frx_config **cfg)
         rc = frx_config_check_for_run(*cfg);
     int bad = rc != FRX_OK, anybad = bad;
     MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (bad && rank == 0)
-        fprintf(stderr, "%s\nfrx: %s: nothing was run; see config/README.md "
-                        "for every key\n", frx_errmsg(), path);
-    if (anybad && !bad && rank == 0)
-        fprintf(stderr, "frx: %s: another rank could not read the case\n",
-                path);
+    int bad0 = bad;
+    MPI_Bcast(&bad0, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (anybad && !bad0) /* collective: the others' reasons */
+        frx_comm_agree(MPI_COMM_WORLD, rc, "reading the case");
+    if (anybad && rank == 0)
+        fprintf(stderr, "%s%s\nfrx: %s: nothing was run; see "
+                        "config/README.md for every key\n",
+                bad0 ? "" : "frx: ", frx_errmsg(), path);
     if (anybad) {
         frx_config_free(*cfg);
         *cfg = NULL;

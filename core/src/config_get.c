@@ -278,6 +278,18 @@ int frx__cfg_to_long_or(const frx_cfgnode *v, long min, long max,
     return *word >= 0 ? FRX_OK : to_long(v, min, max, words, out, msg, n);
 }
 
+/* x in the fewest digits that read back as x: a bound of 1.0000001 is
+ * not shown as 1 */
+static const char *shortest(double x, char *buf, size_t n)
+{
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(buf, n, "%.*g", prec, x);
+        if (strtod(buf, NULL) == x)
+            break;
+    }
+    return buf;
+}
+
 int frx__cfg_to_double(const frx_cfgnode *v, double min, double max,
                        double *out, char *msg, size_t n)
 {
@@ -290,9 +302,12 @@ int frx__cfg_to_double(const frx_cfgnode *v, double min, double max,
     if (!end || end == v->text || *end || !isfinite(x) ||
         (errno == ERANGE && x != 0))
         return bad(v, msg, n, "must be a number, %s", got(v, g, sizeof g));
-    if (min <= max && (x < min || x > max))
-        return bad(v, msg, n, "must be between %g and %g, got %s", min, max,
+    if (min <= max && (x < min || x > max)) {
+        char lo[32], hi[32];
+        return bad(v, msg, n, "must be between %s and %s, got %s",
+                   shortest(min, lo, sizeof lo), shortest(max, hi, sizeof hi),
                    v->text);
+    }
     *out = x;
     return FRX_OK;
 }

@@ -92,6 +92,13 @@ add_test(NAME mpi-startup-missing-backend-rank
     ${FRX_MPIRUN} 1 ${FRX_EXE} run ${CMAKE_CURRENT_BINARY_DIR}/mpi-missing-backend-rank.yaml
     : ${MPIEXEC_NUMPROC_FLAG} 1 sh ${CMAKE_CURRENT_SOURCE_DIR}/mpi/without-plugins.sh
     $<TARGET_FILE_DIR:frx> ${FRX_EXE} run ${CMAKE_CURRENT_BINARY_DIR}/mpi-missing-backend-rank.yaml)
+# rank 1 reads another file, which has an error (a case edited on one
+# node): rank 0, which read its own, prints rank 1's reason and place
+add_test(NAME mpi-startup-case-unreadable-on-rank
+  COMMAND sh ${FRX_EXPECT} 1
+    "^  rank 1 \\([^)]*\\): [^ ]*bad-order20.yaml:5:10: 'solver.order' must be between 1 and 6, got 20"
+    ${FRX_MPIRUN} 1 ${FRX_EXE} run ${PROJECT_SOURCE_DIR}/config/lee-acoustic.yaml
+    : ${MPIEXEC_NUMPROC_FLAG} 1 ${FRX_EXE} run ${PROJECT_SOURCE_DIR}/tests/data/lee/bad-order20.yaml)
 add_test(NAME mpi-startup-precision-mismatch
   COMMAND sh ${FRX_EXPECT} 1
     "rank 1 \\([^)]*\\): single"
@@ -122,7 +129,8 @@ add_test(NAME mpi-startup-same-case-other-rules
     ${FRX_MPIRUN} 1 ${FRX_EXE} run ${CMAKE_CURRENT_BINARY_DIR}/mpi-case-a.yaml
     : -n 1 ${FRX_EXE} run ${CMAKE_CURRENT_BINARY_DIR}/mpi-case-a-rules.yaml)
 set_tests_properties(mpi-startup-different-cases
-  mpi-startup-same-case-other-rules PROPERTIES TIMEOUT 30
+  mpi-startup-same-case-other-rules mpi-startup-case-unreadable-on-rank
+  PROPERTIES TIMEOUT 30
   ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
 
 # One job on two backends: rank 1 on opencl, the rest on openmp, must
