@@ -119,8 +119,8 @@ int frx__outputs_check(const frx_solver *s)
 {
     char path[4096];
     int rc = FRX_OK;
-    if (s->set.out_every) { /* files in <dir>/<name>/ */
-        snprintf(path, sizeof path, "%s/%s/%s.pvd", s->set.out_dir,
+    if (s->set.out_every) { /* pieces in <dir>/<name>/ */
+        snprintf(path, sizeof path, "%s/%s/%s-000000-0.vtu", s->set.out_dir,
                  s->set.out_name, s->set.out_name);
         rc = check_folder(s, "output.dir", path);
     }

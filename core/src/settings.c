@@ -130,6 +130,26 @@ static int read_controller(const frx_config *cfg, struct frx__settings *st)
     return FRX_OK;
 }
 
+/* output.dir and output.name: a folder, and a stem that names a folder
+ * inside it and files (VTK's XML holds it too, unescaped). */
+static int check_output_names(const frx_config *cfg,
+                              const struct frx__settings *st)
+{
+    char at[300];
+    if (!*st->out_dir)
+        return frx_error(FRX_ECONFIG, "%s: 'output.dir' is empty: name a "
+                         "folder (. for this one)",
+                         where(cfg, "output.dir", at, sizeof at));
+    if (!*st->out_name || strpbrk(st->out_name, "/&<>\"") ||
+        !strcmp(st->out_name, ".") || !strcmp(st->out_name, ".."))
+        return frx_error(FRX_ECONFIG, "%s: 'output.name' must be a file "
+                         "name stem without '/', '&', '<', '>' or '\"' "
+                         "(and not . or ..), got '%s'",
+                         where(cfg, "output.name", at, sizeof at),
+                         st->out_name);
+    return FRX_OK;
+}
+
 int frx__settings_read(const frx_config *cfg, struct frx__settings *st)
 {
     memset(st, 0, sizeof *st);
@@ -148,6 +168,8 @@ int frx__settings_read(const frx_config *cfg, struct frx__settings *st)
         rc = frx_cfg_string(r, "output.dir", ".", &st->out_dir);
     if (!rc)
         rc = frx_cfg_string(r, "output.name", "solution", &st->out_name);
+    if (!rc)
+        rc = check_output_names(cfg, st);
     if (!rc)
         rc = read_u64(r, "checkpoint.interval", 0, 0, &st->ckpt_every);
     if (!rc)

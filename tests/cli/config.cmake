@@ -40,8 +40,11 @@ frx_cli_test(config-check-no-time 1
 frx_cli_test(config-check-dt-and-cfl 1
   "bad-time.yaml:6:31: 'time.cfl' and time.dt are both set: give one"
   config check ${FRX_CFG_DATA}/bad-time.yaml)
+frx_cli_test(config-check-output-name 1
+  "bad-output.yaml:6:33: 'output.name' must be a file name stem without '/'.*got 'a/b'"
+  config check ${FRX_CFG_DATA}/bad-output.yaml)
 set_tests_properties(cli-config-check-no-time cli-config-check-dt-and-cfl
-  PROPERTIES ENVIRONMENT "${FRX_TEST_ENV};FRX_PLUGIN_PATH=${FRX_FIXTURE_DIR}")
+  cli-config-check-output-name PROPERTIES ENVIRONMENT "${FRX_TEST_ENV};FRX_PLUGIN_PATH=${FRX_FIXTURE_DIR}")
 # One bad file among good ones fails the whole command.
 frx_cli_test(config-check-several 1 "demo.yaml: ok"
   config check ${PROJECT_SOURCE_DIR}/config/demo.yaml ${FRX_CFG_DATA}/bad-key.yaml)
