@@ -90,11 +90,19 @@ static int wave_read(struct lee *l, const frx_solver_init *init,
 int lee__waves_read(struct lee *l, const frx_solver_init *init)
 {
     const frx_cfgnode *ws = frx_cfg_get(init->options, "waves");
-    if (!ws || frx_cfg_type(ws) != FRX_CFG_LIST || !frx_cfg_len(ws))
-        return frx_error(FRX_ECONFIG, "%s: solver.waves is missing: give "
+    if (!ws || frx_cfg_type(ws) != FRX_CFG_LIST || !frx_cfg_len(ws)) {
+        char at[512];
+        if (ws)
+            snprintf(at, sizeof at, "%s:%d:%d", frx_config_file(init->config),
+                     frx_cfg_line(ws), frx_cfg_col(ws));
+        else
+            snprintf(at, sizeof at, "%s", frx_config_file(init->config));
+        return frx_error(FRX_ECONFIG, "%s: solver.waves is %s: give "
                          "the initial waves, e.g. waves: [{type: acoustic, "
-                         "amplitude: 1e-3, modes: [1, 1]}]",
-                         frx_config_file(init->config));
+                         "amplitude: 1e-3, modes: [1, 1]}]", at,
+                         !ws ? "missing" : frx_cfg_type(ws) != FRX_CFG_LIST
+                                         ? "not a list" : "empty");
+    }
     int rc = periods(init->mesh, l->len);
     l->nwaves = frx_cfg_len(ws);
     l->waves = calloc(l->nwaves, sizeof *l->waves);
