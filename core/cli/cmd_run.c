@@ -57,16 +57,55 @@ static int run_solver(const frx_config *cfg, const char *restart, int rank)
     return rc;
 }
 
+/* argv: run CASE [--restart FILE]. What is wrong with it into why (""
+ * if nothing); *restart the checkpoint or NULL. */
+static void parse_args(int argc, char **argv, const char **restart,
+                       char *why, size_t n)
+{
+    *restart = NULL;
+    why[0] = '\0';
+    if (argc < 2) {
+        snprintf(why, n, "no case given");
+        return;
+    }
+    if (argv[1][0] == '-') {
+        snprintf(why, n, "unknown option '%s' (the case comes first)",
+                 argv[1]);
+        return;
+    }
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--restart") == 0) {
+            if (i + 1 >= argc) {
+                snprintf(why, n, "--restart needs a checkpoint file");
+                return;
+            }
+            *restart = argv[++i];
+        } else if (argv[i][0] == '-') {
+            snprintf(why, n, "unknown option '%s'%s", argv[i],
+                     strncmp(argv[i], "--re", 4) == 0
+                         ? " (did you mean --restart?)" : "");
+            return;
+        } else {
+            snprintf(why, n, "a second case '%s': give one case a run",
+                     argv[i]);
+            return;
+        }
+    }
+}
+
 int frx_cmd_run(int argc, char **argv)
 {
     const char *restart = NULL;
-    if (argc == 4 && strcmp(argv[2], "--restart") == 0)
-        restart = argv[3];
-    if ((argc != 2 && !restart) || strcmp(argv[1], "--help") == 0 ||
-        strcmp(argv[1], "-h") == 0) {
-        int help = argc == 2;
-        fputs(usage, help ? stdout : stderr);
-        return help ? 0 : 2;
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
+                      strcmp(argv[1], "-h") == 0)) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    char why[512];
+    parse_args(argc, argv, &restart, why, sizeof why);
+    if (why[0]) {
+        fprintf(stderr, "frx run: %s\n\n%s", why, usage);
+        return 2;
     }
     MPI_Init(NULL, NULL);
     int rank;
