@@ -336,9 +336,14 @@ static void add_solver(struct check *c)
 {
     const frx_cfgnode *n = frx_cfg_get(c->cfg->root, "solver.name");
     const char *name = frx_cfg_scalar(n);
-    if (!name || !name[0] || frx_cfg_type(frx_cfg_get(c->cfg->root,
-                                                      "solver")) !=
-                                 FRX_CFG_MAP)
+    if (name && !name[0]) { /* said at solver.name, not at every key */
+        if (!(c->solver_err = frx__strdup("empty: name a solver plugin "
+                                          "(frx plugins lists them)")))
+            c->rc = FRX_ENOMEM;
+        return;
+    }
+    if (!name || frx_cfg_type(frx_cfg_get(c->cfg->root, "solver")) !=
+                     FRX_CFG_MAP)
         return; /* absent or not a string: the checks below say so */
     frx_plugin *p;
     int rc = frx_plugin_find(c->cfg, name, &p);

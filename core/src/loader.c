@@ -851,8 +851,10 @@ static int find_file(const frx_config *cfg, const char *name, char **found)
 {
     *found = NULL;
     if (!valid_name(name))
-        return frx_error(FRX_EINVAL, "frx_plugin_find: bad plugin name '%s'",
-                         name ? name : "(null)");
+        return frx_error(FRX_EINVAL, "bad plugin name '%s': a name such "
+                         "as openmp or lee, without '/' (frx looks for "
+                         "frx-<name>.so along the plugin path; frx plugins "
+                         "lists them)", name ? name : "(null)");
     char file[300];
     snprintf(file, sizeof file, FRX_PLUGIN_PREFIX "%s" PLUGIN_SUFFIX, name);
 

@@ -40,6 +40,12 @@ frx_cli_test(config-check-no-time 1
 frx_cli_test(config-check-dt-and-cfl 1
   "bad-time.yaml:6:31: 'time.cfl' and time.dt are both set: give one"
   config check ${FRX_CFG_DATA}/bad-time.yaml)
+frx_cli_test(config-check-solver-name-path 1
+  "bad-solver-name.yaml:3:16: solver.name: bad plugin name '../lee': a name such as openmp or lee"
+  config check ${FRX_CFG_DATA}/bad-solver-name.yaml)
+frx_cli_test(config-check-solver-name-empty 1
+  "empty-solver-name.yaml has 1 error"
+  config check ${FRX_CFG_DATA}/empty-solver-name.yaml)
 frx_cli_test(config-check-output-name 1
   "bad-output.yaml:6:33: 'output.name' must be a file name stem without '/'.*got 'a/b'"
   config check ${FRX_CFG_DATA}/bad-output.yaml)
