@@ -267,6 +267,22 @@ START_TEST(aliases)
 }
 END_TEST
 
+/* A UTF-8 byte-order mark (YAML allows one) starts a file like any other:
+ * line 1, column 1 is the text after it. */
+START_TEST(byte_order_mark)
+{
+    ck_assert_int_eq(parse("\xEF\xBB\xBF" "backend:\n  precision: double\n"),
+                     FRX_OK);
+    const frx_cfgnode *b = frx_cfg_get(root(), "backend");
+    ck_assert_ptr_nonnull(b);
+    ck_assert_int_eq(frx_cfg_line(frx_cfg_get(root(), "backend.precision")),
+                     2);
+    ck_assert_int_eq(parse("\xEF\xBB\xBF" "backend: [\n"), FRX_ECONFIG);
+    ck_assert_msg(strstr(frx_errmsg(), "case.yaml:2:1: syntax error"), "%s",
+                  frx_errmsg());
+}
+END_TEST
+
 START_TEST(bad_aliases)
 {
     ck_assert_int_eq(parse("a: 1\nb: *nope\n"), FRX_ECONFIG);
@@ -987,6 +1003,7 @@ static Suite *config_suite(void)
     tcase_add_test(parse_tc, second_document);
     tcase_add_test(parse_tc, aliases);
     tcase_add_test(parse_tc, bad_aliases);
+    tcase_add_test(parse_tc, byte_order_mark);
     tcase_add_test(parse_tc, deep_nesting);
     tcase_add_test(parse_tc, complex_key);
     tcase_add_test(parse_tc, missing_file);

@@ -523,8 +523,6 @@ static int check_text(const struct builder *b)
 {
     const unsigned char *s = b->text;
     size_t i = 0, n = b->len;
-    if (n >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF)
-        i = 3;
     while (i < n) {
         unsigned cp = 0;
         size_t k = utf8_len(s + i, n - i, &cp);
@@ -630,6 +628,12 @@ int frx_config_parse(const char *text, size_t len, const char *name,
     struct builder b = {.cfg = cfg,
                         .text = (const unsigned char *)(text ? text : ""),
                         .len = len};
+    /* a UTF-8 byte-order mark (YAML allows one) is not text: libyaml,
+     * told the encoding, would take it for content */
+    if (b.len >= 3 && !memcmp(b.text, "\xEF\xBB\xBF", 3)) {
+        b.text += 3;
+        b.len -= 3;
+    }
     int rc = check_text(&b);
     if (!rc)
         rc = run_parser(&b);
