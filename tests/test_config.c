@@ -764,6 +764,10 @@ START_TEST(backend_name)
     assert_msg("case.yaml:1:17: 'backend.name' must be one of: auto, openmp, "
                "opencl, cuda, hip");
     assert_msg("got 'opnemp' (did you mean 'openmp'?)");
+    /* names are lower case: another case is suggested however far */
+    ck_assert_int_eq(check("backend: {name: OpenMP, precision: double}\n"),
+                     FRX_ECONFIG);
+    assert_msg("got 'OpenMP' (did you mean 'openmp'?)");
     ck_assert_int_eq(check("backend: {name: fortran, precision: double}\n"),
                      FRX_ECONFIG);
     assert_msg("got 'fortran'");

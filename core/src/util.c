@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 /* Levenshtein distance that also counts swapping two neighbours as one
@@ -50,6 +51,9 @@ const char *frx__suggest(const char *word, const char *const *cands,
 {
     if (!word)
         return NULL;
+    for (size_t i = 0; i < n; i++) /* OpenMP for openmp */
+        if (cands[i] && !strcasecmp(word, cands[i]))
+            return cands[i];
     size_t len = strlen(word);
     size_t limit = len / 3 > 1 ? len / 3 : 1;
     const char *best = NULL;
