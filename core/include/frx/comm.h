@@ -43,7 +43,9 @@ FRX_EXTERN int frx_backend_mpi_mode(const frx_backend *be);
  * Collective over comm: FRX_OK on every rank if rc is FRX_OK on every
  * rank; else every rank returns the first failing rank's code, with a
  * message "<what> failed on N of M rank(s):" and a line "rank R (host):
- * reason" per failing rank. Costs one small MPI_Allreduce when all went
+ * reason" per failing rank. A rank whose status is the report of an
+ * earlier agreement (it failed only because others did) is not counted
+ * or listed again where some rank failed by itself. Costs one small MPI_Allreduce when all went
  * well.
  *
  * What cannot be agreed -- a failure while a graph with MPI nodes runs,
