@@ -705,6 +705,100 @@ START_TEST(generated_offsets_are_64_bit)
 }
 END_TEST
 
+/* A slice keeps its parent's row stride; a broadcast argument's code
+ * reads rows of a matrix of its own shape: a slice of a wider matrix is
+ * refused, where it would read the rows of another stride. */
+START_TEST(broadcast_slice_refused)
+{
+    register_all();
+    double A[3 * 200];
+    for (size_t i = 0; i < 3 * 200; i++)
+        A[i] = (double)i;
+    frx_matrix *a, *sl, *u, *w;
+    void *hu, *hw;
+    uint64_t rng = 7;
+    ck_assert_int_eq(frx_matrix_create_const(be, 3, 200, A, &a), FRX_OK);
+    ck_assert_int_eq(frx_matrix_slice(a, 0, 5, &sl), FRX_OK);
+    u = rand_matrix(1, 5, 4, &rng, &hu);
+    w = rand_matrix(1, 3, 4, &rng, &hw);
+    frx_arg args[] = {frx_arg_matrix(sl), frx_arg_matrix(u),
+                      frx_arg_matrix(w)};
+    frx_kernel *k = NULL;
+    ck_assert_int_eq(frx_kernel_create(be, "tk_broadcast", 1, 4, args, 3,
+                                       &k), FRX_ESHAPE);
+    ck_assert_ptr_null(k);
+    ck_assert_msg(strstr(frx_errmsg(), "kernel 'tk_broadcast': broadcast "
+                         "argument 'B' has rows") &&
+                  strstr(frx_errmsg(), "pass a matrix of its own, 3 x 1 x "
+                         "5"), "%s", frx_errmsg());
+    free(hu), free(hw);
+    frx_matrix_destroy(sl);
+    frx_matrix_destroy(a);
+    frx_matrix_destroy(u);
+    frx_matrix_destroy(w);
+}
+END_TEST
+
+/* Data of another backend (another precision, another layout) is
+ * refused by binding, by a view and by a graph: the code would read it
+ * as its own kind (the forum thread's wrong numbers). */
+START_TEST(arguments_of_another_backend_refused)
+{
+    register_all();
+    int single = frx_backend_fpsize(be) == 4;
+    char text[160];
+    snprintf(text, sizeof text, "backend:\n  name: openmp\n  precision: "
+             "%s\n", single ? "double" : "single");
+    frx_config *cfg;
+    frx_backend *other;
+    ck_assert_int_eq(frx_config_parse(text, strlen(text), "case.yaml", &cfg),
+                     FRX_OK);
+    ck_assert_int_eq(frx_backend_create(cfg, &other), FRX_OK);
+    ck_assert_int_eq(frx_kernel_register(other, &tk_scale1), FRX_OK);
+    frx_matrix *x, *y, *ox, *oy;
+    ck_assert_int_eq(frx_matrix_create(be, 1, 1, 4, &y), FRX_OK);
+    ck_assert_int_eq(frx_matrix_create(other, 1, 1, 4, &x), FRX_OK);
+    frx_arg args[] = {frx_arg_matrix(x), frx_arg_matrix(y),
+                      frx_arg_scalar(2)};
+    frx_kernel *k = NULL;
+    ck_assert_int_eq(frx_kernel_create(be, "tk_scale1", 1, 4, args, 3, &k),
+                     FRX_EINVAL);
+    ck_assert_ptr_null(k);
+    ck_assert_msg(strstr(frx_errmsg(), "kernel 'tk_scale1': argument 'x' "
+                         "belongs to backend 'openmp' (") &&
+                  strstr(frx_errmsg(), "not to the kernel's backend"),
+                  "%s", frx_errmsg());
+    /* a view of its matrices */
+    size_t row = 0, ele = 1;
+    frx_view *v = NULL;
+    ck_assert_int_eq(frx_view_create(be, 1, &x, &row, &ele, NULL, 1, 1, &v),
+                     FRX_EINVAL);
+    ck_assert_ptr_null(v);
+    ck_assert_msg(strstr(frx_errmsg(), "frx_view_create: the matrices "
+                         "belong to"), "%s", frx_errmsg());
+    /* a kernel of the other backend in this one's graph */
+    ck_assert_int_eq(frx_matrix_create(other, 1, 1, 4, &ox), FRX_OK);
+    ck_assert_int_eq(frx_matrix_create(other, 1, 1, 4, &oy), FRX_OK);
+    frx_arg oargs[] = {frx_arg_matrix(ox), frx_arg_matrix(oy),
+                       frx_arg_scalar(2)};
+    ck_assert_int_eq(frx_kernel_create(other, "tk_scale1", 1, 4, oargs, 3,
+                                       &k), FRX_OK);
+    frx_graph *g;
+    ck_assert_int_eq(frx_graph_create(be, &g), FRX_OK);
+    ck_assert_int_eq(frx_graph_add_kernel(g, k, NULL, 0, NULL), FRX_EINVAL);
+    ck_assert_msg(strstr(frx_errmsg(), "frx_graph_add_kernel: kernel "
+                         "'tk_scale1' belongs to"), "%s", frx_errmsg());
+    frx_graph_destroy(g);
+    frx_kernel_destroy(k);
+    frx_matrix_destroy(x);
+    frx_matrix_destroy(y);
+    frx_matrix_destroy(ox);
+    frx_matrix_destroy(oy);
+    frx_backend_destroy(other);
+    frx_config_free(cfg);
+}
+END_TEST
+
 /* openmp's compiler runs from an argument vector: backend.openmp.cflags
  * is split into words (quotes group them) and never reaches a shell. */
 static int omp_with_cflags(const char *cflags, frx_backend **out,
@@ -1215,6 +1309,8 @@ static Suite *kernels_suite(void)
     tcase_add_test(tc, rows_in_groups);
     tcase_add_test(tc, view_args);
     tcase_add_test(tc, broadcast_args);
+    tcase_add_test(tc, broadcast_slice_refused);
+    tcase_add_test(tc, arguments_of_another_backend_refused);
     tcase_add_test(tc, xchg_args_and_macro);
     tcase_add_test(tc, unread_inputs_not_loaded);
     tcase_add_test(tc, forum_baseflow_is_zero_at_t0);

@@ -276,3 +276,10 @@ int frx_backend_sync(frx_backend *be)
 {
     return FRX__OPS_HAS(be->ops, sync) ? be->ops->sync(be->state) : FRX_OK;
 }
+
+const char *frx__backend_desc(const frx_backend *be, char *buf, size_t n)
+{
+    snprintf(buf, n, "backend '%s' (%s precision)", be->name,
+             be->precision == FRX_SINGLE ? "single" : "double");
+    return buf;
+}

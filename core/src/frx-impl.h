@@ -286,6 +286,11 @@ typedef struct frx__access {
 enum { FRX__INFLIGHT_START = 1, FRX__INFLIGHT_WAIT = 2 };
 
 const char *frx__kernel_name(const frx_kernel *k);
+/* The backend a kernel or a product runs on. */
+frx_backend *frx__kernel_backend(const frx_kernel *k);
+frx_backend *frx__product_backend(const frx_product *p);
+/* "backend 'openmp' (double precision)", for messages that name two. */
+const char *frx__backend_desc(const frx_backend *be, char *buf, size_t n);
 
 /* The values a constant matrix was made from (nrow x ncol doubles), or
  * NULL if m is not one. */

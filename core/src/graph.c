@@ -135,13 +135,30 @@ static int add(frx_graph *g, struct node nd, const int *deps, size_t ndeps,
     return FRX_OK;
 }
 
+/* A node runs on the graph's backend: its queue, its order. */
+static int same_backend(const frx_graph *g, const frx_backend *be,
+                        const char *fn, const char *what)
+{
+    if (be == g->be)
+        return FRX_OK;
+    char mine[96], theirs[96];
+    return frx_error(FRX_EINVAL, "%s: %s belongs to %s, not to the graph's "
+                     "%s: make the graph on its backend", fn, what,
+                     frx__backend_desc(be, theirs, sizeof theirs),
+                     frx__backend_desc(g->be, mine, sizeof mine));
+}
+
 int frx_graph_add_kernel(frx_graph *g, frx_kernel *k, const int *deps,
                          size_t ndeps, int *node)
 {
     if (!g || !k)
         return frx_error(FRX_EINVAL, "frx_graph_add_kernel: NULL argument");
-    return add(g, (struct node){.type = NODE_KERNEL, .kernel = k}, deps,
-               ndeps, node);
+    char what[160];
+    snprintf(what, sizeof what, "kernel '%s'", frx__kernel_name(k));
+    int rc = same_backend(g, frx__kernel_backend(k), "frx_graph_add_kernel",
+                          what);
+    return rc ? rc : add(g, (struct node){.type = NODE_KERNEL, .kernel = k},
+                         deps, ndeps, node);
 }
 
 int frx_graph_add_product(frx_graph *g, frx_product *p, const int *deps,
@@ -149,8 +166,12 @@ int frx_graph_add_product(frx_graph *g, frx_product *p, const int *deps,
 {
     if (!g || !p)
         return frx_error(FRX_EINVAL, "frx_graph_add_product: NULL argument");
-    return add(g, (struct node){.type = NODE_PRODUCT, .product = p}, deps,
-               ndeps, node);
+    char what[160];
+    snprintf(what, sizeof what, "product %s", frx__product_name(p));
+    int rc = same_backend(g, frx__product_backend(p),
+                          "frx_graph_add_product", what);
+    return rc ? rc : add(g, (struct node){.type = NODE_PRODUCT,
+                                          .product = p}, deps, ndeps, node);
 }
 
 static int add_xchg(frx_graph *g, frx_xchg_view *xv, int type,
@@ -159,8 +180,11 @@ static int add_xchg(frx_graph *g, frx_xchg_view *xv, int type,
     if (!g || !xv)
         return frx_error(FRX_EINVAL, "graph: NULL xchg view");
     int pack = type == NODE_PACK;
-    int rc = pack ? FRX_OK
-                  : frx__refuse_const(xv->view->alloc, "frx_graph_add_unpack");
+    int rc = same_backend(g, xv->view->be, pack ? "frx_graph_add_pack"
+                                                : "frx_graph_add_unpack",
+                          "the xchg view");
+    if (!rc && !pack)
+        rc = frx__refuse_const(xv->view->alloc, "frx_graph_add_unpack");
     if (rc)
         return rc;
     struct node nd = {.type = type, .xv = xv, .nacc = 2,

@@ -285,8 +285,24 @@ static const struct frx_alloc *alloc_of(const frx_arg *g)
     return NULL;
 }
 
-static int check_arg(const frx__kspec *s, const frx__karg *a,
-                     const frx_arg *g, size_t nrows, size_t n)
+frx_backend *frx__kernel_backend(const frx_kernel *k) { return k->be; }
+
+/* The backend an argument's data lives on (NULL: a scalar, a reduction). */
+static const frx_backend *arg_backend(const frx_arg *g)
+{
+    if (!g->obj)
+        return NULL;
+    switch (g->kind) {
+    case FRX_ARG_MATRIX: return ((const frx_matrix *)g->obj)->be;
+    case FRX_ARG_VIEW: return ((const frx_view *)g->obj)->be;
+    case FRX_ARG_XCHG: return ((const frx_xchg_matrix *)g->obj)->be;
+    default: return NULL;
+    }
+}
+
+static int check_arg(frx_backend *be, const frx__kspec *s,
+                     const frx__karg *a, const frx_arg *g, size_t nrows,
+                     size_t n)
 {
     const struct frx_alloc *al = alloc_of(g);
     if (a->intent != FRX__IN && al && al->is_const) {
@@ -314,6 +330,18 @@ static int check_arg(const frx__kspec *s, const frx__karg *a,
         return ok_kind ? frx_error(FRX_EINVAL, "kernel '%s': argument '%s' "
                                    "is NULL", s->name, a->name)
                        : wrong_kind(s, a, g);
+    /* the generated code reads it in its own backend's precision and
+     * layout: data of another backend would be read as the wrong kind */
+    const frx_backend *obe = arg_backend(g);
+    if (obe && obe != be) {
+        char mine[96], theirs[96];
+        return frx_error(FRX_EINVAL, "kernel '%s': argument '%s' belongs "
+                         "to %s, not to the kernel's %s: make it on the "
+                         "kernel's backend, or the kernel on its", s->name,
+                         a->name, frx__backend_desc(obe, theirs,
+                                                    sizeof theirs),
+                         frx__backend_desc(be, mine, sizeof mine));
+    }
 
     if (a->kind == FRX__K_MATRIX) {
         const frx_matrix *m = g->obj;
@@ -324,6 +352,17 @@ static int check_arg(const frx__kspec *s, const frx__karg *a,
         const frx_matrix *m = g->obj;
         if (m->nvar != 1 || m->nrow != a->nrow || m->neles != a->ncol)
             return wrong_shape(s, a, "a matrix", m->nrow, m->neles, 1, 1);
+        /* the code takes its rows to be those of a matrix of its own
+         * shape; a slice keeps its parent's */
+        size_t ld = frx__const_leaddim(a->ncol, be->info.soasz,
+                                       be->info.alignment, be->fpsize);
+        if (a->ndims == 2 && a->nrow > 1 && m->leaddim != ld)
+            return frx_error(FRX_ESHAPE, "kernel '%s': broadcast argument "
+                             "'%s' has rows %zu values apart (a slice of a "
+                             "wider matrix?) where the kernel reads them %zu "
+                             "apart: pass a matrix of its own, %zu x 1 x %zu",
+                             s->name, a->name, m->leaddim, ld, a->nrow,
+                             a->ncol);
     } else if (a->kind == FRX__K_VIEW) {
         const frx_view *v = g->obj;
         if (v->nvrow != a->nrow || v->nvcol != a->ncol || v->n != n)
@@ -748,7 +787,7 @@ int frx_kernel_create(frx_backend *be, const char *name, size_t nrows,
     if (rc0)
         return rc0;
     for (size_t i = 0; i < nargs; i++) {
-        int rc = check_arg(s, &s->args[i], &args[i], nrows, n);
+        int rc = check_arg(be, s, &s->args[i], &args[i], nrows, n);
         if (rc)
             return rc;
     }

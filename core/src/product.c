@@ -771,6 +771,8 @@ const char *frx_product_provider(const frx_product *p)
 
 const char *frx__product_name(const frx_product *p) { return p->name; }
 
+frx_backend *frx__product_backend(const frx_product *p) { return p->be; }
+
 size_t frx__product_accesses(const frx_product *p, const frx__access **out)
 {
     *out = p->acc;

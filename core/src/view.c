@@ -66,6 +66,14 @@ int frx_view_create(frx_backend *be, size_t n, frx_matrix *const *mats,
         return frx_error(FRX_EINVAL,
                          "frx_view_create: a view with %zu rows per point "
                          "needs row strides", nvrow);
+    if (mats[0]->be != be) { /* its offsets are in be's units and layout */
+        char mine[96], theirs[96];
+        return frx_error(FRX_EINVAL, "frx_view_create: the matrices belong "
+                         "to %s, not to the view's %s: make the view on "
+                         "their backend", frx__backend_desc(mats[0]->be,
+                         theirs, sizeof theirs),
+                         frx__backend_desc(be, mine, sizeof mine));
+    }
     frx_view *v = frx__calloc(1, sizeof *v, "a view");
     if (!v)
         return FRX_ENOMEM;
