@@ -704,6 +704,51 @@ START_TEST(bad_face)
 }
 END_TEST
 
+/* Two 9-node quadrilaterals whose shared edge (x = 1) each curves with
+ * a middle node of its own: matched by corners alone they would leave
+ * a gap. With one middle node for both, the curved edge loads. */
+static const char curved_edge[] =
+    "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n"
+    "$PhysicalNames\n2\n1 1 \"wall\"\n2 2 \"fluid\"\n$EndPhysicalNames\n"
+    "$Nodes\n16\n1 0 0 0\n2 1 0 0\n3 2 0 0\n4 0 1 0\n5 1 1 0\n6 2 1 0\n"
+    "11 0.5 0 0\n12 1.5 0 0\n13 2 0.5 0\n14 1.5 1 0\n15 0.5 1 0\n"
+    "16 0 0.5 0\n17 1.2 0.5 0\n18 0.9 0.5 0\n19 0.5 0.5 0\n20 1.5 0.5 0\n"
+    "$EndNodes\n$Elements\n8\n1 8 2 1 1 1 2 11\n2 8 2 1 1 2 3 12\n"
+    "3 8 2 1 1 3 6 13\n4 8 2 1 1 6 5 14\n5 8 2 1 1 5 4 15\n"
+    "6 8 2 1 1 4 1 16\n7 10 2 2 1 1 2 5 4 11 17 15 16 19\n"
+    "8 10 2 2 1 2 3 6 5 12 13 14 %d 20\n$EndElements\n";
+
+START_TEST(bad_curved_edge)
+{
+    char text[sizeof curved_edge + 8];
+    snprintf(text, sizeof text, curved_edge, 18);
+    expect_bad(text, strlen(text), FRX_ECONFIG, "curve their shared face "
+               "differently: its middle is at (1.2, 0.5) for the one and at "
+               "(0.9, 0.5) for the other (two middle nodes)", NULL);
+    snprintf(text, sizeof text, curved_edge, 17);
+    ck_assert_msg(load_bytes("curved.msh", text, strlen(text)) == FRX_OK,
+                  "%s", frx_errmsg());
+}
+END_TEST
+
+/* An MSH 4.1 element block naming an entity $Entities lacks. */
+START_TEST(bad_entity)
+{
+    static const char text[] =
+        "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n"
+        "$PhysicalNames\n2\n1 1 \"wall\"\n2 2 \"fluid\"\n$EndPhysicalNames\n"
+        "$Entities\n0 1 1 0\n1 0 0 0 2 1 0 1 1 0\n1 0 0 0 2 1 0 1 2 0\n"
+        "$EndEntities\n"
+        "$Nodes\n1 6 1 6\n2 1 0 6\n1\n2\n3\n4\n5\n6\n"
+        "0 0 0\n1 0 0\n2 0 0\n0 1 0\n1 1 0\n2 1 0\n$EndNodes\n"
+        "$Elements\n2 8 1 8\n1 1 1 6\n1 1 2\n2 2 3\n3 3 6\n4 6 5\n5 5 4\n"
+        "6 4 1\n2 7 3 2\n7 1 2 5 4\n8 2 3 6 5\n$EndElements\n";
+    expect_bad(text, strlen(text), FRX_ECONFIG, "bad.msh:39: element block "
+               "2 names entity 7 of dimension 2, which $Entities does not "
+               "define", NULL);
+}
+END_TEST
+
 START_TEST(bad_no_elements)
 {
     base_setup(22, 0, 3);
@@ -903,6 +948,8 @@ static Suite *gmsh_suite(void)
     tcase_add_test(bad, bad_periodic_unmatched);
     tcase_add_test(bad, bad_inverted);
     tcase_add_test(bad, bad_face);
+    tcase_add_test(bad, bad_curved_edge);
+    tcase_add_test(bad, bad_entity);
     tcase_add_test(bad, bad_no_elements);
     tcase_add_test(bad, bad_headers);
     tcase_add_test(bad, bad_lines);

@@ -212,6 +212,47 @@ static int face_rot(const struct conn *c, uint64_t sa, uint64_t sb,
     return FRX_OK;
 }
 
+/* 2-D: side s's middle node (Gmsh numbers an order-2 triangle's or
+ * quadrilateral's edge nodes after its corners, edge f as face f), or
+ * NULL where its element is of order 1 (a straight side). */
+static const double *side_middle(const struct conn *c, uint64_t s)
+{
+    uint64_t e = side_ele(c, s);
+    if (c->g->ndims != 2 || c->g->order[e] < 2)
+        return NULL;
+    const struct frx__etype_info *t = type_of(c, e);
+    size_t k = (size_t)t->ncorners + (size_t)(s - c->foff[e]);
+    return node_at(c, c->g->enodes[c->g->eoff[e] + k]);
+}
+
+/* Both sides of a 2-D face curve it alike: matched by their corners
+ * alone, two order-2 sides with different middle nodes (or an order-2
+ * side bent where its order-1 neighbour is straight) leave a gap or an
+ * overlap. ac: the face's corners. 3-D faces are not compared here. */
+static int same_curve(const struct conn *c, uint64_t t, uint64_t s,
+                      const uint64_t *ac)
+{
+    const double *mt = side_middle(c, t), *ms = side_middle(c, s);
+    if (!mt && !ms)
+        return FRX_OK;
+    const double *a = node_at(c, ac[0]), *b = node_at(c, ac[1]);
+    double mid[2] = {(a[0] + b[0]) / 2, (a[1] + b[1]) / 2};
+    const double *p = mt ? mt : mid, *q = ms ? ms : mid;
+    double len = hypot(b[0] - a[0], b[1] - a[1]);
+    if (hypot(p[0] - q[0], p[1] - q[1]) <= 1e-9 * len)
+        return FRX_OK;
+    char dt[200], ds[200], pt[100], ps[100];
+    return frx_error(FRX_ECONFIG, "%s: %s and %s curve their shared face "
+                     "differently: its middle is at %s for the one and at "
+                     "%s for the other (%s): give both elements the same "
+                     "middle node", c->g->source,
+                     describe(c, t, dt, sizeof dt),
+                     describe(c, s, ds, sizeof ds),
+                     point(p, 2, pt, sizeof pt), point(q, 2, ps, sizeof ps),
+                     mt && ms ? "two middle nodes"
+                              : "a middle node off the straight side");
+}
+
 /* ------------------------------------------------------ interior */
 
 static int match_interior(struct conn *c)
@@ -241,6 +282,8 @@ static int match_interior(struct conn *c)
         side_corners(c, t, ac); /* equal keys: as many corners as s */
         side_corners(c, s, bc);
         int rc = face_rot(c, t, s, ac, bc, nn, &c->rot[t]);
+        if (!rc)
+            rc = same_curve(c, t, s, ac);
         if (rc)
             return rc;
         c->rot[s] = c->rot[t];

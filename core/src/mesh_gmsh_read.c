@@ -857,6 +857,11 @@ static int read_elements_41(struct cur *c, uint64_t *nodes)
                         frx__gmsh_type_name(t, tn, sizeof tn), t->dim);
         }
         int32_t ent = find_entity(m, (int)dim, etag);
+        if (ent < 0 && m->nents) /* else read as in no physical group */
+            return fail(c, FRX_ECONFIG, bat, "element block %llu names "
+                        "entity %lld of dimension %lld, which $Entities "
+                        "does not define", (unsigned long long)b + 1,
+                        (long long)etag, (long long)dim);
         c->item = "element";
         c->count = ne;
         for (c->index = 0; c->index < ne; c->index++) {
