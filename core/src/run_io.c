@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 
 static const char *const scheme_names[] = {"rk4", "ssp-rk3", "rk45"};
@@ -115,10 +116,18 @@ static int check_folder(const frx_solver *s, const char *key,
     return rc;
 }
 
-int frx__outputs_check(const frx_solver *s)
+int frx__outputs_check(const frx_solver *s, int fresh)
 {
     char path[4096];
     int rc = FRX_OK;
+    if (s->set.out_every && fresh) { /* an earlier run's series */
+        snprintf(path, sizeof path, "%s/%s.pvd", s->set.out_dir,
+                 s->set.out_name);
+        if (access(path, F_OK) == 0)
+            frx_log(FRX_LOG_WARN, "%s is an earlier run's: this run's "
+                    "series replaces it from step 0 (the earlier files "
+                    "of steps it does not write stay beside it)", path);
+    }
     if (s->set.out_every) { /* pieces in <dir>/<name>/ */
         snprintf(path, sizeof path, "%s/%s/%s-000000-0.vtu", s->set.out_dir,
                  s->set.out_name, s->set.out_name);

@@ -138,8 +138,9 @@ int frx__core_kernel(frx_solver *s, const char *name, const char *args,
 int frx__output_write(frx_solver *s);
 int frx__checkpoint_write(frx_solver *s);
 /* Can the folders of the outputs and checkpoints the settings ask for
- * be made (frx_check_parent_folder)? Nothing is made. */
-int frx__outputs_check(const frx_solver *s);
+ * be made (frx_check_parent_folder)? Nothing is made. fresh (not a
+ * restart): an earlier run's series there is warned of. */
+int frx__outputs_check(const frx_solver *s, int fresh);
 int frx__checkpoint_read(frx_solver *s, const char *path);
 /* Each variable's L2 error norm over every rank into l2[nvars] (NaN
  * without exact() or quadrature weights). */

@@ -456,7 +456,8 @@ int frx_solver_create(const frx_config *cfg, frx_backend *be, frx_comm *comm,
     int rc = frx__agree(s->mpi, frx__settings_read(cfg, &s->set),
                         "the time loop's settings");
     if (!rc) /* rank 0 makes them, at the first write */
-        rc = frx__agree(s->mpi, s->rank ? FRX_OK : frx__outputs_check(s),
+        rc = frx__agree(s->mpi, s->rank ? FRX_OK
+                                        : frx__outputs_check(s, !restart),
                         "the output folders");
     if (!rc && s->set.profile) /* before any graph is committed */
         rc = frx__agree(s->mpi, frx__profile_enable(be), "the profile");

@@ -33,10 +33,22 @@ check() { # what
             fail "$1: a piece of step $s is missing"
     done
 }
-"$mpiexec" -n 2 "$frx" run case.yaml
+"$mpiexec" -n 2 "$frx" run case.yaml > first.out 2>&1 ||
+    { cat first.out; fail "the first run failed"; }
+grep -q "sol.pvd is an earlier run's" first.out &&
+    fail "a first run was warned of an earlier run's series"
 ls ckpt-00000010.h5 ckpt-00000020.h5 ckpt-00000025.h5 > /dev/null
 check "a run"
 rm out/sol-000020.pvtu out/sol-000025.pvtu
-"$mpiexec" -n 2 "$frx" run case.yaml --restart ckpt-00000010.h5
+"$mpiexec" -n 2 "$frx" run case.yaml --restart ckpt-00000010.h5 \
+    > restart.out 2>&1 || { cat restart.out; fail "the restart failed"; }
+grep -q "sol.pvd is an earlier run's" restart.out &&
+    fail "a restart, which continues the series, was warned of it"
 check "a restart from step 10"
+# the case run again from step 0: warned once that the series restarts
+"$mpiexec" -n 2 "$frx" run case.yaml > again.out 2>&1 ||
+    { cat again.out; fail "the second run failed"; }
+[ "$(grep -c "out/sol.pvd is an earlier run's: this run's series replaces it from step 0" again.out)" = 1 ] ||
+    { cat again.out; fail "a second run from step 0 was not warned once"; }
+check "a second run"
 echo "output.sh: outputs and checkpoints at their intervals and the last step"
