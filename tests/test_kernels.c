@@ -1008,6 +1008,21 @@ START_TEST(scalars_rebound_without_recompiling)
     ck_assert_uint_eq(after.compiles, before.compiles);
     ck_assert_uint_eq(after.cache_loads, before.cache_loads);
     ck_assert_int_eq(frx_kernel_set_scalar(k, "x", 1), FRX_EINVAL);
+    /* an int32_t takes integers that fit, not a value it would cut */
+    const double bad[] = {2.5, 2147483648.0, -2147483649.0, NAN};
+    for (size_t i = 0; i < 4; i++) {
+        ck_assert_int_eq(frx_kernel_set_scalar(k, "k", bad[i]), FRX_ERANGE);
+        ck_assert_msg(strstr(frx_errmsg(), "kernel 'tk_scalars': scalar "
+                             "'k' is an int32_t but was given"), "%s",
+                      frx_errmsg());
+    }
+    ck_assert_int_eq(frx_kernel_set_scalar(k, "k", -2147483648.0), FRX_OK);
+    frx_arg cut[] = {frx_arg_matrix(x), frx_arg_matrix(y), frx_arg_unset(),
+                     frx_arg_scalar(0.5), frx_arg_scalar(3.5)};
+    frx_kernel *kc = NULL;
+    ck_assert_int_eq(frx_kernel_create(be, "tk_scalars", 1, n, cut, 5, &kc),
+                     FRX_ERANGE);
+    ck_assert_ptr_null(kc);
 
     /* A second instance of the same kernel reuses the compiled code. */
     frx_kernel *k2;

@@ -1,6 +1,7 @@
 /* Kernel registry, binding with checks, compile once, launch. */
 #include "frx-impl.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,6 +301,19 @@ static const frx_backend *arg_backend(const frx_arg *g)
     }
 }
 
+/* An int32_t scalar takes an integer that fits: the code would wrap or
+ * cut another silently. */
+static int check_int_scalar(const frx__kspec *s, const frx__karg *a,
+                            double value)
+{
+    if (!a->is_int || (value == floor(value) && value >= INT32_MIN &&
+                       value <= INT32_MAX))
+        return FRX_OK;
+    return frx_error(FRX_ERANGE, "kernel '%s': scalar '%s' is an int32_t "
+                     "but was given %.17g: give an integer from %d to %d",
+                     s->name, a->name, value, INT32_MIN, INT32_MAX);
+}
+
 static int check_arg(frx_backend *be, const frx__kspec *s,
                      const frx__karg *a, const frx_arg *g, size_t nrows,
                      size_t n)
@@ -330,6 +344,8 @@ static int check_arg(frx_backend *be, const frx__kspec *s,
         return ok_kind ? frx_error(FRX_EINVAL, "kernel '%s': argument '%s' "
                                    "is NULL", s->name, a->name)
                        : wrong_kind(s, a, g);
+    if (g->kind == FRX_ARG_SCALAR && a->kind == FRX__K_SCALAR)
+        return check_int_scalar(s, a, g->value);
     /* the generated code reads it in its own backend's precision and
      * layout: data of another backend would be read as the wrong kind */
     const frx_backend *obe = arg_backend(g);
@@ -843,6 +859,9 @@ int frx_kernel_set_scalar(frx_kernel *k, const char *arg, double value)
         if (a->kind != FRX__K_SCALAR)
             return frx_error(FRX_EINVAL, "kernel '%s': argument '%s' is not "
                              "a scalar", k->spec->name, arg);
+        int rc = check_int_scalar(k->spec, a, value);
+        if (rc)
+            return rc;
         frx_param *p = &k->params[k->param_of[i]];
         if (a->is_int)
             p->i = (int64_t)value;
