@@ -37,6 +37,28 @@ static int omp_probe(char *why, size_t n)
 /* More threads than the CPUs this rank may run on: they share cores and
  * wait for each other at every kernel. Open MPI binds each rank of a
  * small job to one core unless told otherwise. */
+/* Flags that let the compiler assume no NaN or Inf: the NaN/Inf checks
+ * (x != x, isfinite) of frx and of solvers may then see none. */
+static void warn_finite_math(char **words)
+{
+    static const char *const risky[] = {"-ffast-math", "-Ofast",
+                                        "-ffinite-math-only"};
+    const char *last = NULL; /* the last word that decides it */
+    for (size_t i = 0; words && words[i]; i++) {
+        if (!strcmp(words[i], "-fno-finite-math-only") ||
+            !strcmp(words[i], "-fno-fast-math"))
+            last = NULL;
+        for (size_t k = 0; k < sizeof risky / sizeof *risky; k++)
+            if (!strcmp(words[i], risky[k]))
+                last = risky[k];
+    }
+    if (last)
+        frx_log(FRX_LOG_WARN, "openmp: backend.openmp.cflags has %s: the "
+                "compiler may assume no NaN or Inf, and the NaN/Inf checks "
+                "(check.interval, a solver's own) may then miss a solution "
+                "that blew up; add -fno-finite-math-only after it", last);
+}
+
 static void warn_affinity(int threads)
 {
     cpu_set_t set;
@@ -85,6 +107,7 @@ static int omp_create(const frx_backend_init *init, frx_backend_info *info,
         free(s);
         return rc;
     }
+    warn_finite_math(s->cflag_words);
     if (s->threads > 0) {
         omp_set_num_threads((int)s->threads);
         warn_affinity((int)s->threads);

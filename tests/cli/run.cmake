@@ -3,6 +3,9 @@
 frx_cli_test(run-singleton 0 "received what its neighbour sent: ok" run ${PROJECT_SOURCE_DIR}/config/demo.yaml)
 frx_cli_test(run-help 0 "usage: frx run" run --help)
 frx_cli_test(run-missing-file 1 "no-such-case.yaml" run no-such-case.yaml)
+frx_cli_test(run-fast-math-warned 0
+  "warn: openmp: backend.openmp.cflags has -ffast-math: the compiler may assume no NaN or Inf"
+  run ${PROJECT_SOURCE_DIR}/tests/data/config/fast-math.yaml)
 # bad arguments: usage, led by what was wrong
 frx_cli_test(run-bad-option 2
   "^frx run: unknown option '--restrat' [(]did you mean --restart[?][)]"
@@ -12,7 +15,8 @@ frx_cli_test(run-restart-without-file 2
 frx_cli_test(run-two-cases 2 "^frx run: a second case 'b.yaml'"
   run a.yaml b.yaml)
 frx_cli_test(run-no-case 2 "^frx run: no case given" run)
-set_tests_properties(cli-run-singleton cli-run-missing-file PROPERTIES
+set_tests_properties(cli-run-singleton cli-run-missing-file
+  cli-run-fast-math-warned PROPERTIES
   ENVIRONMENT "${FRX_MPI_TEST_ENV}")
 frx_cli_test(version 0 "frx [0-9.]+ \\(plugin ABI [0-9]+\\.[0-9]+\\)" version)
 frx_cli_test(unknown-command 2 "unknown command 'frobnicate'" frobnicate)
