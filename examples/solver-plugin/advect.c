@@ -142,6 +142,11 @@ static int read_options(struct advect *a, const frx_cfgnode *opt)
  * fluxes, and the interior and peer faces' views and normals. */
 static int device_data(struct advect *a)
 {
+    /* test hook: a set-up step that fails on one rank only */
+    const char *env = getenv("FRX_ADVECT_TEST_FAIL_RANK");
+    if (env && atoi(env) == a->rank)
+        return frx_error(FRX_EINVAL, "advect: FRX_ADVECT_TEST_FAIL_RANK: "
+                         "rank %d's set-up fails here on purpose", a->rank);
     size_t n = a->neles;
     double *base = malloc(2 * n * sizeof *base), *rv = malloc(n * sizeof *rv);
     int rc = base && rv ? FRX_OK
@@ -185,9 +190,13 @@ static int adv_create(const frx_solver_init *init, frx_solver_info *info,
     a->t0 = init->t0;
     MPI_Comm_rank(frx_comm_mpi(a->comm), &a->rank);
     int rc = read_options(a, init->options);
-    if (rc || (rc = adv_geometry(a, init->mesh)) ||
-        (rc = adv_register_kernels(a)) || (rc = device_data(a)) ||
-        (rc = adv_baseflow_setup(a)))
+    if (!rc)
+        rc = adv_geometry(a, init->mesh);
+    if (!rc)
+        rc = adv_register_kernels(a);
+    if (!rc)
+        rc = device_data(a);
+    if ((rc = adv_baseflow_setup(a, rc))) /* every rank: it agrees rc */
         return rc;
     a->var.name = "u";
     a->block = (frx_solver_block){.size = sizeof a->block, .nupts = 1,

@@ -108,7 +108,10 @@ int adv_build_rhs(struct advect *a, frx_matrix *const *u,
                   frx_matrix *const *f, frx_graph *g);
 
 /* baseflow.c */
-int adv_baseflow_setup(struct advect *a);
+/* rc: this rank's status so far. Every rank calls it, whatever rc is:
+ * the statuses are agreed (frx_comm_agree) before the exchange, which
+ * is collective, so that one rank's failure stops every rank. */
+int adv_baseflow_setup(struct advect *a, int rc);
 int adv_build_check(struct advect *a, frx_graph *g);
 
 #endif

@@ -160,15 +160,19 @@ static int corrupt_for_test(struct advect *a)
     return rc;
 }
 
-int adv_baseflow_setup(struct advect *a)
+int adv_baseflow_setup(struct advect *a, int rc)
 {
-    int rc = frx_kernel_register(a->be, &baseflow_check);
+    if (!rc)
+        rc = frx_kernel_register(a->be, &baseflow_check);
     for (size_t p = 0; p < a->npeers && !rc; p++) {
         struct advect_peer *pe = &a->peers[p];
         if (!(rc = snapshot(a, &pe->local, &pe->base_v, &pe->base_xv,
                             &pe->snap)))
             rc = check_kernel(a, pe->base_v, pe->snap, &pe->check);
     }
+    /* each rank's status before the collective exchange: a rank that
+     * failed alone would leave the others waiting for its side */
+    rc = frx_comm_agree(frx_comm_mpi(a->comm), rc, "advect's set-up");
     if (!rc)
         rc = exchange_once(a);
     if (!rc && a->il.n) { /* interior faces: l sides, then r sides */

@@ -9,6 +9,9 @@
 #   corrupt    FRX_ADVECT_TEST_CORRUPT_RANK=1 changes rank 1's base-flow
 #              snapshot: the first check (step 10) stops both ranks,
 #              each with exit status 1, rank 0 naming rank 1
+#   setup-fails FRX_ADVECT_TEST_FAIL_RANK=1 fails a set-up step on rank 1
+#              only: both ranks stop before the collective exchange
+#              (none waits for the other), rank 0 naming rank 1
 set -u
 mode=$1 mpiexec=$2 dir=$3 src=$4
 case_file=$src/examples/solver-plugin/case.yaml
@@ -93,6 +96,18 @@ corrupt)
         printf '%s\n' "$out" | grep -Eq -- "$p" && fail "a line /$p/"
     done
     echo "example.sh: the check stopped both ranks at step 10"
+    ;;
+setup-fails)
+    # (a hang, the bug this guards against, ends at ctest's timeout)
+    out=$(FRX_ADVECT_TEST_FAIL_RANK=1 run2 "$case_file")
+    printf '%s\n' "$out"
+    ranks_ended "$out" 1 || fail "both ranks must end with status 1"
+    why="rank 1 [(][^)]*[)]: advect: FRX_ADVECT_TEST_FAIL_RANK: rank 1's"
+    why="$why set-up fails here on purpose"
+    for p in "advect's set-up failed on 1 of 2 rank" "$why"; do
+        printf '%s\n' "$out" | grep -Eq -- "$p" || fail "no line /$p/"
+    done
+    echo "example.sh: one rank's failed set-up stopped both ranks"
     ;;
 *)
     fail "unknown mode '$mode'"

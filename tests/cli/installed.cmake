@@ -18,7 +18,7 @@ set_tests_properties(installed-prefix PROPERTIES FIXTURES_SETUP frx-installed
 
 # the example solver plugin on 2 ranks (cli/example.sh says what each
 # mode asserts)
-foreach(mode run converges corrupt)
+foreach(mode run converges corrupt setup-fails)
   add_test(NAME example-solver-${mode} COMMAND sh
     ${CMAKE_CURRENT_SOURCE_DIR}/cli/example.sh ${mode} ${MPIEXEC_EXECUTABLE}
     ${FRX_INSTALLED_DIR} ${PROJECT_SOURCE_DIR})
