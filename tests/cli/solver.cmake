@@ -27,6 +27,9 @@ frx_solver_test(check-stops-every-rank 2 1
 frx_solver_test(check-names-rank 2 1
   "^  rank 1: ode: the check fails at step 7 on rank 1, as solver.fail-step asks"
   check-fails.yaml)
+frx_solver_test(advection-wavelength-fits 1 1
+  "advection-wavelength.yaml:4:49: solver.wavelength along x is 0.3, which does not divide the periodic box's 1"
+  advection-wavelength.yaml)
 # no step of dt = inf where the wave speed is 0 everywhere
 frx_solver_test(cfl-no-finite-step 2 1
   "the CFL step: max_dt gave no finite step on any rank .*: give time.dt instead of time.cfl"

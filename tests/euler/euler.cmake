@@ -79,6 +79,7 @@ foreach(run
     "bad-boundary|bad-boundary.yaml:8:20: .*no boundary condition 'wall': use one of sup-in-fa, sup-out-fn, slp-adia-wall, char-riem-inv"
     "bad-inflow|bad-inflow.yaml:8:5: .*'sup-in-fa' needs 'p'"
     "negative-density|negative-density.yaml:6:8: solver.ics at \\(0.5[0-9]*, 0.0[0-9]*\\) gives rho = -"
+    "negative-free-stream|negative-free-stream.yaml:8:5: solver.boundaries.bottom: the free stream's p is -1: rho and p must be positive"
     "blow-up|^  rank 0: euler: the wave speed is NaN or infinite: the solution has blown up \\(lower time.cfl\\)")
   string(FIND "${run}" "|" bar)
   string(SUBSTRING "${run}" 0 ${bar} name)

@@ -16,6 +16,7 @@
 #include <frx/plugin.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,9 +94,10 @@ static int pair(const frx_cfgnode *opt, const char *key, const double *def,
     return FRX_OK;
 }
 
-/* The default wavelengths: periodic shifts, else the mesh's extent
- * over every rank. */
-static int mesh_lengths(const frx_solver_init *init, double *len)
+/* The default wavelengths: periodic shifts (periodic[d] set), else the
+ * mesh's extent over every rank. */
+static int mesh_lengths(const frx_solver_init *init, double *len,
+                        int *periodic)
 {
     const frx_mesh *m = init->mesh;
     double lo[2] = {HUGE_VAL, HUGE_VAL}, hi[2] = {-HUGE_VAL, -HUGE_VAL};
@@ -123,10 +125,37 @@ static int mesh_lengths(const frx_solver_init *init, double *len)
         if ((rc = frx_mesh_get_periodic(m, i, &p)))
             break;
         for (size_t d = 0; d < 2; d++)
-            if (p.shift[d] != 0)
+            if (p.shift[d] != 0) {
                 len[d] = fabs(p.shift[d]);
+                periodic[d] = 1;
+            }
     }
     return rc;
+}
+
+/* A wavelength given along a periodic direction must divide its period:
+ * else the initial wave jumps at the periodic boundary and the exact
+ * solution is not the periodic problem's (wrong L2 errors, no error). */
+static int fits_period(const frx_solver_init *init, const double *len,
+                       const double *period, const int *periodic)
+{
+    for (int d = 0; d < 2; d++) {
+        double r = period[d] / len[d];
+        if (!periodic[d] || fabs(r - round(r)) <= 1e-9 * fmax(1, r))
+            continue;
+        const frx_cfgnode *n = frx_cfg_get(init->options, "wavelength");
+        char at[512] = "";
+        if (n)
+            snprintf(at, sizeof at, "%s:%d:%d: ",
+                     frx_config_file(frx_cfg_owner(n)), frx_cfg_line(n),
+                     frx_cfg_col(n));
+        return frx_error(FRX_ECONFIG, "%ssolver.wavelength along %c is %g, "
+                         "which does not divide the periodic box's %g: the "
+                         "wave would jump at the periodic boundary; give "
+                         "%g over a whole number", at, "xy"[d], len[d],
+                         period[d], period[d]);
+    }
+    return FRX_OK;
 }
 
 static int adv_create(const frx_solver_init *init, frx_solver_info *info,
@@ -138,11 +167,11 @@ static int adv_create(const frx_solver_init *init, frx_solver_info *info,
     *state = a;
     static const double vdef[2] = {1, 0.5};
     double ldef[2] = {1, 1};
-    int field = 0;
+    int field = 0, periodic[2] = {0, 0};
     int rc = pair(init->options, "velocity", vdef, a->a);
     if (!rc)
         rc = frx_cfg_bool(init->options, "velocity-field", 0, &field);
-    int rc2 = mesh_lengths(init, ldef);
+    int rc2 = mesh_lengths(init, ldef, periodic);
     if (!rc)
         rc = rc2;
     if (!rc)
@@ -152,6 +181,8 @@ static int adv_create(const frx_solver_init *init, frx_solver_info *info,
             rc = frx_error(FRX_ECONFIG, "advection: the wavelength along "
                            "%c is %g: give solver.wavelength, two positive "
                            "numbers", "xy"[d], a->len[d]);
+    if (!rc)
+        rc = fits_period(init, a->len, ldef, periodic);
     a->consts[0] = (fr_const){"ax", a->a[0]};
     a->consts[1] = (fr_const){"ay", a->a[1]};
     a->consts[2] = (fr_const){"lx", a->len[0]};

@@ -34,17 +34,33 @@ static const frx_option options[] = {
 
 static const char *const var_names[] = {"rho", "rhou", "rhov", "E"};
 
+/* A free stream (rho, u, v, p) needs rho > 0 and p > 0: else the ghost
+ * state is no state, and the run blows up later with no word of why. */
+static int free_stream_check(void *ctx, const char *where,
+                             const double *vals, size_t n, const double *x,
+                             const double *nrm, const double *aux)
+{
+    (void)ctx, (void)n, (void)x, (void)nrm, (void)aux;
+    for (int k = 0; k < 4; k += 3)
+        if (!(vals[k] > 0))
+            return frx_error(FRX_ECONFIG, "%s: the free stream's %s is %g: "
+                             "rho and p must be positive", where,
+                             k ? "p" : "rho", vals[k]);
+    return FRX_OK;
+}
+
 /* PyFR's boundary kinds; the free stream of sup-in-fa and char-riem-inv
  * reaches the macros as the scalars bc_rho, bc_u, bc_v, bc_p. */
 static const fr_bc_kind bc_kinds[] = {
     {"sup-in-fa", "rho|u|v|p", "euler_bc_sup_in(ul, n, ur);",
-     "supersonic inflow: the free stream rho, u, v, p", NULL},
+     "supersonic inflow: the free stream rho, u, v, p", free_stream_check},
     {"sup-out-fn", NULL, "euler_bc_sup_out(ul, n, ur);",
      "supersonic outflow: the inside state", NULL},
     {"slp-adia-wall", NULL, "euler_bc_slip_wall(ul, n, ur);",
      "slip (inviscid) wall", NULL},
     {"char-riem-inv", "rho|u|v|p", "euler_bc_char_riem(ul, n, ur);",
-     "characteristic far field about the free stream rho, u, v, p", NULL},
+     "characteristic far field about the free stream rho, u, v, p",
+     free_stream_check},
 };
 
 struct euler {

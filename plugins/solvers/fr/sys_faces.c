@@ -406,7 +406,8 @@ static int bc_check(fr_system *s, const struct fr_faces *fs,
     if (!rc && na)
         rc = s->phys.aux_at(s->phys.ctx, n, x, aux);
     if (!rc)
-        rc = k->check(s->phys.ctx, fs->bc->where, n, x, nrm, aux);
+        rc = k->check(s->phys.ctx, fs->bc->where, fs->bc->vals, n, x, nrm,
+                      aux);
     free(x);
     free(nrm);
     free(aux);

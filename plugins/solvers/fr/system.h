@@ -81,13 +81,16 @@ typedef struct fr_bc_kind {
      * then fr_physics.rsolve of (ul, ur) with ar = al. */
     const char *ghost;
     const char *help; /* one line for messages */
-    /* Optional: refuse a boundary this kind cannot serve, from its flux
-     * points (x [n][ndims], unit outward normals nrm [n][ndims], the
-     * auxiliary fields aux [n][naux] or NULL): FRX_OK, or frx_error
-     * (FRX_ECONFIG) naming the point and starting with where
-     * ("file:line:col: solver.boundaries.<name>"). */
-    int (*check)(void *ctx, const char *where, size_t n, const double *x,
-                 const double *nrm, const double *aux);
+    /* Optional: refuse a boundary this kind cannot serve, from its
+     * keys' values (vals, in the order of keys) and its flux points (x
+     * [n][ndims], unit outward normals nrm [n][ndims], the auxiliary
+     * fields aux [n][naux] or NULL): FRX_OK, or frx_error (FRX_ECONFIG)
+     * naming the value or the point and starting with where
+     * ("file:line:col: solver.boundaries.<name>"). Run at create, on
+     * every rank that holds faces of the boundary. */
+    int (*check)(void *ctx, const char *where, const double *vals,
+                 size_t n, const double *x, const double *nrm,
+                 const double *aux);
 } fr_bc_kind;
 
 /* A named constant, a scalar argument of every physics kernel. */

@@ -228,11 +228,12 @@ static const char slipwall[] =
  * about a base flow that goes through it (a wrong answer, not an error). */
 #define LEE_WALL_CROSSING 1e-2
 
-static int slipwall_check(void *ctx, const char *where, size_t n,
-                          const double *x, const double *nrm,
+static int slipwall_check(void *ctx, const char *where, const double *vals,
+                          size_t n, const double *x, const double *nrm,
                           const double *aux)
 {
     const struct lee *l = ctx;
+    (void)vals; /* it takes no keys */
     for (size_t i = 0; i < n; i++) {
         const double *a = aux + i * l->naux;
         double un = a[1] * nrm[2 * i] + a[2] * nrm[2 * i + 1];
