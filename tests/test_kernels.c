@@ -705,6 +705,61 @@ START_TEST(generated_offsets_are_64_bit)
 }
 END_TEST
 
+/* A view that holds a point twice may be read, never written: its two
+ * writes would race (which lands depends on the threads). Binding it to
+ * a written argument and unpacking into it are refused. */
+START_TEST(written_view_with_a_repeated_point_refused)
+{
+    register_all();
+    ck_assert_int_eq(frx_kernel_register(be, &tk_to_view), FRX_OK);
+    uint64_t rng = 111;
+    void *hm, *hs;
+    frx_matrix *m = rand_matrix(1, 3, 8, &rng, &hm);
+    frx_matrix *src = rand_matrix(1, 3, 3, &rng, &hs);
+    frx_matrix *mats[] = {m, m, m};
+    size_t rows[] = {0, 0, 0}, eles[] = {1, 5, 1};
+    frx_view *v;
+    ck_assert_int_eq(frx_view_create(be, 3, mats, rows, eles, NULL, 1, 3,
+                                     &v), FRX_OK);
+    frx_arg args[] = {frx_arg_matrix(src), frx_arg_view(v)};
+    frx_kernel *k = NULL;
+    ck_assert_int_eq(frx_kernel_create(be, "tk_to_view", 1, 3, args, 2, &k),
+                     FRX_EINVAL);
+    ck_assert_ptr_null(k);
+    ck_assert_msg(strstr(frx_errmsg(), "kernel 'tk_to_view': written view "
+                         "argument 'o': the view holds element") &&
+                  strstr(frx_errmsg(), "more than once"), "%s",
+                  frx_errmsg());
+    /* packing it (a read) is fine; unpacking into it is not */
+    frx_xchg_view *xv;
+    ck_assert_int_eq(frx_xchg_view_create(v, &xv), FRX_OK);
+    ck_assert_int_eq(frx_xchg_view_pack(xv), FRX_OK);
+    ck_assert_int_eq(frx_xchg_view_unpack(xv), FRX_EINVAL);
+    ck_assert_msg(strstr(frx_errmsg(), "frx_xchg_view_unpack: the view "
+                         "holds element"), "%s", frx_errmsg());
+    frx_graph *g;
+    ck_assert_int_eq(frx_graph_create(be, &g), FRX_OK);
+    ck_assert_int_eq(frx_graph_add_pack(g, xv, NULL, 0, NULL), FRX_OK);
+    ck_assert_int_eq(frx_graph_add_unpack(g, xv, NULL, 0, NULL), FRX_EINVAL);
+    frx_graph_destroy(g);
+    frx_xchg_view_destroy(xv);
+    frx_view_destroy(v);
+    /* each point once: written */
+    eles[2] = 6;
+    ck_assert_int_eq(frx_view_create(be, 3, mats, rows, eles, NULL, 1, 3,
+                                     &v), FRX_OK);
+    args[1] = frx_arg_view(v);
+    ck_assert_int_eq(frx_kernel_create(be, "tk_to_view", 1, 3, args, 2, &k),
+                     FRX_OK);
+    ck_assert_int_eq(frx_kernel_run(k), FRX_OK);
+    frx_kernel_destroy(k);
+    frx_view_destroy(v);
+    free(hm), free(hs);
+    frx_matrix_destroy(m);
+    frx_matrix_destroy(src);
+}
+END_TEST
+
 /* A slice keeps its parent's row stride; a broadcast argument's code
  * reads rows of a matrix of its own shape: a slice of a wider matrix is
  * refused, where it would read the rows of another stride. */
@@ -1325,6 +1380,7 @@ static Suite *kernels_suite(void)
     tcase_add_test(tc, view_args);
     tcase_add_test(tc, broadcast_args);
     tcase_add_test(tc, broadcast_slice_refused);
+    tcase_add_test(tc, written_view_with_a_repeated_point_refused);
     tcase_add_test(tc, arguments_of_another_backend_refused);
     tcase_add_test(tc, xchg_args_and_macro);
     tcase_add_test(tc, unread_inputs_not_loaded);

@@ -406,9 +406,17 @@ struct frx_xchg_view {
     /* built once (a pack of a few points takes nanoseconds): [0] plain,
      * [1] with FRX_EXEC_NO_WAITERS, as a graph runs its last nodes */
     frx_pack_args args[2];
+    int unpack_ok;  /* its view holds no element twice (checked once) */
 };
 
 void frx__alloc_release(struct frx_alloc *a);
+
+/* Does the view hold an element twice (*at: one such)? Writing it would
+ * race: which write lands depends on the threads. */
+int frx__view_repeats(const frx_view *v, size_t *at);
+/* FRX_EINVAL naming what would write into a view that holds an element
+ * twice, or OK. */
+int frx__refuse_repeats(const frx_view *v, const char *what);
 
 /* FRX_EINVAL naming what tried to write a const matrix (what), or OK. */
 int frx__refuse_const(const struct frx_alloc *a, const char *what);

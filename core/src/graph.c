@@ -185,6 +185,9 @@ static int add_xchg(frx_graph *g, frx_xchg_view *xv, int type,
                           "the xchg view");
     if (!rc && !pack)
         rc = frx__refuse_const(xv->view->alloc, "frx_graph_add_unpack");
+    if (!rc && !pack && !xv->unpack_ok &&
+        !(rc = frx__refuse_repeats(xv->view, "frx_graph_add_unpack")))
+        xv->unpack_ok = 1;
     if (rc)
         return rc;
     struct node nd = {.type = type, .xv = xv, .nacc = 2,

@@ -383,6 +383,12 @@ static int check_arg(frx_backend *be, const frx__kspec *s,
         const frx_view *v = g->obj;
         if (v->nvrow != a->nrow || v->nvcol != a->ncol || v->n != n)
             return wrong_shape(s, a, "a view", v->nvrow, v->nvcol, v->n, n);
+        if (a->intent != FRX__IN) {
+            char what[200];
+            snprintf(what, sizeof what, "kernel '%s': written view argument "
+                     "'%s'", s->name, a->name);
+            return frx__refuse_repeats(v, what);
+        }
     } else if (a->kind == FRX__K_XCHG) {
         const frx_xchg_matrix *x = g->obj;
         if (x->nvrow != a->nrow || x->nvcol != a->ncol || x->n != n)

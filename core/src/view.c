@@ -128,6 +128,55 @@ int frx_view_create(frx_backend *be, size_t n, frx_matrix *const *mats,
     return FRX_OK;
 }
 
+static int cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+int frx__view_repeats(const frx_view *v, size_t *at)
+{
+    size_t n = v->n * v->nvrow * v->nvcol, k = 0;
+    size_t *e = malloc((n ? n : 1) * sizeof *e);
+    if (!e)
+        return 0; /* cannot tell; binding's other checks still hold */
+    for (size_t i = 0; i < v->n; i++)
+        for (size_t r = 0; r < v->nvrow; r++)
+            for (size_t c = 0; c < v->nvcol; c++)
+                e[k++] = (size_t)v->off[i] + r * (size_t)v->rstride[i] +
+                         c * v->cstride;
+    int twice = 0;
+    size_t span = v->hi - v->lo;
+    uint64_t *bits = span <= 64 * n ? calloc((span + 63) / 64, 8) : NULL;
+    if (bits) { /* linear: face sets hold millions of points */
+        for (size_t i = 0; i < n && !twice; i++) {
+            size_t b = e[i] - v->lo;
+            if (bits[b / 64] >> (b % 64) & 1)
+                twice = 1, *at = e[i];
+            bits[b / 64] |= (uint64_t)1 << (b % 64);
+        }
+    } else {
+        qsort(e, n, sizeof *e, cmp_size);
+        for (size_t i = 1; i < n && !twice; i++)
+            if (e[i] == e[i - 1])
+                twice = 1, *at = e[i];
+    }
+    free(bits);
+    free(e);
+    return twice;
+}
+
+int frx__refuse_repeats(const frx_view *v, const char *what)
+{
+    size_t at;
+    if (!frx__view_repeats(v, &at))
+        return FRX_OK;
+    return frx_error(FRX_EINVAL, "%s: the view holds element %zu of its "
+                     "allocation more than once: writes to it would race "
+                     "(which one lands depends on the threads); give each "
+                     "point once, or read it only", what, at);
+}
+
 void frx_view_destroy(frx_view *v)
 {
     if (!v)

@@ -157,6 +157,9 @@ int frx_xchg_view_unpack(frx_xchg_view *xv)
     if (!xv)
         return frx_error(FRX_EINVAL, "frx_xchg_view_unpack: NULL argument");
     int rc = frx__refuse_const(xv->view->alloc, "frx_xchg_view_unpack");
+    if (!rc && !xv->unpack_ok &&
+        !(rc = frx__refuse_repeats(xv->view, "frx_xchg_view_unpack")))
+        xv->unpack_ok = 1;
     return rc ? rc : frx__xchg_move(xv, 0, 0);
 }
 
