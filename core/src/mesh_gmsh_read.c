@@ -192,7 +192,8 @@ static int token(struct cur *c, const char **tok, size_t *n)
         char it[100];
         c->pos = start;
         return fail(c, FRX_ECONFIG, here(c), "'%.*s' where a value was "
-                    "expected%s: $%s has fewer entries than its counts say",
+                    "expected%s: the entry before it has too few values, "
+                    "or $%s fewer entries than its counts say",
                     (int)(*n > 40 ? 40 : *n), *tok,
                     item_text(c, it, sizeof it), c->sect);
     }
