@@ -145,6 +145,33 @@ START_TEST(slice_misaligned_refused)
 }
 END_TEST
 
+/* An operator's values are finite numbers, in single precision within
+ * float's range: NaN, Inf or 1e39 would be compiled into no literal or
+ * read by a library as something else. */
+START_TEST(const_matrices_refuse_nonfinite_values)
+{
+    double a[6] = {1, 2, 3, 4, 5, 6};
+    const double bad[] = {NAN, INFINITY, -INFINITY};
+    frx_matrix *m = NULL;
+    for (size_t i = 0; i < 3; i++) {
+        a[4] = bad[i];
+        ck_assert_int_eq(frx_matrix_create_const(be, 2, 3, a, &m),
+                         FRX_ERANGE);
+        ck_assert_msg(strstr(frx_errmsg(), "the value at row 1, column 1 "
+                             "is"), "%s", frx_errmsg());
+    }
+    a[4] = 1e39;
+    int single = frx_backend_fpsize(be) == 4;
+    ck_assert_int_eq(frx_matrix_create_const(be, 2, 3, a, &m),
+                     single ? FRX_ERANGE : FRX_OK);
+    if (single)
+        ck_assert_ptr_nonnull(strstr(frx_errmsg(), "past single "
+                                     "precision's range"));
+    else
+        frx_matrix_destroy(m);
+}
+END_TEST
+
 START_TEST(const_matrices_deduplicated)
 {
     double a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {1, 2, 3, 4, 5, 7};
@@ -469,6 +496,7 @@ static Suite *datamodel_suite(void)
     tcase_add_test(tc, slice_aligned_writes_only_its_elements);
     tcase_add_test(tc, slice_misaligned_refused);
     tcase_add_test(tc, const_matrices_deduplicated);
+    tcase_add_test(tc, const_matrices_refuse_nonfinite_values);
     tcase_add_test(tc, pack_scalar_view);
     tcase_add_test(tc, pack_vector_view);
     tcase_add_test(tc, pack_ndims_nvars_view);

@@ -2,6 +2,8 @@
  * de-duplicated constant matrices. */
 #include "frx-impl.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -248,6 +250,17 @@ int frx_matrix_create_const(frx_backend *be, size_t nrow, size_t ncol,
     if (rc)
         return rc;
     size_t count = nrow * ncol;
+    /* an operator's values: NaN or Inf (or, in single precision, past
+     * float's range) would be compiled into code as no literal, or read
+     * by a library as something else */
+    for (size_t i = 0; i < count; i++)
+        if (!isfinite(data[i]) ||
+            (be->precision == FRX_SINGLE && fabs(data[i]) > FLT_MAX))
+            return frx_error(FRX_ERANGE, "frx_matrix_create_const: the value "
+                             "at row %zu, column %zu is %g%s: an operator's "
+                             "values are finite numbers", i / ncol, i % ncol,
+                             data[i], isfinite(data[i]) ? ", past single "
+                             "precision's range" : "");
     uint64_t h = fnv1a(&nrow, sizeof nrow, 0xcbf29ce484222325ull);
     h = fnv1a(&ncol, sizeof ncol, h);
     h = fnv1a(data, count * sizeof *data, h);
