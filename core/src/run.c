@@ -124,7 +124,9 @@ static int next_dt(frx_solver *s, double *dt, double *h_out, int *last)
         int rc = cfl_dt(s, &c);
         if (rc)
             return rc;
-        h = st->pi && s->step > 0 ? fmin(h, c) : c;
+        /* with the controller, the CFL step bounds its dt once there is
+         * one (after a step, a rejection or a restart) */
+        h = st->pi && s->dt > 0 ? fmin(h, c) : c;
     }
     if (st->pi)
         h = fmax(fmin(h, st->dt_max), st->dt_min);
@@ -164,6 +166,9 @@ static int step(frx_solver *s)
         if (s->set.pi) { /* PyFR's PI controller: err alike on every rank */
             const struct frx__settings *st = &s->set;
             double ord = frx__scheme_order(st->scheme);
+            /* an error of exactly 0 (a right-hand side of 0) would make
+             * the next step's errprev^beta 0 and shrink dt to dt-min */
+            err = fmax(err, 1e-12);
             double fac = pow(err, -st->alpha / ord) *
                          pow(s->errprev, st->beta / ord);
             fac = fmin(st->maxf, fmax(st->minf, st->safety * fac));

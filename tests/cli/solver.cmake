@@ -30,6 +30,16 @@ frx_solver_test(check-names-rank 2 1
 frx_solver_test(advection-wavelength-fits 1 1
   "advection-wavelength.yaml:4:49: solver.wavelength along x is 0.3, which does not divide the periodic box's 1"
   advection-wavelength.yaml)
+# rk45's PI controller: a first step rejected under time.cfl, and an
+# error estimate of exactly 0, both end (each hung before)
+frx_solver_test(rk45-cfl-first-step-rejected 1 0
+  "^frx: [0-9]+ steps [(][1-9][0-9]* rejected[)] to step [0-9]+, t = 2,"
+  rk45-cfl-rejected.yaml)
+frx_solver_test(rk45-zero-error 1 0
+  "^frx: [0-9] steps [(]0 rejected[)] to step [0-9], t = 1,"
+  rk45-zero-error.yaml)
+set_tests_properties(solver-rk45-cfl-first-step-rejected solver-rk45-zero-error
+  PROPERTIES TIMEOUT 30)
 # no step of dt = inf where the wave speed is 0 everywhere
 frx_solver_test(cfl-no-finite-step 2 1
   "the CFL step: max_dt gave no finite step on any rank .*: give time.dt instead of time.cfl"
