@@ -731,6 +731,24 @@ START_TEST(bad_curved_edge)
 }
 END_TEST
 
+/* Gmsh 2.2 lists an element once per physical group: with two unnamed
+ * 2-D groups both copies are fluid, and the message says why. */
+START_TEST(bad_element_listed_twice)
+{
+    static const char text[] =
+        "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n"
+        "$PhysicalNames\n1\n1 1 \"wall\"\n$EndPhysicalNames\n"
+        "$Nodes\n6\n1 0 0 0\n2 1 0 0\n3 2 0 0\n4 0 1 0\n5 1 1 0\n6 2 1 0\n"
+        "$EndNodes\n$Elements\n10\n1 1 2 1 1 1 2\n2 1 2 1 1 2 3\n"
+        "3 1 2 1 1 3 6\n4 1 2 1 1 6 5\n5 1 2 1 1 5 4\n6 1 2 1 1 4 1\n"
+        "7 3 2 2 1 1 2 5 4\n8 3 2 2 1 2 3 6 5\n7 3 2 3 1 1 2 5 4\n"
+        "8 3 2 3 1 2 3 6 5\n$EndElements\n";
+    expect_bad(text, strlen(text), FRX_ECONFIG, "they overlap (one element "
+               "listed twice, as Gmsh 2.2 writes an element in two physical "
+               "groups", NULL);
+}
+END_TEST
+
 /* An MSH 4.1 element block naming an entity $Entities lacks. */
 START_TEST(bad_entity)
 {
@@ -950,6 +968,7 @@ static Suite *gmsh_suite(void)
     tcase_add_test(bad, bad_face);
     tcase_add_test(bad, bad_curved_edge);
     tcase_add_test(bad, bad_entity);
+    tcase_add_test(bad, bad_element_listed_twice);
     tcase_add_test(bad, bad_no_elements);
     tcase_add_test(bad, bad_headers);
     tcase_add_test(bad, bad_lines);

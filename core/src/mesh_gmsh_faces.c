@@ -168,14 +168,22 @@ static int match_elements(struct faces *F)
                                            sizeof t2));
         if (n == 2) {
             corners_of(g, e1, (int)(F->sides[r + 1].s % FRX__MAX_FACES), c1);
+            /* the same element twice: Gmsh 2.2 lists an element once
+             * for each physical group it is in */
+            int twice = file_ele(b, e0)->tag == file_ele(b, e1)->tag;
             if (!opposite(c0, c1, nn))
                 return frx__msh_error(b->m, FRX_ECONFIG,
                                       file_ele(b, e1)->where,
                                       "%s and %s lie on the same side of "
-                                      "their shared face (%s): they overlap",
-                                      ele_text(b, e0, t0, sizeof t0),
+                                      "their shared face (%s): they overlap"
+                                      "%s", ele_text(b, e0, t0, sizeof t0),
                                       ele_text(b, e1, t1, sizeof t1),
-                                      face_text(b, c0, nn, ft, sizeof ft));
+                                      face_text(b, c0, nn, ft, sizeof ft),
+                                      twice ? " (one element listed twice, "
+                                      "as Gmsh 2.2 writes an element in "
+                                      "two physical groups: keep the "
+                                      "fluid in one group, or name it "
+                                      "'fluid')" : "");
         }
         r += n;
     }
