@@ -439,6 +439,27 @@ static int create_stages(frx_solver *s, const char *restart)
     return rc;
 }
 
+/* Every rank restarts from the same checkpoint, or none does: a rank
+ * that reads one while the others do not waits forever in the read's
+ * collectives, and ranks reading two checkpoints start from two states.
+ * Rank 0's choice ("" for none) against this rank's; agreed. */
+static int same_restart(MPI_Comm mpi, int rank, const char *restart)
+{
+    char first[4096] = "";
+    if (rank == 0 && restart)
+        snprintf(first, sizeof first, "%s", restart);
+    int rc = MPI_Bcast(first, sizeof first, MPI_CHAR, 0, mpi) == MPI_SUCCESS
+                 ? FRX_OK
+                 : frx_error(FRX_EMPI, "MPI_Bcast of --restart failed");
+    const char *mine = restart ? restart : "";
+    if (!rc && strcmp(first, mine) != 0)
+        rc = frx_error(FRX_EINVAL, "this rank %s%s%s, rank 0 %s%s%s: give "
+                       "every rank the same --restart, or none",
+                       *mine ? "restarts from " : "has no --restart",
+                       mine, "", *first ? "from " : "has none", first, "");
+    return frx__agree(mpi, rc, "the restart");
+}
+
 int frx_solver_create(const frx_config *cfg, frx_backend *be, frx_comm *comm,
                       const struct frx_mesh *mesh, const char *restart,
                       frx_solver **out)
@@ -453,7 +474,9 @@ int frx_solver_create(const frx_config *cfg, frx_backend *be, frx_comm *comm,
                       .cfg = cfg, .mesh = mesh};
     MPI_Comm_rank(s->mpi, &s->rank);
     MPI_Comm_size(s->mpi, &s->nranks);
-    int rc = frx__agree(s->mpi, frx__settings_read(cfg, &s->set),
+    int rc = same_restart(s->mpi, s->rank, restart);
+    if (!rc)
+        rc = frx__agree(s->mpi, frx__settings_read(cfg, &s->set),
                         "the time loop's settings");
     if (!rc) /* rank 0 makes them, at the first write */
         rc = frx__agree(s->mpi, s->rank ? FRX_OK

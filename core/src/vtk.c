@@ -479,19 +479,24 @@ int frx__vtk_write(MPI_Comm comm, const char *dir, const char *name,
         rc = frx__io_mkdirs(path);
     rc = frx__io_agree(comm, rc);
 
+    /* this rank's piece, once written: removed again where the step's
+     * output fails as a whole, so that no piece is left without its
+     * .pvtu */
+    char piece[PATH_BYTES] = "";
     if (!rc) {
         struct piece pc = {.f = f, .types = types, .rank = rank, .t = t};
         rc = path_of(path, "%s/%s/%s-%06" PRIu64 "-%d.vtu", dir, name, name,
                      step, rank);
-        if (!rc)
-            rc = write_piece(path, &pc);
+        if (!rc && !(rc = write_piece(path, &pc)))
+            memcpy(piece, path, sizeof piece);
         rc = frx__io_agree(comm, rc);
     }
+    char pvtu[PATH_BYTES] = "";
     if (!rc) {
         if (rank == 0) {
             rc = path_of(path, "%s/%s-%06" PRIu64 ".pvtu", dir, name, step);
-            if (!rc)
-                rc = write_pvtu(path, name, step, f, size);
+            if (!rc && !(rc = write_pvtu(path, name, step, f, size)))
+                memcpy(pvtu, path, sizeof pvtu);
             if (!rc)
                 rc = path_of(path, "%s/%s.pvd", dir, name);
             if (!rc)
@@ -499,6 +504,10 @@ int frx__vtk_write(MPI_Comm comm, const char *dir, const char *name,
         }
         rc = frx__io_agree(comm, rc);
     }
+    if (rc && piece[0])
+        remove(piece);
+    if (rc && pvtu[0])
+        remove(pvtu);
     free(types);
     return rc;
 }

@@ -90,6 +90,13 @@ foreach(run "rk4;1;1;5" "rk45;2;2;6" "rk45;2;3;6" "ssp-rk3;3;2;4")
   set_tests_properties(${name} PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77
     ENVIRONMENT "${FRX_SOLVER_ENV}")
 endforeach()
+# ranks that see different files (restart, checkpoint folder, a blocked
+# piece): every rank stops with the reason, nothing half made
+add_test(NAME solver-ranks-see-different-files COMMAND ${FRX_OWN_TMPDIR} sh
+  ${CMAKE_CURRENT_SOURCE_DIR}/cli/ranks-files.sh ${MPIEXEC_EXECUTABLE}
+  ${FRX_EXE})
+set_tests_properties(solver-ranks-see-different-files PROPERTIES TIMEOUT 300
+  ENVIRONMENT "${FRX_SOLVER_ENV}")
 add_test(NAME solver-output-intervals COMMAND ${FRX_OWN_TMPDIR} sh
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/output.sh ${MPIEXEC_EXECUTABLE} ${FRX_EXE})
 set_tests_properties(solver-output-intervals PROPERTIES TIMEOUT 120
