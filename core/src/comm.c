@@ -42,7 +42,15 @@ struct frx_comm {
     struct xfer **x;
     size_t n, cap;
     int *nsend, *nrecv; /* per peer: the next tag */
+    char context[96];   /* "step 12, t = 0.5": what runs now, for aborts */
 };
+
+void frx__comm_set_context(frx_comm *c, uint64_t step, double t)
+{
+    if (c)
+        snprintf(c->context, sizeof c->context, "step %llu, t = %.9g",
+                 (unsigned long long)step, t);
+}
 
 static int mpi_fail(const frx_comm *c, int err, const char *call,
                     const struct xfer *x)
@@ -360,9 +368,10 @@ static struct xfer *lookup(frx_comm *c, int id)
 
 void frx_comm_abort(frx_comm *c, int rc)
 {
-    frx_log(FRX_LOG_ERROR, "rank %d of %d stops the job: %s (%s); the other "
-            "ranks wait on this one, so MPI_Abort ends them all", c->rank,
-            c->size, frx_errmsg(), frx_err_name(rc));
+    frx_log(FRX_LOG_ERROR, "%s%srank %d of %d stops the job: %s (%s); the "
+            "other ranks wait on this one, so MPI_Abort ends them all",
+            c->context, c->context[0] ? ": " : "", c->rank, c->size,
+            frx_errmsg(), frx_err_name(rc));
     MPI_Abort(c->comm, 1);
 }
 

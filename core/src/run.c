@@ -156,6 +156,7 @@ static int step(frx_solver *s)
         int last, rc = next_dt(s, &dt, &h, &last);
         if (rc)
             return rc;
+        frx__comm_set_context(s->comm, s->step + 1, s->t);
         if ((rc = frx__scheme_step(s, dt)))
             return frx__fatal(s->mpi, rc, s->step + 1, s->t, "a step");
         if (s->set.scheme == FRX__RK45 &&

@@ -140,6 +140,9 @@ int frx__checkpoint_write(frx_solver *s);
 /* Can the folders of the outputs and checkpoints the settings ask for
  * be made (frx_check_parent_folder)? Nothing is made. fresh (not a
  * restart): an earlier run's series there is warned of. */
+/* The step and time a graph runs for, named where a failure inside it
+ * ends the job (frx_comm_abort). */
+void frx__comm_set_context(frx_comm *c, uint64_t step, double t);
 int frx__outputs_check(const frx_solver *s, int fresh);
 int frx__checkpoint_read(frx_solver *s, const char *path);
 /* Each variable's L2 error norm over every rank into l2[nvars] (NaN

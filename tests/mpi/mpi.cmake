@@ -269,6 +269,12 @@ add_test(NAME mpi-fault-midrun-np3
     "rank 1 of 3 stops the job: MPI_Start \\(receive from rank 0, tag 0\\) failed on rank 1"
     ${FRX_FAULT_RUN} -x FRX_FAULT=start:1:5
     ${FRX_EXE} run ${PROJECT_SOURCE_DIR}/config/demo.yaml)
+# ... in a solver's time loop, the message names the step and time
+add_test(NAME mpi-fault-midrun-solver-np3
+  COMMAND sh ${FRX_EXPECT} 1
+    "step [0-9]+, t = [0-9.e-]+: rank 1 of 3 stops the job: MPI_Start"
+    ${FRX_FAULT_RUN} -x FRX_FAULT=start:1:50
+    ${FRX_EXE} run ${PROJECT_SOURCE_DIR}/config/advection.yaml)
 add_test(NAME mpi-fault-received-values-np3
   COMMAND sh ${FRX_EXPECT} 1
     "rank 1 \\([^)]*\\): 1 of 16384 values received from rank 0 differ"
@@ -276,5 +282,6 @@ add_test(NAME mpi-fault-received-values-np3
     ${FRX_FAULT_RUN} -x FRX_FAULT=recv-add:1:1,recv-add:2:-1
     ${FRX_EXE} run ${PROJECT_SOURCE_DIR}/config/demo.yaml)
 set_tests_properties(mpi-fault-setup-np3 mpi-fault-midrun-np3
-  mpi-fault-received-values-np3 PROPERTIES TIMEOUT 30
+  mpi-fault-midrun-solver-np3 mpi-fault-received-values-np3
+  PROPERTIES TIMEOUT 30
   ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1;${FRX_FAULT_ENV}")
