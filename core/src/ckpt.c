@@ -430,45 +430,29 @@ static int check_call(const char *what, const char *path,
     return rc;
 }
 
-/* Every rank names the same file, and sees it (read: the file; write:
- * its folder, made by rank 0 just before). An MPI-IO open that differs
- * or fails on one rank does not return on the others (Open MPI's OMPIO
- * waits in a barrier), and two ranks reading two checkpoints would
- * start from two states. Collective; agreed. */
-static int same_file_everywhere(MPI_Comm comm, const char *what,
-                                const char *path, int reading)
+/* Every rank sees the file (read) or its folder, made by rank 0 just
+ * before (write): an MPI-IO open that fails on one rank does not return
+ * on the others (Open MPI's OMPIO waits in a barrier). That every rank
+ * names the same file is agreed before (frx_solver_create for
+ * --restart; the case's hash for checkpoint.file). Collective;
+ * agreed. */
+static int seen_everywhere(MPI_Comm comm, const char *what,
+                           const char *path, int reading)
 {
-    int rank;
-    MPI_Comm_rank(comm, &rank);
-    char first[PATH_BYTES] = "";
-    if (rank == 0)
-        snprintf(first, sizeof first, "%s", path);
-    int rc = MPI_Bcast(first, PATH_BYTES, MPI_CHAR, 0, comm) == MPI_SUCCESS
-                 ? FRX_OK
-                 : frx_error(FRX_EMPI, "%s: MPI_Bcast of the file name "
-                             "failed", what);
-    if (!rc && strcmp(first, path) != 0)
-        rc = frx_error(FRX_EINVAL, "%s: this rank names %s, rank 0 %s: "
-                       "every rank must name the same file (is --restart "
-                       "given to every rank?)", what, path, first);
-    if (!rc && reading && access(path, R_OK) != 0) {
+    int rc = FRX_OK;
+    char dir[PATH_BYTES];
+    if (reading && access(path, R_OK) != 0) {
         int e = errno;
         rc = frx_error(FRX_EIO, "cannot open the checkpoint %s: %s on this "
                        "rank (every rank must see the file: a shared "
                        "folder)", path,
                        e == ENOENT ? "no such file" : strerror(e));
-    }
-    if (!rc && !reading) {
-        char dir[PATH_BYTES];
-        snprintf(dir, sizeof dir, "%s", path);
-        char *slash = strrchr(dir, '/');
-        if (slash)
-            *slash = '\0';
-        if (access(slash ? (*dir ? dir : "/") : ".", W_OK | X_OK) != 0)
-            rc = frx_error(FRX_EIO, "%s: the folder of %s is not there or "
-                           "not writable on this rank: %s (every rank must "
-                           "see the folder rank 0 made: a shared folder)",
-                           what, path, strerror(errno));
+    } else if (!reading && !(rc = frx__io_parent_of(path, dir, sizeof dir)) &&
+               access(dir, W_OK | X_OK) != 0) {
+        rc = frx_error(FRX_EIO, "%s: the folder of %s is not there or not "
+                       "writable on this rank: %s (every rank must see the "
+                       "folder rank 0 made: a shared folder)", what, path,
+                       strerror(errno));
     }
     return frx__io_agree(comm, rc);
 }
@@ -518,7 +502,7 @@ int frx__ckpt_write(MPI_Comm comm, const char *path,
         rc = frx__io_agree(comm, rank == 0 ? frx_make_parent_folder(path)
                                            : FRX_OK);
     if (!rc)
-        rc = same_file_everywhere(comm, "checkpoint", path, 0);
+        rc = seen_everywhere(comm, "checkpoint", path, 0);
     if (rc)
         return rc;
     char tmp[PATH_BYTES];
@@ -785,7 +769,7 @@ int frx__ckpt_read(MPI_Comm comm, const char *path,
     struct frx__ckpt_meta fm;
     int rc = frx__io_agree(comm, check_call("restart", path, m, f));
     if (!rc)
-        rc = same_file_everywhere(comm, "restart", path, 1);
+        rc = seen_everywhere(comm, "restart", path, 1);
     if (!rc)
         rc = frx__io_agree(comm, layout(comm, f, &t));
     if (rc)

@@ -411,6 +411,10 @@ struct frx_xchg_view {
 
 void frx__alloc_release(struct frx_alloc *a);
 
+/* The elements of its allocation a view spans, point by point, into out
+ * [n * nvrow * nvcol]; their count. frx__cmp_size: qsort's for size_t. */
+size_t frx__view_elements(const frx_view *v, size_t *out);
+int frx__cmp_size(const void *a, const void *b);
 /* Does the view hold an element twice (*at: one such)? Writing it would
  * race: which write lands depends on the threads. */
 int frx__view_repeats(const frx_view *v, size_t *at);

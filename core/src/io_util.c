@@ -43,9 +43,7 @@ int frx__io_agree(MPI_Comm comm, int rc)
     return frx_error(why.rc, "rank %d: %s", first, why.msg);
 }
 
-/* The folder path names before its last '/' into dir ("." for a bare
- * name, "/" for a file in /). */
-static int parent_of(const char *path, char *dir, size_t size)
+int frx__io_parent_of(const char *path, char *dir, size_t size)
 {
     const char *slash = strrchr(path, '/');
     size_t n = !slash ? 0 : slash == path ? 1 : (size_t)(slash - path);
@@ -60,14 +58,14 @@ static int parent_of(const char *path, char *dir, size_t size)
 int frx_make_parent_folder(const char *path)
 {
     char dir[4096];
-    int rc = parent_of(path, dir, sizeof dir);
+    int rc = frx__io_parent_of(path, dir, sizeof dir);
     return rc ? rc : frx__io_mkdirs(dir);
 }
 
 int frx_check_parent_folder(const char *path)
 {
     char dir[4096];
-    int rc = parent_of(path, dir, sizeof dir);
+    int rc = frx__io_parent_of(path, dir, sizeof dir);
     for (struct stat st; !rc;) {
         if (stat(dir, &st) == 0) {
             if (!S_ISDIR(st.st_mode))
@@ -82,7 +80,8 @@ int frx_check_parent_folder(const char *path)
             !strcmp(dir, "/"))
             return frx_error(FRX_EIO, "cannot write %s: %s: %s", path, dir,
                              strerror(errno));
-        rc = parent_of(dir, dir, sizeof dir); /* up one, to what exists */
+        /* up one, to what exists */
+        rc = frx__io_parent_of(dir, dir, sizeof dir);
     }
     return rc;
 }

@@ -17,6 +17,10 @@
  * lowest rank that failed, as "rank R: ..." unless every rank failed. */
 int frx__io_agree(MPI_Comm comm, int rc);
 
+/* The folder path names before its last '/' into dir ("." for a bare
+ * name, "/" for a file in /); dir may be path. */
+int frx__io_parent_of(const char *path, char *dir, size_t size);
+
 /* mkdir -p. */
 int frx__io_mkdirs(const char *dir);
 

@@ -536,23 +536,6 @@ static int rows_meet(const struct footprint *a, const struct footprint *b,
     return 0;
 }
 
-static size_t view_elements(const frx_view *v, size_t *out)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < v->n; i++)
-        for (size_t r = 0; r < v->nvrow; r++)
-            for (size_t c = 0; c < v->nvcol; c++)
-                out[k++] = (size_t)v->off[i] + r * (size_t)v->rstride[i] +
-                           c * v->cstride;
-    return k;
-}
-
-static int cmp_size(const void *a, const void *b)
-{
-    size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Do the sorted lists e and f share an element? */
 static int sorted_meet(const size_t *e, size_t ne, const size_t *f,
                        size_t nf, size_t *at)
@@ -596,7 +579,7 @@ static int view_meets(const struct footprint *v, const struct footprint *o,
         *at = v->lo > o->lo ? v->lo : o->lo;
         return 1;
     }
-    view_elements(v->v, e);
+    frx__view_elements(v->v, e);
     int meet = 0;
     if (!o->v) {
         for (size_t i = 0; i < nv && !meet; i++)
@@ -606,7 +589,7 @@ static int view_meets(const struct footprint *v, const struct footprint *o,
         return meet;
     }
     size_t *f = e + nv;
-    view_elements(o->v, f);
+    frx__view_elements(o->v, f);
     /* only the spans' common part can hold an element of both */
     size_t lo = v->lo > o->lo ? v->lo : o->lo;
     size_t hi = v->hi < o->hi ? v->hi : o->hi;
@@ -616,8 +599,8 @@ static int view_meets(const struct footprint *v, const struct footprint *o,
     if (bits) {
         meet = bitmap_meet(e, nv, f, no, lo, hi, bits, at);
     } else { /* a sparse span (or no memory for bits): sort */
-        qsort(e, nv, sizeof *e, cmp_size);
-        qsort(f, no, sizeof *f, cmp_size);
+        qsort(e, nv, sizeof *e, frx__cmp_size);
+        qsort(f, no, sizeof *f, frx__cmp_size);
         meet = sorted_meet(e, nv, f, no, at);
     }
     free(bits);

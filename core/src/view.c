@@ -128,23 +128,30 @@ int frx_view_create(frx_backend *be, size_t n, frx_matrix *const *mats,
     return FRX_OK;
 }
 
-static int cmp_size(const void *a, const void *b)
+int frx__cmp_size(const void *a, const void *b)
 {
     size_t x = *(const size_t *)a, y = *(const size_t *)b;
     return (x > y) - (x < y);
 }
 
-int frx__view_repeats(const frx_view *v, size_t *at)
+size_t frx__view_elements(const frx_view *v, size_t *out)
 {
-    size_t n = v->n * v->nvrow * v->nvcol, k = 0;
-    size_t *e = malloc((n ? n : 1) * sizeof *e);
-    if (!e)
-        return 0; /* cannot tell; binding's other checks still hold */
+    size_t k = 0;
     for (size_t i = 0; i < v->n; i++)
         for (size_t r = 0; r < v->nvrow; r++)
             for (size_t c = 0; c < v->nvcol; c++)
-                e[k++] = (size_t)v->off[i] + r * (size_t)v->rstride[i] +
-                         c * v->cstride;
+                out[k++] = (size_t)v->off[i] + r * (size_t)v->rstride[i] +
+                           c * v->cstride;
+    return k;
+}
+
+int frx__view_repeats(const frx_view *v, size_t *at)
+{
+    size_t n = v->n * v->nvrow * v->nvcol;
+    size_t *e = malloc((n ? n : 1) * sizeof *e);
+    if (!e)
+        return 0; /* cannot tell; binding's other checks still hold */
+    frx__view_elements(v, e);
     int twice = 0;
     size_t span = v->hi - v->lo;
     uint64_t *bits = span <= 64 * n ? calloc((span + 63) / 64, 8) : NULL;
@@ -156,7 +163,7 @@ int frx__view_repeats(const frx_view *v, size_t *at)
             bits[b / 64] |= (uint64_t)1 << (b % 64);
         }
     } else {
-        qsort(e, n, sizeof *e, cmp_size);
+        qsort(e, n, sizeof *e, frx__cmp_size);
         for (size_t i = 1; i < n && !twice; i++)
             if (e[i] == e[i - 1])
                 twice = 1, *at = e[i];

@@ -143,16 +143,14 @@ static int fits_period(const frx_solver_init *init, const double *len,
         double r = period[d] / len[d];
         if (!periodic[d] || fabs(r - round(r)) <= 1e-9 * fmax(1, r))
             continue;
+        /* the key is there: the default fits */
         const frx_cfgnode *n = frx_cfg_get(init->options, "wavelength");
-        char at[512] = "";
-        if (n)
-            snprintf(at, sizeof at, "%s:%d:%d: ",
-                     frx_config_file(frx_cfg_owner(n)), frx_cfg_line(n),
-                     frx_cfg_col(n));
-        return frx_error(FRX_ECONFIG, "%ssolver.wavelength along %c is %g, "
-                         "which does not divide the periodic box's %g: the "
-                         "wave would jump at the periodic boundary; give "
-                         "%g over a whole number", at, "xy"[d], len[d],
+        char at[512];
+        return frx_error(FRX_ECONFIG, "%s: solver.wavelength along %c is "
+                         "%g, which does not divide the periodic box's %g: "
+                         "the wave would jump at the periodic boundary; "
+                         "give %g over a whole number",
+                         fr_cfg_place(n, at, sizeof at), "xy"[d], len[d],
                          period[d], period[d]);
     }
     return FRX_OK;

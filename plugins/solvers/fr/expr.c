@@ -2,6 +2,7 @@
  * (after expr_check.c has vouched for the text), evaluation into arrays
  * and derivatives. */
 #include "expr-internal.h"
+#include "fr.h"
 
 #include <matheval.h>
 
@@ -27,8 +28,7 @@ static const char *not_finite(double v)
     return isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";
 }
 
-/* "file:line:col" of a node into buf. */
-static const char *node_place(const frx_cfgnode *node, char *buf, size_t n)
+const char *fr_cfg_place(const frx_cfgnode *node, char *buf, size_t n)
 {
     const char *file = frx_config_file(frx_cfg_owner(node));
     snprintf(buf, n, "%s:%d:%d", file ? file : "<case>", frx_cfg_line(node),
@@ -108,7 +108,7 @@ static int read_const(fr_expr_consts *c, const frx_cfgnode *map,
     char where[512], ckey[512];
     const char *why = bad_const_name(name);
     snprintf(ckey, sizeof ckey, "%s.%s", key, name);
-    node_place(frx_cfg_key_node_at(map, i), where, sizeof where);
+    fr_cfg_place(frx_cfg_key_node_at(map, i), where, sizeof where);
     if (why)
         return frx_error(FRX_ECONFIG, "%s: %s: '%s' %s", where, ckey, name,
                          why);
@@ -116,7 +116,7 @@ static int read_const(fr_expr_consts *c, const frx_cfgnode *map,
     if (fr__expr_consts_find(c, name, strlen(name), &v) == 0)
         return frx_error(FRX_ECONFIG, "%s: %s: '%s' is given twice", where,
                          ckey, name);
-    node_place(node, where, sizeof where);
+    fr_cfg_place(node, where, sizeof where);
     fr_expr *e = NULL;
     int rc = fr_expr_compile(node, ckey, 0, c, &e);
     if (rc)
@@ -145,7 +145,7 @@ int fr_expr_consts_create(const frx_cfgnode *map, const char *key,
     if (map && frx_cfg_type(map) != FRX_CFG_MAP)
         return frx_error(FRX_ECONFIG, "%s: %s must be a map of names to "
                          "numbers or expressions (gamma: 1.4)",
-                         node_place(map, where, sizeof where), key);
+                         fr_cfg_place(map, where, sizeof where), key);
     size_t n = map ? frx_cfg_len(map) : 0;
     fr_expr_consts *c = calloc(1, sizeof *c);
     if (c) {
@@ -282,7 +282,7 @@ int fr_expr_compile(const frx_cfgnode *node, const char *key, unsigned vars,
         return frx_error(FRX_ECONFIG, "%s: missing; it needs an expression",
                          key);
     char where[512];
-    node_place(node, where, sizeof where);
+    fr_cfg_place(node, where, sizeof where);
     if (frx_cfg_type(node) != FRX_CFG_SCALAR)
         return frx_error(FRX_ECONFIG, "%s: %s must be an expression (a "
                          "number or a formula), not a %s", where, key,

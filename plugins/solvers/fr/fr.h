@@ -188,6 +188,9 @@ void fr_geometry_free(fr_geometry *g);
 void fr_to_matrix_layout(const double *src, size_t neles, size_t nrow,
                          size_t ncol, double *dst);
 
+/* "file:line:col" of a node of the case into buf, for messages. */
+const char *fr_cfg_place(const frx_cfgnode *node, char *buf, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -13,13 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "file:line:col" of a node, for messages. */
-static const char *where(const frx_cfgnode *n, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s:%d:%d", frx_config_file(frx_cfg_owner(n)),
-             frx_cfg_line(n), frx_cfg_col(n));
-    return buf;
-}
 
 static void kinds_list(const fr_physics *p, char *buf, size_t len)
 {
@@ -62,11 +55,11 @@ static int read_one(fr_system *s, struct fr_bc *bc, const frx_cfgnode *keyn,
     const fr_physics *p = &s->phys;
     kinds_list(p, kinds, sizeof kinds);
     snprintf(bc->where, sizeof bc->where, "%.480s: solver.boundaries.%.480s",
-             where(keyn, at, sizeof at), bc->name);
+             fr_cfg_place(keyn, at, sizeof at), bc->name);
     if (frx_cfg_type(m) != FRX_CFG_MAP)
         return frx_error(FRX_ECONFIG, "%s: solver.boundaries.%s must be a "
                          "mapping such as {type: <kind>, ...} (kinds of %s: "
-                         "%s)", where(keyn, at, sizeof at), bc->name,
+                         "%s)", fr_cfg_place(keyn, at, sizeof at), bc->name,
                          p->name, kinds);
     const char *type;
     int rc = frx_cfg_string(m, "type", NULL, &type);
@@ -74,7 +67,7 @@ static int read_one(fr_system *s, struct fr_bc *bc, const frx_cfgnode *keyn,
         return rc;
     if (!type)
         return frx_error(FRX_ECONFIG, "%s: solver.boundaries.%s has no "
-                         "'type': give one of %s", where(keyn, at, sizeof at),
+                         "'type': give one of %s", fr_cfg_place(keyn, at, sizeof at),
                          bc->name, kinds);
     for (size_t i = 0; i < p->nbcs && !bc->kind; i++)
         if (!strcmp(p->bcs[i].type, type))
@@ -82,7 +75,7 @@ static int read_one(fr_system *s, struct fr_bc *bc, const frx_cfgnode *keyn,
     if (!bc->kind)
         return frx_error(FRX_ECONFIG, "%s: solver.boundaries.%s.type: %s "
                          "has no boundary condition '%s': use one of %s",
-                         where(frx_cfg_get(m, "type"), at, sizeof at),
+                         fr_cfg_place(frx_cfg_get(m, "type"), at, sizeof at),
                          bc->name, p->name, type, kinds);
     bc->nvals = key_count(bc->kind);
     bc->vals = calloc(bc->nvals ? bc->nvals : 1, sizeof *bc->vals);
@@ -95,7 +88,7 @@ static int read_one(fr_system *s, struct fr_bc *bc, const frx_cfgnode *keyn,
         if (key_index(bc->kind, key) < 0)
             return frx_error(FRX_ECONFIG, "%s: solver.boundaries.%s: '%s' "
                              "takes no key '%s' (its keys: %s)",
-                             where(frx_cfg_key_node_at(m, i), at, sizeof at),
+                             fr_cfg_place(frx_cfg_key_node_at(m, i), at, sizeof at),
                              bc->name, type, key,
                              bc->kind->keys ? bc->kind->keys : "none");
     }
@@ -108,7 +101,7 @@ static int read_one(fr_system *s, struct fr_bc *bc, const frx_cfgnode *keyn,
         if (!frx_cfg_get(m, key))
             return frx_error(FRX_ECONFIG, "%s: solver.boundaries.%s: '%s' "
                              "needs '%s' (its keys: %s)",
-                             where(keyn, at, sizeof at), bc->name, type, key,
+                             fr_cfg_place(keyn, at, sizeof at), bc->name, type, key,
                              bc->kind->keys);
         if ((rc = frx_cfg_double(m, key, 0, -1e300, 1e300, &bc->vals[i])))
             return rc;
@@ -145,7 +138,7 @@ int fr__read_bcs(fr_system *s, const frx_cfgnode *opts, const frx_mesh *mesh)
     if (all && frx_cfg_type(all) != FRX_CFG_MAP)
         return frx_error(FRX_ECONFIG, "%s: solver.boundaries must be a "
                          "mapping of mesh boundary names to conditions",
-                         where(all, at, sizeof at));
+                         fr_cfg_place(all, at, sizeof at));
     /* every entry names a boundary of the mesh */
     for (size_t i = 0; all && i < frx_cfg_len(all); i++) {
         const char *key = frx_cfg_key_at(all, i);
@@ -155,7 +148,7 @@ int fr__read_bcs(fr_system *s, const frx_cfgnode *opts, const frx_mesh *mesh)
         if (j == s->nbcs)
             return frx_error(FRX_ECONFIG, "%s: solver.boundaries.%s: the "
                              "mesh has no boundary '%s' (%s%s)",
-                             where(frx_cfg_key_node_at(all, i), at,
+                             fr_cfg_place(frx_cfg_key_node_at(all, i), at,
                                    sizeof at), key, key,
                              s->nbcs ? "its boundaries: " : "it has none: "
                              "every side is periodic", names);
@@ -168,7 +161,7 @@ int fr__read_bcs(fr_system *s, const frx_cfgnode *opts, const frx_mesh *mesh)
             return frx_error(FRX_ECONFIG, "%s: the mesh's boundary '%s' has "
                              "no condition: add solver.boundaries.%s: {type: "
                              "...} (kinds of %s: %s)",
-                             opts ? where(opts, at, sizeof at) : "solver",
+                             opts ? fr_cfg_place(opts, at, sizeof at) : "solver",
                              s->bcs[j].name, s->bcs[j].name, s->phys.name,
                              kinds);
     return FRX_OK;

@@ -284,14 +284,12 @@ static int create_local(fr_system *s, const frx_solver_init *init)
         const frx_cfgnode *mn =
             frx_cfg_get(frx_config_root(init->config), "mesh");
         char at[512] = "";
-        if (mn)
-            snprintf(at, sizeof at, "%s:%d:%d: ",
-                     frx_config_file(init->config), frx_cfg_line(mn),
-                     frx_cfg_col(mn));
-        return frx_error(FRX_ENOTSUP, "%s%s: the mesh is %d-D; this FR "
+        return frx_error(FRX_ENOTSUP, "%s%s%s: the mesh is %d-D; this FR "
                          "solver runs 2-D meshes (quadrilaterals, "
                          "triangles): give mesh.n two numbers (a 2-D box) "
-                         "or a 2-D Gmsh mesh", at, s->phys.name, s->ndims);
+                         "or a 2-D Gmsh mesh",
+                         mn ? fr_cfg_place(mn, at, sizeof at) : "",
+                         mn ? ": " : "", s->phys.name, s->ndims);
     }
     if ((rc = fr__read_bcs(s, init->options, init->mesh)) ||
         (rc = fr__register_kernels(s)))

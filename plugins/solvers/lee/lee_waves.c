@@ -93,8 +93,7 @@ int lee__waves_read(struct lee *l, const frx_solver_init *init)
     if (!ws || frx_cfg_type(ws) != FRX_CFG_LIST || !frx_cfg_len(ws)) {
         char at[512];
         if (ws)
-            snprintf(at, sizeof at, "%s:%d:%d", frx_config_file(init->config),
-                     frx_cfg_line(ws), frx_cfg_col(ws));
+            fr_cfg_place(ws, at, sizeof at);
         else
             snprintf(at, sizeof at, "%s", frx_config_file(init->config));
         return frx_error(FRX_ECONFIG, "%s: solver.waves is %s: give "
