@@ -55,7 +55,10 @@ static const frx_kernel_decl tk_scalars = {
 
 /* A macro registered by the "solver". */
 static const frx_kernel_macro tk_square_macro = {
-    .name = "tk_square", .params = "a, r", .body = "r = (a)*(a);"};
+    .name = "tk_square", .params = "a, r",
+    /* a // comment must not end the macro (its lines are continued) */
+    .body = "r = (a) // the value, \"and\" 'more' /* not a comment\n"
+            "    * (a); /* squared // still */"};
 static const frx_kernel_decl tk_macro = {
     .name = "tk_macro", .ndim = 1,
     .args = "in xchg fpdtype_t[2] a, out xchg fpdtype_t[2] r",

@@ -93,17 +93,43 @@ static void prelude(struct sbuf *b, const frx__kspec *s,
     put(b, "typedef %s frx_ix64;\n", targets[cg->target].i64);
 }
 
+/* A macro's body, its lines continued. A // comment is left out: the
+ * preprocessor joins continued lines before it removes comments, so one
+ * would end the macro there and drop the lines after it, silently. */
+static void macro_body_out(struct sbuf *b, const char *c)
+{
+    char quote = 0; /* inside "..." or '...' */
+    int block = 0;  /* inside a block comment */
+    for (; *c; c++) {
+        if (*c == '\n') {
+            put(b, " \\\n");
+            continue;
+        }
+        if (quote && *c == '\\' && c[1] && c[1] != '\n')
+            put(b, "%c", *c++);
+        else if (quote && *c == quote)
+            quote = 0;
+        else if (block && *c == '*' && c[1] == '/')
+            block = 0, put(b, "%c", *c++);
+        else if (!quote && !block && (*c == '"' || *c == '\''))
+            quote = *c;
+        else if (!quote && !block && *c == '/' && c[1] == '*')
+            block = 1, put(b, "%c", *c++);
+        else if (!quote && !block && *c == '/' && c[1] == '/') {
+            while (c[1] && c[1] != '\n')
+                c++;
+            continue;
+        }
+        put(b, "%c", *c);
+    }
+}
+
 static void macros_out(struct sbuf *b, const frx_kernel_macro *m, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         put(b, "#define %s(%s) \\\n", m[i].name, m[i].params ? m[i].params
                                                              : "");
-        for (const char *c = m[i].body; *c; c++) {
-            if (*c == '\n')
-                put(b, " \\\n");
-            else
-                put(b, "%c", *c);
-        }
+        macro_body_out(b, m[i].body);
         put(b, "\n");
     }
 }
