@@ -1124,6 +1124,53 @@ START_TEST(compile_error_names_kernel_and_line)
 }
 END_TEST
 
+/* What C lets through and C++ (CUDA, HIP) does not, each a wrong number
+ * without an error on a C target: abs() of a float is C's integer abs
+ * (-2.5 gives 2), and a function used undeclared returns an int. On
+ * every backend the first is |x| or refused, the second refused. */
+START_TEST(c_pitfalls_refused_or_right)
+{
+    frx_kernel_decl dabs = {.name = "tk_abs", .ndim = 1,
+                            .args = "in xchg fpdtype_t[1] a, "
+                                    "out xchg fpdtype_t[1] r",
+                            .body = "r[0] = abs(a[0]);"};
+    frx_kernel_decl dundecl = {.name = "tk_undeclared", .ndim = 1,
+                               .args = "in xchg fpdtype_t[1] a, "
+                                       "out xchg fpdtype_t[1] r",
+                               .body = "r[0] = frx_no_such_fn(a[0]);"};
+    ck_assert_int_eq(frx_kernel_register(be, &dabs), FRX_OK);
+    ck_assert_int_eq(frx_kernel_register(be, &dundecl), FRX_OK);
+    size_t n = 4;
+    frx_xchg_matrix *a, *r;
+    ck_assert_int_eq(frx_xchg_matrix_create(be, n, 1, 1, &a), FRX_OK);
+    ck_assert_int_eq(frx_xchg_matrix_create(be, n, 1, 1, &r), FRX_OK);
+    void *ha = tu_alloc(be, n), *hr = tu_alloc(be, n);
+    for (size_t i = 0; i < n; i++)
+        tu_put(be, ha, i, -2.5 + 1.25 * (double)i); /* -2.5 ... 1.25 */
+    ck_assert_int_eq(frx_xchg_matrix_write(a, ha), FRX_OK);
+    frx_arg args[] = {frx_arg_xchg(a), frx_arg_xchg(r)};
+    frx_kernel *k;
+    if (frx_kernel_create(be, "tk_abs", 1, n, args, 2, &k) == FRX_OK) {
+        ck_assert_int_eq(frx_kernel_run(k), FRX_OK);
+        ck_assert_int_eq(frx_xchg_matrix_read(r, hr), FRX_OK);
+        for (size_t i = 0; i < n; i++)
+            tu_check(tu_get(be, hr, i) == fabs(tu_get(be, ha, i)),
+                     "abs(%g) gave %g", tu_get(be, ha, i), tu_get(be, hr, i));
+        frx_kernel_destroy(k);
+    } else
+        ck_assert_msg(strstr(frx_errmsg(), "kernel 'tk_abs'"), "%s",
+                      frx_errmsg());
+    ck_assert_int_ne(frx_kernel_create(be, "tk_undeclared", 1, n, args, 2,
+                                       &k), FRX_OK);
+    ck_assert_msg(strstr(frx_errmsg(), "kernel 'tk_undeclared'") &&
+                      strstr(frx_errmsg(), "frx_no_such_fn"),
+                  "%s", frx_errmsg());
+    free(ha), free(hr);
+    frx_xchg_matrix_destroy(a);
+    frx_xchg_matrix_destroy(r);
+}
+END_TEST
+
 /* ------------------------------------------------------- disk cache */
 
 /* Run this program as a child that binds tk_axpy with a body made
@@ -1397,6 +1444,7 @@ static Suite *kernels_suite(void)
     tcase_add_test(tc, openmp_cflags_never_reach_a_shell);
     tcase_add_test(tc, scalars_rebound_without_recompiling);
     tcase_add_test(tc, compile_error_names_kernel_and_line);
+    tcase_add_test(tc, c_pitfalls_refused_or_right);
     tcase_add_test(tc, cache_second_process_compiles_nothing);
     tcase_add_test(tc, cache_two_processes_at_once_compile_once);
     tcase_add_test(tc, cache_corrupted_entry_rebuilt);

@@ -27,6 +27,31 @@ const char *frx_openmp_compiler_id(struct omp_state *s)
     return s->cc_id;
 }
 
+/* Mistakes C lets through and the GPU targets (C++) do not: abs() of a
+ * float is the integer abs in C, and a function used undeclared (a typo,
+ * or exp10 without _GNU_SOURCE) returns an int; both give wrong numbers
+ * without an error. Passed where the compiler takes them (asked once). */
+#define OMP_STRICT_FLAGS "-Werror=absolute-value", \
+                         "-Werror=implicit-function-declaration"
+
+static int strict_flags_taken(struct omp_state *s)
+{
+    if (s->strict < 0) {
+        char *argv[] = {(char *)s->cc, OMP_STRICT_FLAGS, "-fsyntax-only",
+                        "-x", "c", "/dev/null", NULL};
+        char *out = NULL;
+        s->strict = frx_openmp_run(argv, &out) == 0;
+        free(out);
+        if (!s->strict)
+            frx_log(FRX_LOG_WARN, "openmp: %s does not take -Werror="
+                    "absolute-value or -Werror=implicit-function-"
+                    "declaration: abs() of a float or a function used "
+                    "undeclared in a kernel body will not be refused",
+                    s->cc);
+    }
+    return s->strict;
+}
+
 /* The host CPU, since -march=native code is only good for it. */
 static void host_id(char *buf, size_t n)
 {
@@ -67,13 +92,17 @@ static int build(const char *out_path, void *ud)
     size_t nf = 0;
     while (b->s->cflag_words[nf])
         nf++;
-    char **argv = calloc(nf + 7, sizeof *argv), *log = NULL, cmd[12000];
+    char *strict[] = {OMP_STRICT_FLAGS};
+    size_t ns = strict_flags_taken(b->s) ? sizeof strict / sizeof *strict : 0;
+    char *tail[] = {"-fPIC", "-shared", "-o", (char *)out_path, file, NULL};
+    char **argv = calloc(1 + nf + ns + sizeof tail / sizeof *tail,
+                         sizeof *argv), *log = NULL, cmd[12000];
     if (!argv)
         return frx_error(FRX_ENOMEM, "openmp: out of memory");
     argv[0] = (char *)b->s->cc;
     memcpy(argv + 1, b->s->cflag_words, nf * sizeof *argv);
-    char *tail[] = {"-fPIC", "-shared", "-o", (char *)out_path, file, NULL};
-    memcpy(argv + 1 + nf, tail, sizeof tail);
+    memcpy(argv + 1 + nf, strict, ns * sizeof *argv);
+    memcpy(argv + 1 + nf + ns, tail, sizeof tail);
     int status = frx_openmp_run(argv, &log);
     frx_openmp_show(argv, cmd, sizeof cmd);
     free(argv);
@@ -104,7 +133,8 @@ int frx_openmp_kernel_compile(void *state, const frx_kernel_src *src,
     char host[512];
     host_id(host, sizeof host);
     const char *parts[] = {"openmp", src->source, s->cc, s->cflags,
-                           frx_openmp_compiler_id(s), host};
+                           frx_openmp_compiler_id(s), host,
+                           strict_flags_taken(s) ? "strict" : ""};
     struct build b = {s, src};
     frx_cache_entry e;
     int rc = frx_cache_fetch(parts, sizeof parts / sizeof *parts, ".so",

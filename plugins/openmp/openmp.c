@@ -80,6 +80,7 @@ static int omp_create(const frx_backend_init *init, frx_backend_info *info,
     if (!s)
         return frx_error(FRX_ENOMEM, "openmp: out of memory");
     s->precision = init->precision;
+    s->strict = -1; /* asked at the first compile */
     int rc = frx_cfg_string(init->options, "cc", "cc", &s->cc);
     if (rc == FRX_OK)
         rc = frx_cfg_string(init->options, "cflags",

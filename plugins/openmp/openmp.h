@@ -20,6 +20,8 @@ struct omp_state {
     long threads;
     size_t soasz;
     char cc_id[256];         /* `cc --version`, read once */
+    int strict;              /* cc takes kernel.c's strict flags: 1, 0, or
+                                -1 not asked yet */
     /* batch.c: launches held between batch_begin and batch_end */
     int batch;    /* backend.openmp.batch */
     int batching; /* between batch_begin and batch_end */

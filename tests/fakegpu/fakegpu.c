@@ -125,6 +125,9 @@ static const char c_prelude[] =
     "#define __launch_bounds__(n)\n"
     "#define __shared__ static\n" /* one per module: blocks run in turn */
     "#define __syncthreads() frx_fake_sync()\n"
+    /* C++'s abs of a float or double, as CUDA and HIP have it */
+    "#define abs(x) _Generic((x), float: fabsf, double: fabs, "
+    "long: labs, long long: llabs, default: abs)(x)\n"
     "static inline float __int_as_float(int i)\n"
     "{\n    union { int i; float f; } u = {.i = i};\n    return u.f;\n}\n"
     "static struct { unsigned x, y, z; } blockIdx, blockDim, threadIdx, "
@@ -321,8 +324,10 @@ static int rtc_compile(void *prog, int nopts, const char *const *opts)
     free(text);
     int status = -1;
     if (!bad) {
-        char *argv[] = {"cc", "-std=gnu11", "-O1", "-w", "-shared", "-fPIC",
-                        "-o", so, c, "-lm", NULL};
+        /* a function used undeclared is an error in C++, as here */
+        char *argv[] = {"cc", "-std=gnu11", "-O1",
+                        "-Werror=implicit-function-declaration", "-shared",
+                        "-fPIC", "-o", so, c, "-lm", NULL};
         posix_spawn_file_actions_t fa;
         posix_spawn_file_actions_init(&fa);
         posix_spawn_file_actions_addopen(&fa, 1, log, 01101, 0600);
