@@ -855,6 +855,13 @@ static int find_file(const frx_config *cfg, const char *name, char **found)
                          "as openmp or lee, without '/' (frx looks for "
                          "frx-<name>.so along the plugin path; frx plugins "
                          "lists them)", name ? name : "(null)");
+    /* a solver's kernels and macros live in its name's namespace, the
+     * core's own (the NaN check, the steppers' sums) in "frx": a plugin
+     * of that name could replace what they use */
+    if (strcmp(name, "frx") == 0)
+        return frx_error(FRX_EINVAL, "bad plugin name 'frx': the name of "
+                         "frx's own kernels; give the plugin (frx-<name>.so) "
+                         "another name");
     char file[300];
     snprintf(file, sizeof file, FRX_PLUGIN_PREFIX "%s" PLUGIN_SUFFIX, name);
 

@@ -43,6 +43,9 @@ frx_cli_test(config-check-dt-and-cfl 1
 frx_cli_test(config-check-solver-name-path 1
   "bad-solver-name.yaml:3:16: solver.name: bad plugin name '../lee': a name such as openmp or lee"
   config check ${FRX_CFG_DATA}/bad-solver-name.yaml)
+frx_cli_test(config-check-solver-name-reserved 1
+  "reserved-solver-name.yaml:3:16: solver.name: bad plugin name 'frx': the name of frx's own kernels"
+  config check ${FRX_CFG_DATA}/reserved-solver-name.yaml)
 frx_cli_test(config-check-solver-name-empty 1
   "empty-solver-name.yaml has 1 error"
   config check ${FRX_CFG_DATA}/empty-solver-name.yaml)
