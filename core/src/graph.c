@@ -329,6 +329,24 @@ static int check_inflight(const frx_graph *g)
                              "before it", a, w->what);
         if (!s)
             continue;
+        /* a receive's buffer read before the graph's first start of it
+         * (no wait for it earlier): the read would see what the graph's
+         * previous run received */
+        int waited = 0;
+        for (size_t k = 0; k < a && !waited; k++)
+            waited = inflight_of(&g->nodes[k], FRX__INFLIGHT_WAIT,
+                                 s->req) != NULL;
+        for (size_t b = 0; s->writes && !waited && b < a; b++) {
+            const frx__access *t = touches(&g->nodes[b], s);
+            if (!t || t->writes)
+                continue;
+            describe(&g->nodes[b], who, sizeof who);
+            return frx_error(FRX_EINVAL, "graph: node %zu (%s) reads the "
+                             "buffer of the %s before node %zu starts it: it "
+                             "would read what the graph's previous run "
+                             "received; add the node after the receive's "
+                             "wait", b, who, s->what, a);
+        }
         size_t end = a + 1;
         while (end < g->n &&
                !inflight_of(&g->nodes[end], FRX__INFLIGHT_WAIT, s->req))

@@ -71,6 +71,35 @@ static void inflight_refused(frx_backend *be, frx_comm *c, int sid, int rid,
     CHECK(HAS(want), "message: %s", frx_errmsg());
     frx_graph_destroy(g);
 
+    /* a kernel reading the receive buffer before its start: it would
+     * read what the graph's previous run received */
+    frx_graph_create(be, &g);
+    frx_graph_add_kernel(g, k, NULL, 0, NULL);
+    frx_graph_add_recv(g, c, rid, NULL, 0, NULL);
+    frx_graph_add_wait(g, c, rid, NULL, 0, NULL);
+    CHECK(frx_graph_commit(g) == FRX_EINVAL, "reader before start committed");
+    snprintf(want, sizeof want, "node 0 (kernel 'setup_twice') reads the "
+             "buffer of the receive from rank %d (tag 0) before node 1 "
+             "starts it: it would read what the graph's previous run "
+             "received", from);
+    CHECK(HAS(want), "message: %s", frx_errmsg());
+    frx_graph_destroy(g);
+    /* ... but after an earlier start and wait of it, it reads that */
+    frx_graph_create(be, &g);
+    frx_graph_add_recv(g, c, rid, NULL, 0, NULL);
+    frx_graph_add_pack(g, snd->xv, NULL, 0, NULL);
+    frx_graph_add_send(g, c, sid, NULL, 0, NULL);
+    frx_graph_add_wait(g, c, rid, NULL, 0, NULL);
+    frx_graph_add_wait(g, c, sid, NULL, 0, NULL);
+    frx_graph_add_kernel(g, k, NULL, 0, NULL);
+    frx_graph_add_recv(g, c, rid, NULL, 0, NULL);
+    frx_graph_add_send(g, c, sid, NULL, 0, NULL);
+    frx_graph_add_wait(g, c, rid, NULL, 0, NULL);
+    frx_graph_add_wait(g, c, sid, NULL, 0, NULL);
+    CHECK(frx_graph_commit(g) == FRX_OK, "reader between two exchanges: %s",
+          frx_errmsg());
+    frx_graph_destroy(g);
+
     /* an unpack of it, the same */
     frx_graph_create(be, &g);
     frx_graph_add_recv(g, c, rid, NULL, 0, NULL);
