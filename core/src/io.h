@@ -44,9 +44,12 @@ struct frx__io_fields {
  * raw binary. Every file is written under a temporary name and renamed,
  * the pieces before the .pvtu, the .pvtu before the .pvd names it. The
  * .pvd keeps earlier steps' entries and drops those of steps >= step
- * (what a run restarted from an earlier step will write again). */
+ * and those after run_from (the step this run started from) and before
+ * run_first (the first step it wrote): the entries of a run it replaces
+ * from a checkpoint at run_from. */
 int frx__vtk_write(MPI_Comm comm, const char *dir, const char *name,
-                   const struct frx__io_fields *f, double t, uint64_t step);
+                   const struct frx__io_fields *f, double t, uint64_t step,
+                   uint64_t run_from, uint64_t run_first);
 
 /* What a checkpoint holds besides the solution. */
 struct frx__ckpt_meta {

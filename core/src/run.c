@@ -243,6 +243,7 @@ int frx_solver_run(frx_solver *s, frx_run_stats *stats)
         return frx_error(FRX_EINVAL, "frx_solver_run: NULL solver");
     uint64_t step0 = s->step;
     s->nrhs0 = s->nrhs;
+    s->out_from = step0, s->out_first = UINT64_MAX;
     s->rejected = 0;
     struct frx__progress pr;
     int rc = step0 == 0 && s->set.out_every ? frx__output_write(s) : FRX_OK;

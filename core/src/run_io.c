@@ -63,9 +63,11 @@ int frx__output_write(frx_solver *s)
     char what[96];
     snprintf(what, sizeof what, "step %llu: output",
              (unsigned long long)s->step);
+    if (s->out_first == UINT64_MAX)
+        s->out_first = s->step;
     if ((rc = frx__agree(s->mpi, rc, what)) == FRX_OK)
         rc = frx__vtk_write(s->mpi, s->set.out_dir, s->set.out_name, &f,
-                            s->t, s->step);
+                            s->t, s->step, s->out_from, s->out_first);
     free_fields(&f);
     return rc;
 }

@@ -84,6 +84,10 @@ struct frx_solver {
     int ucur;                     /* the register holding u */
     double t, dt;                 /* dt: the next step's */
     uint64_t step, nrhs, nrhs0, rejected;
+    /* the step this run started from, and the first it wrote output at
+     * (UINT64_MAX: none yet): the .pvd entries between the two are of
+     * a run this one replaces (frx__vtk_write) */
+    uint64_t out_from, out_first;
     double errprev, errlast;
     int dry; /* a pass that prepares kernels and graphs, runs nothing */
 };

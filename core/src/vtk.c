@@ -181,10 +181,12 @@ static void put_array_xml(FILE *fp, const struct piece *pc, int kind,
     }
 }
 
+/* Version 2.1: VTK's readers renumber the Lagrange hexahedra of older
+ * files (VTK 8's node order); ours are in VTK 9's (fr's vtk_points.c). */
 static void put_header(FILE *fp, const struct piece *pc)
 {
     fprintf(fp, "<?xml version=\"1.0\"?>\n"
-            "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" "
+            "<VTKFile type=\"UnstructuredGrid\" version=\"2.1\" "
             "byte_order=\"" FRX__BYTE_ORDER "\" header_type=\"UInt64\">\n"
             "  <UnstructuredGrid>\n    <FieldData>\n");
     put_array_xml(fp, pc, A_TIME, "TimeValue", "      ");
@@ -329,7 +331,7 @@ static int write_pvtu(const char *path, const char *name, uint64_t step,
     if (rc)
         return rc;
     fprintf(fp, "<?xml version=\"1.0\"?>\n"
-            "<VTKFile type=\"PUnstructuredGrid\" version=\"1.0\" "
+            "<VTKFile type=\"PUnstructuredGrid\" version=\"2.1\" "
             "byte_order=\"" FRX__BYTE_ORDER "\" header_type=\"UInt64\">\n"
             "  <PUnstructuredGrid GhostLevel=\"0\">\n    <PPointData>\n");
     for (size_t v = 0; v < f->nvars; v++) {
@@ -407,7 +409,7 @@ static int read_all(const char *path, char **text)
 }
 
 static int update_pvd(const char *path, const char *name, uint64_t step,
-                      double t)
+                      double t, uint64_t run_from, uint64_t run_first)
 {
     char *old;
     int rc = read_all(path, &old);
@@ -430,7 +432,9 @@ static int update_pvd(const char *path, const char *name, uint64_t step,
             break;
         *end = '\0';
         long long s = entry_step(p, name);
-        if (s < 0 || (uint64_t)s < step)
+        int replaced = s >= 0 && (uint64_t)s > run_from &&
+                       (uint64_t)s < run_first;
+        if (s < 0 || ((uint64_t)s < step && !replaced))
             fprintf(fp, "    %s/>\n", p);
         p = end + 2;
     }
@@ -458,7 +462,8 @@ static int path_of(char *buf, const char *fmt, ...)
 }
 
 int frx__vtk_write(MPI_Comm comm, const char *dir, const char *name,
-                   const struct frx__io_fields *f, double t, uint64_t step)
+                   const struct frx__io_fields *f, double t, uint64_t step,
+                   uint64_t run_from, uint64_t run_first)
 {
     int rank, size;
     MPI_Comm_rank(comm, &rank);
@@ -500,7 +505,7 @@ int frx__vtk_write(MPI_Comm comm, const char *dir, const char *name,
             if (!rc)
                 rc = path_of(path, "%s/%s.pvd", dir, name);
             if (!rc)
-                rc = update_pvd(path, name, step, t);
+                rc = update_pvd(path, name, step, t, run_from, run_first);
         }
         rc = frx__io_agree(comm, rc);
     }

@@ -35,6 +35,7 @@ struct vtu {
     char *buf;
     size_t len;
     char type[32], byte_order[16], header_type[16], encoding[16];
+    char version[16];
     uint64_t npts, ncells;
     int npieces;
     size_t narr;
@@ -119,6 +120,7 @@ static int parse_vtu(const char *path, struct vtu *x)
             snprintf(section, sizeof section, "%.15s", tag);
         else if (!strcmp(tag, "VTKFile")) {
             attr(p, end, "type", x->type, sizeof x->type);
+            attr(p, end, "version", x->version, sizeof x->version);
             attr(p, end, "byte_order", x->byte_order, sizeof x->byte_order);
             attr(p, end, "header_type", x->header_type,
                  sizeof x->header_type);
@@ -207,7 +209,9 @@ static double num(const struct darr *a, size_t i)
  * count what its type, components and the piece's counts make. */
 static void check_layout(struct vtu *x, const char *path)
 {
+    /* 2.1 or later: VTK renumbers Lagrange hexahedra of older files */
     CHECK(!strcmp(x->type, "UnstructuredGrid") && x->npieces == 1 &&
+              !strcmp(x->version, "2.1") &&
               !strcmp(x->header_type, "UInt64") &&
               !strcmp(x->encoding, "raw") &&
               !strcmp(x->byte_order, "LittleEndian"),
@@ -431,17 +435,30 @@ static void series(const char *dir, const char *name, size_t fs)
 {
     struct io_mesh m;
     CHECK(io_mesh_make(&m, rank, size, 2, fs, IO_LINEAR) == 0, "memory");
-    uint64_t steps[] = {0, 10, 20};
-    double times[] = {0, 0.5, 1.0 / 3};
-    for (int i = 0; i < 3; i++) {
+    uint64_t steps[] = {0, 10, 20, 30};
+    double times[] = {0, 0.5, 1.0 / 3, 0.75};
+    for (int i = 0; i < 4; i++) {
         int rc = frx__vtk_write(MPI_COMM_WORLD, dir, name, &m.f, times[i],
-                                steps[i]);
+                                steps[i], 0, 0);
         CHECK(rc == FRX_OK, "vtk_write: %s", frx_errmsg());
     }
     if (rank == 0)
-        check_pvd(dir, name, 3, steps, times);
-    /* a run restarted at step 10 writes it again: step 20 is dropped */
-    int rc = frx__vtk_write(MPI_COMM_WORLD, dir, name, &m.f, 0.5, 10);
+        check_pvd(dir, name, 4, steps, times);
+    /* a run restarted at step 10 that writes first at step 30: the
+     * replaced run's 20 goes with its 30, the new 30 and 40 come after
+     * its own entries */
+    uint64_t after[] = {0, 10, 30, 40};
+    double after_t[] = {0, 0.5, 0.875, 1};
+    for (int i = 2; i < 4; i++) {
+        int rc = frx__vtk_write(MPI_COMM_WORLD, dir, name, &m.f, after_t[i],
+                                after[i], 10, 30);
+        CHECK(rc == FRX_OK, "vtk_write: %s", frx_errmsg());
+    }
+    if (rank == 0)
+        check_pvd(dir, name, 4, after, after_t);
+    /* a run restarted at step 10 that writes it again: the rest goes */
+    int rc = frx__vtk_write(MPI_COMM_WORLD, dir, name, &m.f, 0.5, 10, 10,
+                            10);
     CHECK(rc == FRX_OK, "vtk_write: %s", frx_errmsg());
     char path[2048], sub[1024];
     snprintf(sub, sizeof sub, "%s/%s", dir, name);
@@ -470,7 +487,7 @@ static void refusals(const char *dir)
     for (size_t b = 0; b < m.f.nblocks; b++)
         if (m.blocks[b].etype == FRX_ETYPE_QUAD)
             m.sb[b].nvis = 5;
-    int rc = frx__vtk_write(MPI_COMM_WORLD, dir, "bad", &m.f, 0, 0);
+    int rc = frx__vtk_write(MPI_COMM_WORLD, dir, "bad", &m.f, 0, 0, 0, 0);
     check_refused(rc, FRX_EINVAL, "VTK cell type 70 with 5 points");
     for (size_t b = 0; b < m.f.nblocks; b++)
         if (m.blocks[b].etype == FRX_ETYPE_QUAD)
@@ -484,11 +501,11 @@ static void refusals(const char *dir)
     }
     MPI_Barrier(MPI_COMM_WORLD);
     snprintf(path, sizeof path, "%s/afile/out", dir);
-    rc = frx__vtk_write(MPI_COMM_WORLD, path, "x", &m.f, 0, 0);
+    rc = frx__vtk_write(MPI_COMM_WORLD, path, "x", &m.f, 0, 0, 0, 0);
     check_refused(rc, FRX_EIO, "afile: a file of that name is in the way");
-    rc = frx__vtk_write(MPI_COMM_WORLD, dir, "afile/x", &m.f, 0, 0);
+    rc = frx__vtk_write(MPI_COMM_WORLD, dir, "afile/x", &m.f, 0, 0, 0, 0);
     check_refused(rc, FRX_EINVAL, "name without '/'");
-    rc = frx__vtk_write(MPI_COMM_WORLD, dir, "a&b", &m.f, 0, 0);
+    rc = frx__vtk_write(MPI_COMM_WORLD, dir, "a&b", &m.f, 0, 0, 0, 0);
     check_refused(rc, FRX_EINVAL, "(got '");
     /* the last rank cannot write its piece (a folder is in the way of its
      * temporary file): every rank stops with its reason, naming the file
@@ -508,7 +525,7 @@ static void refusals(const char *dir)
               path);
     }
     MPI_Barrier(MPI_COMM_WORLD);
-    rc = frx__vtk_write(MPI_COMM_WORLD, dir, "y", &m.f, 0, 0);
+    rc = frx__vtk_write(MPI_COMM_WORLD, dir, "y", &m.f, 0, 0, 0, 0);
     check_refused(rc, FRX_EIO, want);
     snprintf(path, sizeof path, "%s/y-000000.pvtu", dir);
     struct stat st;
