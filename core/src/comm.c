@@ -329,10 +329,15 @@ static int check_peer(void *ud)
         if (done)
             break;
         if (!warned && frx__now() - t0 > 10) {
-            frx_log(FRX_LOG_WARN, "frx_graph_commit: waiting for rank %d "
-                    "to register the other side of the %s (each exchange "
-                    "in a graph is checked against its peer at commit)",
-                    x->peer, x->what);
+            const char *ns = x->c->be->kernel_ns;
+            frx_log(FRX_LOG_WARN, "frx_graph_commit%s%s%s: waiting for rank "
+                    "%d to register the other side of the %s (each "
+                    "exchange in a graph is checked against its peer at "
+                    "commit); if the job hangs here, the two ranks "
+                    "registered different numbers of exchanges with each "
+                    "other: each pair must register the same exchanges, in "
+                    "the same order", ns ? " (plugin '" : "", ns ? ns : "",
+                    ns ? "')" : "", x->peer, x->what);
             warned = 1;
         }
         nanosleep(&(struct timespec){0, 1000000}, NULL);
