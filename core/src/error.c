@@ -48,12 +48,16 @@ int frx__error_is_agreed(void) { return agreed; }
 /* Formatted into a buffer of its own first: the arguments may point
  * into errmsg itself (`frx_error(rc, "...: %s", frx_errmsg())`). */
 static _Thread_local char scratch[sizeof errmsg];
+static _Thread_local unsigned long nerrors;
+
+unsigned long frx__error_count(void) { return nerrors; }
 
 int frx__error_v(int code, const char *fmt, va_list ap)
 {
     vsnprintf(scratch, sizeof scratch, fmt, ap);
     memcpy(errmsg, scratch, strlen(scratch) + 1);
     agreed = 0;
+    nerrors++;
     return code;
 }
 
@@ -78,6 +82,7 @@ int frx__error_append(int code, const char *fmt, ...)
     if (len)
         errmsg[len++] = '\n';
     memcpy(errmsg + len, scratch, strlen(scratch) + 1);
+    nerrors++;
     return code;
 }
 

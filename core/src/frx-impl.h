@@ -26,6 +26,9 @@ void frx__error_clear(void);
  * copy of their reasons. */
 void frx__error_mark_agreed(void);
 int frx__error_is_agreed(void);
+/* How many errors this thread has recorded: a call that returns an error
+ * without one leaves it as it was. */
+unsigned long frx__error_count(void);
 
 /* Allocation that records FRX_ENOMEM with what was being allocated. */
 void *frx__calloc(size_t n, size_t size, const char *what);

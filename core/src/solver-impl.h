@@ -55,6 +55,7 @@ struct frx_solver {
     const frx_plugin *plugin;
     const frx_solver_ops *ops;
     const char *name;             /* the plugin's: its kernel namespace */
+    unsigned long errors_before;  /* frx__error_count() at enter() */
     void *state;
     int created;                  /* create succeeded: destroy it */
     /* where it runs */

@@ -13,15 +13,22 @@
 /* ------------------------------------------------------- plugin calls */
 
 /* Each call into the plugin runs in its kernel namespace: between
- * enter and leave. */
+ * enter and leave. A plugin that returns an error without saying why
+ * (frx_error) is named, rather than an earlier message shown as its. */
 static const char *enter(frx_solver *s)
 {
+    s->errors_before = frx__error_count();
     return frx__kernel_ns_set(s->be, s->name);
 }
 
 static int leave(frx_solver *s, const char *old, int rc)
 {
     frx__kernel_ns_set(s->be, old);
+    if (rc != FRX_OK && frx__error_count() == s->errors_before)
+        frx_error(rc, "solver '%s' (%s) returned %s without a message: a "
+                  "plugin says why with frx_error() before it returns an "
+                  "error", s->name, frx_plugin_path(s->plugin),
+                  frx_err_name(rc));
     return rc;
 }
 
@@ -151,6 +158,17 @@ static int take_blocks(frx_solver *s)
     for (size_t b = 0; b < in->nblocks; b++) {
         const frx_solver_block *src =
             (const void *)((const char *)in->blocks + b * in->block_size);
+        char why[200];
+        if (src->size < offsetof(frx_solver_block, neles) + sizeof(size_t) ||
+            src->size > in->block_size) {
+            snprintf(why, sizeof why, "block %zu has .size %u, which is "
+                     "not between its fields' %zu bytes and info.block_size "
+                     "%zu: set .size = sizeof(frx_solver_block)", b,
+                     (unsigned)src->size,
+                     offsetof(frx_solver_block, neles) + sizeof(size_t),
+                     in->block_size);
+            return bad_info(s, why);
+        }
         take(&s->blocks[b], sizeof s->blocks[b], src, src->size);
         frx_solver_block *blk = &s->blocks[b];
         if (!blk->nupts || !blk->neles)
@@ -158,7 +176,6 @@ static int take_blocks(frx_solver *s)
         frx_mesh_block mb = {.size = sizeof mb};
         if (s->mesh && frx_mesh_get_block(s->mesh, b, &mb) == FRX_OK &&
             mb.neles != blk->neles) {
-            char why[160];
             snprintf(why, sizeof why, "block %zu has %zu elements but the "
                      "mesh's has %zu", b, blk->neles, mb.neles);
             return bad_info(s, why);

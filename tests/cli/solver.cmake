@@ -63,6 +63,13 @@ set_tests_properties(cli-run-restart-needs-solver PROPERTIES
 frx_solver_test(step-failure-aborts 2 1
   "step 3, t = 0.2: a step failed on rank 1: ode: set_time fails at t = 0.25 on rank 1.*stopping the job"
   step-fails.yaml)
+# a plugin that fails without saying why is named as such
+frx_solver_test(silent-failure-named 2 1
+  "rank 1: solver 'ode' [(].*frx-ode.so[)] returned FRX_EINVAL without a message"
+  silent-failure.yaml)
+frx_solver_test(block-size-unset 1 1
+  "solver 'ode' [(].*frx-ode.so[)]: block 0 has .size 0, which is not between"
+  block-size-unset.yaml)
 # on a terminal the progress line is rewritten in place
 find_program(FRX_SCRIPT script)
 if(FRX_SCRIPT)
