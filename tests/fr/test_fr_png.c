@@ -223,6 +223,44 @@ START_TEST(range_and_background)
 }
 END_TEST
 
+/* A graded field: coarse points on the left, fine ones on the right
+ * with a hole 5 fine spacings wide, less than the coarse spacing. Each
+ * point's own radius leaves the hole grey. */
+START_TEST(hole_beside_small_elements)
+{
+    char dir[4096], path[4200];
+    tmpdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/g.png", dir);
+    double *xy = malloc(2 * 3000 * sizeof *xy), *v = malloc(3000 * sizeof *v);
+    ck_assert(xy && v);
+    size_t n = 0;
+    for (int i = 0; i < 8; i++) /* x 0 .. 0.875, y 0 .. 1: spacing 1/8 */
+        for (int j = 0; j <= 8; j++)
+            xy[2 * n] = i / 8.0, xy[2 * n + 1] = j / 8.0, v[n] = 0, n++;
+    for (int i = 0; i <= 50; i++) /* x 1 .. 2, y 0 .. 1: spacing 1/50 */
+        for (int j = 0; j <= 50; j++) {
+            double x = 1 + i / 50.0, y = j / 50.0;
+            if (fabs(x - 1.5) < 0.05 && fabs(y - 0.5) < 0.05)
+                continue; /* the hole, 0.1 wide */
+            xy[2 * n] = x, xy[2 * n + 1] = y, v[n] = 1, n++;
+        }
+    fr_png_opts o = {.width = 200, .cmap = FR_CMAP_VIRIDIS};
+    ck_assert_int_eq(fr_png_write(path, n, xy, v, &o), 0);
+    image im;
+    image_read(path, &im);
+    ck_assert_int_eq(im.h, 100);
+    ck_pixel(&im, 150, 50, grey); /* (1.505, 0.495): in the hole */
+    ck_pixel(&im, 149, 49, grey);
+    ck_pixel(&im, 180, 20, viridis1); /* fine points about */
+    ck_pixel(&im, 40, 50, viridis0);  /* coarse points about */
+    ck_pixel(&im, 95, 50, viridis0);  /* between the two: no gap */
+    image_free(&im);
+    free(xy), free(v);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
 START_TEST(errors)
 {
     char dir[1024], path[1200], want[4096];
@@ -373,6 +411,7 @@ int main(int argc, char **argv)
         tcase_add_test(tc, colour_maps);
         tcase_add_test(tc, step_viridis);
         tcase_add_test(tc, signed_diverging);
+        tcase_add_test(tc, hole_beside_small_elements);
         tcase_add_test(tc, range_and_background);
         tcase_add_test(tc, errors);
     }

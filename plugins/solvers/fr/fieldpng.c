@@ -72,10 +72,11 @@ static int grid_build(grid *g, size_t n, const double *xy, double x0,
     return FRX_OK;
 }
 
-/* The largest distance from a point to its nearest neighbour: search
- * rings of cells around the point's until the ring is farther than the
- * nearest found. */
-static double max_nearest(const grid *g, size_t n, const double *xy)
+/* Each point's distance to its nearest neighbour elsewhere, into near
+ * (0 where it has none), and the largest: search rings of cells around
+ * the point's until the ring is farther than the nearest found. */
+static double nearest(const grid *g, size_t n, const double *xy,
+                      double *near)
 {
     double worst = 0.0;
     for (size_t i = 0; i < n; i++) {
@@ -93,22 +94,22 @@ static double max_nearest(const grid *g, size_t n, const double *xy)
                     size_t c = (size_t)j * (size_t)g->nx + (size_t)m;
                     for (size_t q = g->start[c]; q < g->start[c + 1]; q++) {
                         size_t o = g->idx[q];
-                        if (o == i)
-                            continue;
                         double dx = xy[2 * o] - px, dy = xy[2 * o + 1] - py;
-                        best = fmin(best, dx * dx + dy * dy);
+                        if (dx != 0.0 || dy != 0.0) /* not a copy of i */
+                            best = fmin(best, dx * dx + dy * dy);
                     }
                 }
         }
-        if (isfinite(best))
-            worst = fmax(worst, best);
+        near[i] = isfinite(best) ? sqrt(best) : 0.0;
+        worst = fmax(worst, near[i]);
     }
-    return sqrt(worst);
+    return worst;
 }
 
-/* The Shepard mean at (px, py) of the points within r; 0 if none. */
+/* The Shepard mean at (px, py) of the points within their radius r[]
+ * of it; 0 if none. */
 static int pixel_value(const grid *g, const double *xy, const double *val,
-                       double r, double px, double py, double *out)
+                       const double *rad, double px, double py, double *out)
 {
     long cx = cell_of(g, px, g->x0, g->nx), cy = cell_of(g, py, g->y0, g->ny);
     double sw = 0.0, swv = 0.0;
@@ -125,6 +126,7 @@ static int pixel_value(const grid *g, const double *xy, const double *val,
                     *out = val[o];
                     return 1;
                 }
+                double r = rad[o];
                 if (d < r) {
                     double w = (r - d) / (r * d);
                     sw += w * w;
@@ -144,7 +146,8 @@ typedef struct picture {
     const char *path;
     int width, height, cmap;
     double x0, y1, dx, dy; /* left edge, top edge, pixel sizes */
-    double lo, hi, vmin, vmax, r;
+    double lo, hi, vmin, vmax;
+    const double *r; /* each point's radius */
     const char *name;
     const grid *g;
     const double *xy, *val;
@@ -345,20 +348,36 @@ int fr_png_write(const char *path, size_t n, const double *xy,
     /* cells of about one point each, for the nearest neighbours */
     if ((rc = grid_build(&g, n, xy, bb[0], bb[1], w, h, sqrt(w * h / n))))
         return rc;
-    p.r = o && o->radius > 0 ? o->radius : 1.5 * max_nearest(&g, n, xy);
-    if (!(p.r > 0)) /* every point doubled */
-        p.r = g.cs;
+    /* each point's radius 1.5 x its own nearest neighbour's distance, so
+     * that a hole shows beside small elements as beside large ones */
+    double *rad = malloc(n * sizeof *rad), rmax = 0.0;
+    if (!rad) {
+        grid_free(&g);
+        return frx_error(FRX_ENOMEM, "out of memory writing %s", path);
+    }
+    double far = o && o->radius > 0 ? 0.0 : nearest(&g, n, xy, rad);
+    for (size_t i = 0; i < n; i++) {
+        rad[i] = o && o->radius > 0 ? o->radius
+                 : rad[i] > 0       ? 1.5 * rad[i]
+                 : far > 0          ? 1.5 * far /* a point alone */
+                                    : g.cs;     /* every point doubled */
+        rmax = fmax(rmax, rad[i]);
+    }
     grid_free(&g);
-    /* cells of side >= r: a pixel's points lie in its 3 x 3 cells */
-    if ((rc = grid_build(&g, n, xy, bb[0], bb[1], w, h, p.r)))
+    /* cells of side >= every r: a pixel's points lie in its 3 x 3 cells */
+    if ((rc = grid_build(&g, n, xy, bb[0], bb[1], w, h, rmax))) {
+        free(rad);
         return rc;
+    }
     p.g = &g;
+    p.r = rad;
     p.row = malloc(3 * (size_t)p.width);
     if (!p.row)
         rc = frx_error(FRX_ENOMEM, "out of memory writing %s", path);
     else
         rc = write_file(&p);
     free(p.row);
+    free(rad);
     grid_free(&g);
     return rc;
 }

@@ -1,11 +1,12 @@
 /* frx-fr-common: a PNG picture of one variable of a 2-D field, so that a
- * user sees a result without ParaView (docs/output.md, "PNG pictures").
+ * user sees a result without ParaView (docs/expressions.md, "PNG pictures").
  *
  * The field is given as scattered points (x, y) with a value each: the
  * solution or visualisation points of every element. Each pixel takes
  * the inverse-distance weighted mean (modified Shepard weights, which
- * vanish at radius r) of the points within r of its centre; a pixel with
- * none is background grey, so holes and curved outlines stay visible.
+ * vanish at each point's radius r) of the points within their r of its
+ * centre; a pixel with none is background grey, so holes and curved
+ * outlines stay visible, beside small elements as beside large ones.
  * The picture is RGB, 8 bits per channel, with a perceptual colour map;
  * tEXt chunks record the variable, its range and the colour scale. It is
  * written to a temporary name beside path and renamed.
@@ -39,8 +40,8 @@ typedef struct fr_png_opts {
     int fixed_range;  /* 1: colours span [lo, hi]; 0: from the data (for
                          diverging: [-m, m], m the largest |value|) */
     double lo, hi;
-    double radius;    /* r; 0: 1.5 x the largest distance from a point to
-                         its nearest neighbour */
+    double radius;    /* every point's r; 0: 1.5 x the distance from
+                         each point to its nearest neighbour */
     const char *name; /* the variable, for the tEXt chunks; may be NULL */
 } fr_png_opts;
 
