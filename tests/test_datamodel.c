@@ -486,6 +486,54 @@ START_TEST(xchg_matrix_roundtrip)
 }
 END_TEST
 
+/* Doubles in and out whatever the precision: each value comes back as
+ * the backend holds it (rounded to float in single precision), the
+ * plain read agrees, and a value past float range is refused there. */
+START_TEST(double_pairs_convert)
+{
+    uint64_t rng = 43;
+    size_t n = 5 * 3 * 37;
+    frx_matrix *m;
+    frx_xchg_matrix *xm;
+    ck_assert_int_eq(frx_matrix_create(be, 5, 3, 37, &m), FRX_OK);
+    ck_assert_int_eq(frx_xchg_matrix_create(be, 37, 5, 3, &xm), FRX_OK);
+    double *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out);
+    void *plain = tu_alloc(be, n);
+    ck_assert(in && out);
+    for (size_t i = 0; i < n; i++)
+        in[i] = tu_value(&rng) * 1e3 + 1.0 / 3;
+    int single = frx_backend_fpsize(be) == 4;
+    for (int x = 0; x < 2; x++) {
+        ck_assert_int_eq(x ? frx_xchg_matrix_write_double(xm, in)
+                           : frx_matrix_write_double(m, in), FRX_OK);
+        ck_assert_int_eq(x ? frx_xchg_matrix_read_double(xm, out)
+                           : frx_matrix_read_double(m, out), FRX_OK);
+        ck_assert_int_eq(x ? frx_xchg_matrix_read(xm, plain)
+                           : frx_matrix_read(m, plain), FRX_OK);
+        for (size_t i = 0; i < n; i++) {
+            double want = single ? (double)(float)in[i] : in[i];
+            tu_check(out[i] == want && tu_get(be, plain, i) == want,
+                     "%s value %zu: %.17g and %.17g, want %.17g",
+                     x ? "xchg" : "matrix", i, out[i], tu_get(be, plain, i),
+                     want);
+        }
+    }
+    in[7] = 1e39; /* past FLT_MAX */
+    int rc = frx_matrix_write_double(m, in);
+    if (single)
+        ck_assert_msg(rc == FRX_ERANGE && strstr(frx_errmsg(), "value 7 is "
+                      "1e+39, past what single precision holds"), "%s",
+                      frx_errmsg());
+    else
+        ck_assert_int_eq(rc, FRX_OK);
+    ck_assert_int_eq(frx_xchg_matrix_write_double(xm, in),
+                     single ? FRX_ERANGE : FRX_OK);
+    free(in), free(out), free(plain);
+    frx_matrix_destroy(m);
+    frx_xchg_matrix_destroy(xm);
+}
+END_TEST
+
 static Suite *datamodel_suite(void)
 {
     Suite *s = suite_create("datamodel");
@@ -509,6 +557,7 @@ static Suite *datamodel_suite(void)
     tcase_add_test(tc, view_across_allocations_refused);
     tcase_add_test(tc, view_out_of_range_refused);
     tcase_add_test(tc, xchg_matrix_roundtrip);
+    tcase_add_test(tc, double_pairs_convert);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -23,7 +23,7 @@ extern "C" {
 /* ABI of the plugin interface (plugin.h). Bump the major on any change
  * that breaks a compiled plugin; the minor when fields are appended. */
 #define FRX_ABI_MAJOR 1
-#define FRX_ABI_MINOR 7
+#define FRX_ABI_MINOR 8
 #define FRX_VERSION "0.1.0"
 
 /* ---------------------------------------------------------------- errors */
@@ -234,8 +234,14 @@ FRX_EXTERN int frx_matrix_create_const(frx_backend *be, size_t nrow,
 FRX_EXTERN int frx_matrix_slice(frx_matrix *m, size_t e0, size_t e1,
                                 frx_matrix **out);
 FRX_EXTERN void frx_matrix_destroy(frx_matrix *m); /* reference counted */
+/* host: [nrow][nvar][neles] values in the backend's precision (double
+ * or float, frx_backend_fpsize), or as doubles by the _double pair,
+ * which converts (and refuses a value single precision cannot hold):
+ * the safe choice where a plugin's data are doubles. */
 FRX_EXTERN int frx_matrix_write(frx_matrix *m, const void *host);
 FRX_EXTERN int frx_matrix_read(const frx_matrix *m, void *host);
+FRX_EXTERN int frx_matrix_write_double(frx_matrix *m, const double *host);
+FRX_EXTERN int frx_matrix_read_double(const frx_matrix *m, double *host);
 FRX_EXTERN size_t frx_matrix_nrow(const frx_matrix *m);
 FRX_EXTERN size_t frx_matrix_nvar(const frx_matrix *m);
 FRX_EXTERN size_t frx_matrix_neles(const frx_matrix *m);
@@ -263,8 +269,14 @@ FRX_EXTERN int frx_xchg_matrix_create(frx_backend *be, size_t n,
                                       size_t nvrow, size_t nvcol,
                                       frx_xchg_matrix **out);
 FRX_EXTERN void frx_xchg_matrix_destroy(frx_xchg_matrix *xm);
+/* In the backend's precision, or as doubles (converted) by the _double
+ * pair, as for frx_matrix_write. */
 FRX_EXTERN int frx_xchg_matrix_write(frx_xchg_matrix *xm, const void *host);
 FRX_EXTERN int frx_xchg_matrix_read(const frx_xchg_matrix *xm, void *host);
+FRX_EXTERN int frx_xchg_matrix_write_double(frx_xchg_matrix *xm,
+                                            const double *host);
+FRX_EXTERN int frx_xchg_matrix_read_double(const frx_xchg_matrix *xm,
+                                           double *host);
 FRX_EXTERN void *frx_xchg_matrix_host(frx_xchg_matrix *xm);
 FRX_EXTERN int frx_xchg_matrix_to_host(frx_xchg_matrix *xm);
 FRX_EXTERN int frx_xchg_matrix_to_device(frx_xchg_matrix *xm);
