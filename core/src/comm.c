@@ -134,6 +134,7 @@ void frx_comm_destroy(frx_comm *c)
             MPI_Request_free(&c->x[i]->req);
         cancel(&c->x[i]->hs[0]);
         cancel(&c->x[i]->hs[1]);
+        frx_xchg_matrix_destroy(c->x[i]->xm); /* add's reference */
         free(c->x[i]);
     }
     free(c->x);
@@ -223,6 +224,7 @@ static int add(frx_comm *c, frx_xchg_matrix *xm, int peer, int is_send,
         return rc;
     }
     (*next)++;
+    xm->refs++; /* MPI's requests hold its buffer until destroy */
     c->x[c->n] = x;
     *id = (int)c->n++;
     return FRX_OK;

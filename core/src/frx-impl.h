@@ -314,6 +314,11 @@ void frx__matrix_range(const frx_matrix *m, size_t *lo, size_t *hi);
 size_t frx__kernel_accesses(const frx_kernel *k, const frx__access **out);
 size_t frx__product_accesses(const frx_product *p, const frx__access **out);
 
+/* Take one more reference (a graph node holding it); each is dropped
+ * by the object's frx_*_destroy, which frees it with the last one. */
+void frx__kernel_hold(frx_kernel *k);
+void frx__product_hold(frx_product *p);
+
 /* A kernel run and a pack (pack = 1) or unpack with frx_exec_flags. */
 int frx__kernel_run(frx_kernel *k, uint32_t flags);
 int frx__product_run(frx_product *p, uint32_t flags);
@@ -392,6 +397,7 @@ struct frx_view {
     size_t nruns;
     size_t cstride;
     size_t lo, hi;             /* elements of the allocation it spans */
+    int refs;                  /* its creator, kernels, xchg views */
 };
 
 struct frx_xchg_matrix {
@@ -401,6 +407,7 @@ struct frx_xchg_matrix {
     void *host_handle; /* from ops->host_alloc, if it made the mirror */
     int own_host;
     size_t n, nvrow, nvcol, bytes;
+    int refs;        /* its creator (or xchg view), kernels, exchanges */
 };
 
 struct frx_xchg_view {
@@ -410,6 +417,7 @@ struct frx_xchg_view {
      * [1] with FRX_EXEC_NO_WAITERS, as a graph runs its last nodes */
     frx_pack_args args[2];
     int unpack_ok;  /* its view holds no element twice (checked once) */
+    int refs;       /* its creator, graphs */
 };
 
 void frx__alloc_release(struct frx_alloc *a);

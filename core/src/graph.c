@@ -71,8 +71,16 @@ void frx_graph_destroy(frx_graph *g)
 {
     if (!g)
         return;
-    for (size_t i = 0; i < g->n; i++)
-        free(g->nodes[i].deps);
+    for (size_t i = 0; i < g->n; i++) { /* the references its nodes hold */
+        struct node *nd = &g->nodes[i];
+        if (nd->type == NODE_KERNEL)
+            frx_kernel_destroy(nd->kernel);
+        else if (nd->type == NODE_PRODUCT)
+            frx_product_destroy(nd->product);
+        else if (nd->type == NODE_PACK || nd->type == NODE_UNPACK)
+            frx_xchg_view_destroy(nd->xv);
+        free(nd->deps);
+    }
     free(g->nodes);
     free(g->order);
     free(g->steps);
@@ -157,8 +165,12 @@ int frx_graph_add_kernel(frx_graph *g, frx_kernel *k, const int *deps,
     snprintf(what, sizeof what, "kernel '%s'", frx__kernel_name(k));
     int rc = same_backend(g, frx__kernel_backend(k), "frx_graph_add_kernel",
                           what);
-    return rc ? rc : add(g, (struct node){.type = NODE_KERNEL, .kernel = k},
-                         deps, ndeps, node);
+    if (!rc)
+        rc = add(g, (struct node){.type = NODE_KERNEL, .kernel = k}, deps,
+                 ndeps, node);
+    if (!rc) /* a node holds what it runs: destroy drops the caller's */
+        frx__kernel_hold(k);
+    return rc;
 }
 
 int frx_graph_add_product(frx_graph *g, frx_product *p, const int *deps,
@@ -170,8 +182,12 @@ int frx_graph_add_product(frx_graph *g, frx_product *p, const int *deps,
     snprintf(what, sizeof what, "product %s", frx__product_name(p));
     int rc = same_backend(g, frx__product_backend(p),
                           "frx_graph_add_product", what);
-    return rc ? rc : add(g, (struct node){.type = NODE_PRODUCT,
-                                          .product = p}, deps, ndeps, node);
+    if (!rc)
+        rc = add(g, (struct node){.type = NODE_PRODUCT, .product = p}, deps,
+                 ndeps, node);
+    if (!rc)
+        frx__product_hold(p);
+    return rc;
 }
 
 static int add_xchg(frx_graph *g, frx_xchg_view *xv, int type,
@@ -196,7 +212,10 @@ static int add_xchg(frx_graph *g, frx_xchg_view *xv, int type,
                               .lo = xv->view->lo, .hi = xv->view->hi};
     nd.acc[1] = (frx__access){.res = xv->xm, .writes = pack,
                               .hi = SIZE_MAX};
-    return add(g, nd, deps, ndeps, node);
+    rc = add(g, nd, deps, ndeps, node);
+    if (!rc)
+        xv->refs++;
+    return rc;
 }
 
 int frx__graph_add_host(frx_graph *g, frx__host_fn fn, void *ud, int prio,

@@ -32,6 +32,8 @@ struct frx_kernel {
     size_t nred;
     int ran;               /* frx_kernel_result needs a run */
     int prof;              /* its profile entry; -1 before the first */
+    frx_arg *held;         /* what it is bound to and holds a reference on */
+    int refs;              /* its creator, graphs */
 };
 
 /* ---------------------------------------------------------- registry */
@@ -419,9 +421,11 @@ static frx_param i64val(size_t i)
     return (frx_param){.type = FRX_PARAM_INT64, .i = (int64_t)i};
 }
 
-/* Parameters and accesses of argument a bound to g. */
+/* Parameters and accesses of argument a bound to g. A matrix, view or
+ * xchg matrix is held (*held, one reference) while the kernel lives: its
+ * launch reads their memory, whatever the caller destroyed since. */
 static void bind(frx_kernel *k, const frx__karg *a, const frx_arg *g,
-                 frx_param *p, frx__access *acc)
+                 frx_param *p, frx__access *acc, frx_arg *held)
 {
     size_t fs = k->be->fpsize;
     int writes = a->intent != FRX__IN;
@@ -430,29 +434,35 @@ static void bind(frx_kernel *k, const frx__karg *a, const frx_arg *g,
     switch (a->kind) {
     case FRX__K_MATRIX:
     case FRX__K_BROADCAST: {
-        const frx_matrix *m = g->obj;
+        frx_matrix *m = g->obj;
         p[0] = mem(m->alloc->mem, access);
         p[1] = i64val(m->offset / fs);
         if (a->kind == FRX__K_MATRIX)
             p[2] = i64val(m->leaddim);
         *acc = (frx__access){.res = m->alloc, .writes = writes};
         frx__matrix_range(m, &acc->lo, &acc->hi);
+        m->refs++;
+        *held = *g;
         break;
     }
     case FRX__K_VIEW: {
-        const frx_view *v = g->obj;
+        frx_view *v = g->obj;
         p[0] = mem(v->alloc->mem, access);
         p[1] = mem(v->off_mem, FRX_ACCESS_READ);
         p[2] = mem(v->rstride_mem, FRX_ACCESS_READ);
         *acc = (frx__access){.res = v->alloc, .writes = writes,
                              .lo = v->lo, .hi = v->hi};
+        v->refs++;
+        *held = *g;
         break;
     }
     case FRX__K_XCHG: {
-        const frx_xchg_matrix *x = g->obj;
+        frx_xchg_matrix *x = g->obj;
         p[0] = mem(x->mem, access);
         *acc = (frx__access){.res = x, .writes = writes,
                              .hi = SIZE_MAX};
+        x->refs++;
+        *held = *g;
         break;
     }
     case FRX__K_REDUCE: { /* g->obj: its partial results (create) */
@@ -804,7 +814,7 @@ int frx_kernel_create(frx_backend *be, const char *name, size_t nrows,
     if (!k)
         return FRX_ENOMEM;
     *k = (frx_kernel){.be = be, .spec = s, .nrows = nrows, .n = n, .prof = -1,
-                      .nacc = nargs};
+                      .nacc = nargs, .refs = 1};
     k->nparams = 2;
     for (size_t i = 0; i < nargs; i++)
         k->nparams += nparams_of(&s->args[i]);
@@ -812,8 +822,9 @@ int frx_kernel_create(frx_backend *be, const char *name, size_t nrows,
     k->param_of = frx__calloc(nargs, sizeof *k->param_of, "kernel params");
     k->unset = frx__calloc(nargs, 1, "kernel params");
     k->acc = frx__calloc(nargs, sizeof *k->acc, "kernel accesses");
-    int rc = k->params && k->param_of && k->unset && k->acc ? FRX_OK
-                                                             : FRX_ENOMEM;
+    k->held = frx__calloc(nargs, sizeof *k->held, "kernel arguments");
+    int rc = k->params && k->param_of && k->unset && k->acc && k->held
+                 ? FRX_OK : FRX_ENOMEM;
     if (rc == FRX_OK)
         rc = frx__kred_create(be, s, nrows, n, &k->red, &k->nred);
     if (rc == FRX_OK) {
@@ -825,7 +836,8 @@ int frx_kernel_create(frx_backend *be, const char *name, size_t nrows,
             frx_arg a = args[i];
             if (s->args[i].kind == FRX__K_REDUCE)
                 a.obj = &k->red[r++];
-            bind(k, &s->args[i], &a, &k->params[at], &k->acc[i]);
+            bind(k, &s->args[i], &a, &k->params[at], &k->acc[i],
+                 &k->held[i]);
             k->unset[i] = args[i].kind == FRX_ARG_UNSET;
             at += nparams_of(&s->args[i]);
         }
@@ -916,10 +928,22 @@ int frx_kernel_result(frx_kernel *k, const char *arg, double *values,
                      "declare one 'out reduce(max|min|sum) ...')");
 }
 
+/* Drops one reference (the creator's or a graph's); the last one frees
+ * it and drops those it holds on what it is bound to. */
 void frx_kernel_destroy(frx_kernel *k)
 {
-    if (!k)
+    if (!k || --k->refs > 0)
         return;
+    for (size_t i = 0; k->held && i < k->nacc; i++) {
+        frx_arg *h = &k->held[i];
+        if (h->kind == FRX_ARG_MATRIX)
+            frx_matrix_destroy(h->obj);
+        else if (h->kind == FRX_ARG_VIEW)
+            frx_view_destroy(h->obj);
+        else if (h->kind == FRX_ARG_XCHG)
+            frx_xchg_matrix_destroy(h->obj);
+    }
+    free(k->held);
     frx__kred_free(k->be, k->red, k->nred);
     free(k->params);
     free(k->param_of);
@@ -929,6 +953,8 @@ void frx_kernel_destroy(frx_kernel *k)
 }
 
 const char *frx__kernel_name(const frx_kernel *k) { return k->spec->name; }
+
+void frx__kernel_hold(frx_kernel *k) { k->refs++; }
 
 size_t frx__kernel_accesses(const frx_kernel *k, const frx__access **out)
 {

@@ -51,6 +51,7 @@ struct frx_product {
     frx__access acc[3];
     char name[48]; /* "m x k", for messages */
     int prof;      /* its profile entry; -1 before the first */
+    int refs;      /* its creator, graphs */
 };
 
 /* ------------------------------------------------------------ checks */
@@ -683,8 +684,8 @@ int frx_product_create_using(frx_matrix *a, frx_matrix *b, frx_matrix *c,
     frx_product *p = frx__calloc(1, sizeof *p, "a product");
     if (!p)
         return FRX_ENOMEM;
-    *p = (frx_product){.be = be, .prof = -1, .a = a, .b = b, .c = c,
-                       .m = a->nrow,
+    *p = (frx_product){.be = be, .prof = -1, .refs = 1, .a = a, .b = b,
+                       .c = c, .m = a->nrow,
                        .k = a->neles, .alpha = alpha, .beta = beta};
     layout(p);
     if (!provider)
@@ -712,7 +713,7 @@ int frx_product_create_using(frx_matrix *a, frx_matrix *b, frx_matrix *c,
     p->run.cand = &p->chosen;
     snprintf(p->name, sizeof p->name, "%zu x %zu", p->m, p->k);
     gen_params(p, c->alloc->mem, c->offset / be->fpsize, p->params);
-    a->refs++, b->refs++, c->refs++;
+    a->refs++, b->refs++, c->refs++; /* held while it may run */
     size_t lo, hi;
     frx__matrix_range(a, &lo, &hi);
     p->acc[0] = (frx__access){.res = a->alloc, .writes = 0, .lo = lo,
@@ -753,9 +754,11 @@ int frx__product_profile_slot(const frx_product *p)
     return frx__profile_slot(p->be, FRX__PROF_PRODUCT, label);
 }
 
+/* Drops one reference (the creator's or a graph's); the last one frees
+ * it and drops its references on A, B and C. */
 void frx_product_destroy(frx_product *p)
 {
-    if (!p)
+    if (!p || --p->refs > 0)
         return;
     impl_free(p, &p->run);
     frx_matrix_destroy(p->a);
@@ -770,6 +773,8 @@ const char *frx_product_provider(const frx_product *p)
 }
 
 const char *frx__product_name(const frx_product *p) { return p->name; }
+
+void frx__product_hold(frx_product *p) { p->refs++; }
 
 frx_backend *frx__product_backend(const frx_product *p) { return p->be; }
 

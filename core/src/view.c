@@ -79,7 +79,7 @@ int frx_view_create(frx_backend *be, size_t n, frx_matrix *const *mats,
         return FRX_ENOMEM;
     *v = (frx_view){.be = be, .alloc = mats[0]->alloc, .n = n,
                     .nvrow = nvrow, .nvcol = nvcol,
-                    .cstride = be->info.soasz};
+                    .cstride = be->info.soasz, .refs = 1};
     v->alloc->refs++;
     v->off = frx__calloc(n, sizeof *v->off, "view offsets");
     v->rstride = frx__calloc(n, sizeof *v->rstride, "view row strides");
@@ -184,9 +184,12 @@ int frx__refuse_repeats(const frx_view *v, const char *what)
                      "point once, or read it only", what, at);
 }
 
+/* Drops one reference: the creator's, or a kernel's or an xchg view's
+ * (which hold the view, and through it its allocation, while they may
+ * run); the last one frees it. */
 void frx_view_destroy(frx_view *v)
 {
-    if (!v)
+    if (!v || --v->refs > 0)
         return;
     if (v->off_mem)
         v->be->ops->mem_free(v->be->state, v->off_mem);

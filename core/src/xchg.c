@@ -18,7 +18,8 @@ int frx_xchg_matrix_create(frx_backend *be, size_t n, size_t nvrow,
         return FRX_ENOMEM;
     *xm = (frx_xchg_matrix){.be = be, .n = n, .nvrow = nvrow,
                             .nvcol = nvcol,
-                            .bytes = n * nvrow * nvcol * be->fpsize};
+                            .bytes = n * nvrow * nvcol * be->fpsize,
+                            .refs = 1};
     int rc = be->ops->mem_alloc(be->state, xm->bytes, &xm->mem);
     if (rc == FRX_OK && be->info.host_accessible) {
         xm->host = xm->mem; /* the device is the host: no extra bytes */
@@ -39,9 +40,11 @@ int frx_xchg_matrix_create(frx_backend *be, size_t n, size_t nvrow,
     return FRX_OK;
 }
 
+/* Drops one reference (the creator's or xchg view's, a kernel's, an
+ * exchange's); the last one frees it. */
 void frx_xchg_matrix_destroy(frx_xchg_matrix *xm)
 {
-    if (!xm)
+    if (!xm || --xm->refs > 0)
         return;
     if (xm->host_handle && FRX__OPS_HAS(xm->be->ops, host_free))
         xm->be->ops->host_free(xm->be->state, xm->host_handle);
@@ -127,23 +130,28 @@ int frx_xchg_view_create(frx_view *v, frx_xchg_view **out)
     frx_xchg_view *xv = frx__calloc(1, sizeof *xv, "an xchg view");
     if (!xv)
         return FRX_ENOMEM;
-    xv->view = v;
     int rc = frx_xchg_matrix_create(v->be, v->n, v->nvrow, v->nvcol, &xv->xm);
     if (rc) {
         free(xv);
         return rc;
     }
+    xv->view = v; /* held: a pack reads its offsets and allocation */
+    xv->refs = 1;
+    v->refs++;
     xv->args[0] = xv->args[1] = pack_args(v, xv->xm);
     xv->args[1].flags = FRX_EXEC_NO_WAITERS;
     *out = xv;
     return FRX_OK;
 }
 
+/* Drops one reference (the creator's or a graph's); the last one drops
+ * its view and xchg matrix, which live on while others hold them. */
 void frx_xchg_view_destroy(frx_xchg_view *xv)
 {
-    if (!xv)
+    if (!xv || --xv->refs > 0)
         return;
     frx_xchg_matrix_destroy(xv->xm);
+    frx_view_destroy(xv->view);
     free(xv);
 }
 

@@ -76,7 +76,8 @@ FRX_EXTERN void frx_comm_abort(frx_comm *c, int rc);
  * refuses (FRX_ESHAPE, both shapes named, on both ranks) a pair that
  * differs, so a receive never overflows or half-fills. That commit waits
  * for the peer to register the exchange: register every exchange before
- * committing graphs. Nothing of it runs per graph run. */
+ * committing graphs. Nothing of it runs per graph run. c holds a
+ * reference on xm until frx_comm_destroy (frx.h, Lifetimes). */
 FRX_EXTERN int frx_comm_add_send(frx_comm *c, frx_xchg_matrix *xm, int peer,
                                  int *id);
 FRX_EXTERN int frx_comm_add_recv(frx_comm *c, frx_xchg_matrix *xm, int peer,
@@ -93,7 +94,8 @@ FRX_EXTERN int frx_comm_add_recv(frx_comm *c, frx_xchg_matrix *xm, int peer,
  * reads or writes a receive's buffer, or writes a send's; a start with
  * no later wait in the graph; and a wait with no start before it. The
  * graph never reorders such a node itself: add it after the wait (or,
- * for a send, before its start). */
+ * for a send, before its start). A graph does not hold c: destroy the
+ * graphs holding its nodes before c. */
 FRX_EXTERN int frx_graph_add_recv(frx_graph *g, frx_comm *c, int id,
                                   const int *deps, size_t ndeps, int *node);
 FRX_EXTERN int frx_graph_add_send(frx_graph *g, frx_comm *c, int id,

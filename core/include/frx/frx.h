@@ -195,6 +195,20 @@ typedef struct frx_xchg_view frx_xchg_view;
 
 enum frx_precision { FRX_SINGLE = 1, FRX_DOUBLE = 2 };
 
+/* Lifetimes. Matrices, views, xchg matrices and views, kernels, products
+ * are reference counted: an object that uses another holds a reference
+ * on it, and frx_*_destroy drops the caller's reference, freeing the
+ * object with the last one. A slice holds its parent; a view its
+ * allocation; an xchg view its view; a kernel every matrix, view and
+ * xchg matrix bound to it; a product A, B and C; a graph the kernel,
+ * product or xchg view of each node; a frx_comm each xchg matrix it
+ * exchanges. So they may be destroyed in any order, and what one still
+ * uses lives on until it goes. Call destroy once per create (each
+ * frx_matrix_create_const is one, even where it returns a matrix made
+ * before): a second destroy of the same handle is not detected and
+ * reads freed memory. The backend is not counted: destroy everything
+ * made on it first. */
+
 /* Create this rank's backend from the case (backend.name, precision,
  * backend.<name>.*). "auto" picks the highest-priority backend that
  * starts; a named backend that cannot start is an error. */
@@ -233,7 +247,8 @@ FRX_EXTERN int frx_matrix_create_const(frx_backend *be, size_t nrow,
  * soasz (FRX_EALIGN otherwise). */
 FRX_EXTERN int frx_matrix_slice(frx_matrix *m, size_t e0, size_t e1,
                                 frx_matrix **out);
-FRX_EXTERN void frx_matrix_destroy(frx_matrix *m); /* reference counted */
+/* Drops one reference (Lifetimes, above). */
+FRX_EXTERN void frx_matrix_destroy(frx_matrix *m);
 /* host: [nrow][nvar][neles] values in the backend's precision (double
  * or float, frx_backend_fpsize), or as doubles by the _double pair,
  * which converts (and refuses a value single precision cannot hold):
@@ -256,7 +271,7 @@ FRX_EXTERN int frx_view_create(frx_backend *be, size_t n,
                                frx_matrix *const *mats, const size_t *rows,
                                const size_t *eles, const size_t *rstrides,
                                size_t nvrow, size_t nvcol, frx_view **out);
-FRX_EXTERN void frx_view_destroy(frx_view *v);
+FRX_EXTERN void frx_view_destroy(frx_view *v); /* drops one reference */
 FRX_EXTERN size_t frx_view_n(const frx_view *v);
 FRX_EXTERN size_t frx_view_nvrow(const frx_view *v);
 FRX_EXTERN size_t frx_view_nvcol(const frx_view *v);
@@ -268,7 +283,7 @@ FRX_EXTERN size_t frx_view_nvcol(const frx_view *v);
 FRX_EXTERN int frx_xchg_matrix_create(frx_backend *be, size_t n,
                                       size_t nvrow, size_t nvcol,
                                       frx_xchg_matrix **out);
-FRX_EXTERN void frx_xchg_matrix_destroy(frx_xchg_matrix *xm);
+FRX_EXTERN void frx_xchg_matrix_destroy(frx_xchg_matrix *xm); /* one ref */
 /* In the backend's precision, or as doubles (converted) by the _double
  * pair, as for frx_matrix_write. */
 FRX_EXTERN int frx_xchg_matrix_write(frx_xchg_matrix *xm, const void *host);
@@ -285,8 +300,11 @@ FRX_EXTERN size_t frx_xchg_matrix_bytes(const frx_xchg_matrix *xm);
 
 /* ------------------------------------------------------------ xchg view */
 
+/* It holds v: v may be destroyed first. */
 FRX_EXTERN int frx_xchg_view_create(frx_view *v, frx_xchg_view **out);
-FRX_EXTERN void frx_xchg_view_destroy(frx_xchg_view *xv);
+FRX_EXTERN void frx_xchg_view_destroy(frx_xchg_view *xv); /* one ref */
+/* Its xchg matrix, lent: valid while xv is (not to be destroyed by the
+ * caller; a kernel bound to it or an exchange holds it beyond). */
 FRX_EXTERN frx_xchg_matrix *frx_xchg_view_matrix(frx_xchg_view *xv);
 /* Gather the view's points into its xchg matrix. */
 FRX_EXTERN int frx_xchg_view_pack(frx_xchg_view *xv);
@@ -390,7 +408,9 @@ FRX_EXTERN frx_arg frx_arg_reduce(void);
 /* Bind a registered kernel to its arguments (in declaration order) over
  * nrows x n (nrows is 1 for ndim 1). Every argument's kind, dtype,
  * shape and size is checked against the declaration; the code is
- * compiled once (or loaded from the disk cache) and shared. */
+ * compiled once (or loaded from the disk cache) and shared. The kernel
+ * holds a reference on each matrix, view and xchg matrix bound, until
+ * its last reference goes. */
 FRX_EXTERN int frx_kernel_create(frx_backend *be, const char *name,
                                  size_t nrows, size_t n, const frx_arg *args,
                                  size_t nargs, frx_kernel **out);
@@ -398,7 +418,7 @@ FRX_EXTERN int frx_kernel_create(frx_backend *be, const char *name,
 FRX_EXTERN int frx_kernel_set_scalar(frx_kernel *k, const char *arg,
                                      double value);
 FRX_EXTERN int frx_kernel_run(frx_kernel *k);
-FRX_EXTERN void frx_kernel_destroy(frx_kernel *k);
+FRX_EXTERN void frx_kernel_destroy(frx_kernel *k); /* drops one ref */
 /* The result of reduction argument arg over every point of the kernel's
  * last run: n values (its dims, row-major: n = a*b for [a][b], 1 for a
  * scalar shape), in double. It waits for that run; only the partial
@@ -449,6 +469,7 @@ FRX_EXTERN int frx_product_create_using(frx_matrix *a, frx_matrix *b,
                                         double beta, const char *provider,
                                         frx_product **out);
 FRX_EXTERN int frx_product_run(frx_product *p);
+/* Drops one reference; a product holds A, B and C. */
 FRX_EXTERN void frx_product_destroy(frx_product *p);
 /* The provider that runs it: "generated", "libxsmm", ... */
 FRX_EXTERN const char *frx_product_provider(const frx_product *p);
@@ -474,6 +495,9 @@ FRX_EXTERN size_t frx_backend_products(const frx_backend *be,
  * writes data an earlier node reads, runs after it). */
 typedef struct frx_graph frx_graph;
 
+/* A graph holds a reference on the kernel, product or xchg view of each
+ * node added (the caller may destroy its own at once); destroy drops
+ * them. A host node's ud is the caller's to keep while the graph runs. */
 FRX_EXTERN int frx_graph_create(frx_backend *be, frx_graph **out);
 FRX_EXTERN void frx_graph_destroy(frx_graph *g);
 /* Each add returns the new node's index in *node (may be NULL); deps
