@@ -79,20 +79,6 @@ int adv_view(struct advect *a, frx_matrix *m, const struct advect_sides *s,
     return rc ? rc : adv_keep(a, ADV_VIEW, *out);
 }
 
-/* A malloc'd copy of src[0..n) in the backend's precision. */
-static void *host_array(const struct advect *a, const double *src, size_t n)
-{
-    size_t fps = frx_backend_fpsize(a->be);
-    void *h = malloc((n ? n : 1) * fps);
-    for (size_t i = 0; h && i < n; i++) {
-        if (fps == 4)
-            ((float *)h)[i] = (float)src[i];
-        else
-            ((double *)h)[i] = src[i];
-    }
-    return h;
-}
-
 /* A matrix nrow x nvar x n holding host (dense layout), kept. */
 static int matrix(struct advect *a, size_t nrow, size_t nvar, size_t n,
                   const double *host, frx_matrix **out)
@@ -100,11 +86,9 @@ static int matrix(struct advect *a, size_t nrow, size_t nvar, size_t n,
     int rc = frx_matrix_create(a->be, nrow, nvar, n, out);
     if (rc || (rc = adv_keep(a, ADV_MATRIX, *out)) || !host)
         return rc;
-    void *h = host_array(a, host, nrow * nvar * n);
-    rc = h ? frx_matrix_write(*out, h)
-           : frx_error(FRX_ENOMEM, "advect: out of memory");
-    free(h);
-    return rc;
+    /* doubles, converted to the run's precision (frx_matrix_write would
+     * take them in that precision) */
+    return frx_matrix_write_double(*out, host);
 }
 
 /* A 1 x 2 x n matrix of the sides' scaled normals; kept. */
@@ -242,10 +226,7 @@ static int adv_initial(void *state, frx_matrix *const *u)
         return frx_error(FRX_ENOMEM, "advect: out of memory");
     for (size_t e = 0; e < a->neles; e++)
         u0[e] = wave(a, a->centre[2 * e], a->centre[2 * e + 1]);
-    void *h = host_array(a, u0, a->neles);
-    int rc = h ? frx_matrix_write(u[0], h)
-               : frx_error(FRX_ENOMEM, "advect: out of memory");
-    free(h);
+    int rc = frx_matrix_write_double(u[0], u0);
     free(u0);
     return rc;
 }

@@ -142,17 +142,14 @@ static int corrupt_for_test(struct advect *a)
     frx_xchg_matrix *xm = a->npeers ? a->peers[0].snap : a->check_snap;
     if (!xm)
         return FRX_OK;
-    size_t fps = frx_backend_fpsize(a->be);
-    unsigned char *h = malloc(frx_xchg_matrix_bytes(xm));
+    double *h = malloc(frx_xchg_matrix_bytes(xm) / frx_backend_fpsize(a->be) *
+                       sizeof *h);
     if (!h)
         return frx_error(FRX_ENOMEM, "advect: out of memory");
-    int rc = frx_xchg_matrix_read(xm, h);
+    int rc = frx_xchg_matrix_read_double(xm, h);
     if (!rc) {
-        if (fps == 4)
-            *(float *)(void *)h += 0.25f;
-        else
-            *(double *)(void *)h += 0.25;
-        rc = frx_xchg_matrix_write(xm, h);
+        h[0] += 0.25;
+        rc = frx_xchg_matrix_write_double(xm, h);
     }
     free(h);
     frx_log(FRX_LOG_WARN, "advect: FRX_ADVECT_TEST_CORRUPT_RANK: the "

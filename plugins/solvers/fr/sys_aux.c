@@ -210,20 +210,6 @@ void fr_auxcheck_destroy(fr_auxcheck *c)
 
 /* ------------------------------------------------------------- failing */
 
-/* The values of an xchg matrix (1 x naux x n) as doubles. */
-static int read_xchg(fr_auxcheck *c, frx_xchg_matrix *xm, double *out)
-{
-    size_t n = frx_xchg_matrix_n(xm) * c->s->phys.naux;
-    size_t fps = frx_backend_fpsize(c->s->be);
-    void *h = malloc(n * fps + 1);
-    int rc = h ? frx_xchg_matrix_read(xm, h)
-               : frx_error(FRX_ENOMEM, "fr: out of memory");
-    for (size_t i = 0; !rc && i < n; i++)
-        out[i] = fps == 4 ? ((float *)h)[i] : ((double *)h)[i];
-    free(h);
-    return rc;
-}
-
 /* Where m found a difference: the first point, field and both values. */
 static int explain(fr_auxcheck *c, const struct cmp *m)
 {
@@ -234,11 +220,11 @@ static int explain(fr_auxcheck *c, const struct cmp *m)
     int rc = sv && lv ? FRX_OK : frx_error(FRX_ENOMEM, "fr: out of memory");
     frx_xchg_view *xv = m->other ? fs->auxrxv : fs->auxlxv;
     if (!rc)
-        rc = read_xchg(c, m->other ? fs->ar : fs->al, sv);
+        rc = frx_xchg_matrix_read_double(m->other ? fs->ar : fs->al, sv);
     if (!rc && m->live)
-        rc = read_xchg(c, m->live, lv);
+        rc = frx_xchg_matrix_read_double(m->live, lv);
     else if (!rc && !(rc = frx_xchg_view_pack(xv)))
-        rc = read_xchg(c, frx_xchg_view_matrix(xv), lv);
+        rc = frx_xchg_matrix_read_double(frx_xchg_view_matrix(xv), lv);
     size_t at = n * na;
     for (size_t i = 0; !rc && i < n * na && at == n * na; i++)
         if (!(sv[i] == lv[i]))
@@ -360,16 +346,7 @@ int fr_auxcheck_run(fr_auxcheck *c, double *maxdiff, size_t *nsets)
     return rc;
 }
 
-/* Tests' damage: delta added to value i of a host copy of fps-byte
- * values. */
-static void add_at(void *h, size_t fps, size_t i, double delta)
-{
-    if (fps == 4)
-        ((float *)h)[i] += (float)delta;
-    else
-        ((double *)h)[i] += delta;
-}
-
+/* Tests' damage: delta added to one value. */
 int fr_auxcheck_corrupt(fr_auxcheck *c, size_t field, double delta)
 {
     struct cmp *m = NULL;
@@ -379,15 +356,14 @@ int fr_auxcheck_corrupt(fr_auxcheck *c, size_t field, double delta)
     if (!m)
         return FRX_ENOTFOUND;
     size_t n = m->fs->n, na = c->s->phys.naux;
-    size_t fps = frx_backend_fpsize(c->s->be);
     if (field >= na)
         return frx_error(FRX_EINVAL, "%s: no field %zu", c->prefix, field);
-    void *h = malloc(n * na * fps);
-    int rc = h ? frx_xchg_matrix_read(m->fs->ar, h)
+    double *h = malloc(n * na * sizeof *h);
+    int rc = h ? frx_xchg_matrix_read_double(m->fs->ar, h)
                : frx_error(FRX_ENOMEM, "fr: out of memory");
     if (!rc) {
-        add_at(h, fps, field * n + n / 2, delta);
-        rc = frx_xchg_matrix_write(m->fs->ar, h);
+        h[field * n + n / 2] += delta;
+        rc = frx_xchg_matrix_write_double(m->fs->ar, h);
     }
     free(h);
     return rc;
@@ -434,13 +410,12 @@ int fr_auxcheck_damage_live(fr_auxcheck *c, const frx_mesh *mesh,
         return frx_error(FRX_EINVAL, "%s: no field %zu or flux point %zu "
                          "(%zu fields, %zu points an element)", c->prefix,
                          field, fpt, na, nrow);
-    size_t fps = frx_backend_fpsize(c->s->be);
-    void *h = malloc(nrow * na * neles * fps);
-    rc = h ? frx_matrix_read(m, h) : frx_error(FRX_ENOMEM, "fr: out of "
-                                               "memory");
+    double *h = malloc(nrow * na * neles * sizeof *h);
+    rc = h ? frx_matrix_read_double(m, h)
+           : frx_error(FRX_ENOMEM, "fr: out of memory");
     if (!rc) {
-        add_at(h, fps, (fpt * na + field) * neles + e, delta);
-        rc = frx_matrix_write(m, h);
+        h[(fpt * na + field) * neles + e] += delta;
+        rc = frx_matrix_write_double(m, h);
     }
     free(h);
     return rc;

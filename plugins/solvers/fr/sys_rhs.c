@@ -20,7 +20,7 @@ int fr_system_initial(fr_system *s, frx_matrix *const *u)
                     : frx_error(FRX_ENOMEM, "fr: out of memory");
         if (!rc) {
             fr_to_matrix_layout(v, b->neles, b->nupts, nv, h);
-            rc = fr__matrix_write(s->be, u[i], h);
+            rc = frx_matrix_write_double(u[i], h);
         }
         free(v);
         free(h);

@@ -148,6 +148,5 @@ int fr__keep_kernel(fr_system *s, frx_kernel *k);
  * the backend's precision). */
 int fr__matrix_from(frx_backend *be, size_t nrow, size_t nvar, size_t neles,
                     const double *host, frx_matrix **out);
-int fr__matrix_write(frx_backend *be, frx_matrix *m, const double *host);
 
 #endif

@@ -10,27 +10,12 @@
 
 /* ------------------------------------------------------------ helpers */
 
-int fr__matrix_write(frx_backend *be, frx_matrix *m, const double *host)
-{
-    if (frx_backend_fpsize(be) == sizeof(double))
-        return frx_matrix_write(m, host);
-    size_t n = frx_matrix_nrow(m) * frx_matrix_nvar(m) * frx_matrix_neles(m);
-    float *f = malloc((n ? n : 1) * sizeof *f);
-    if (!f)
-        return frx_error(FRX_ENOMEM, "fr: out of memory");
-    for (size_t i = 0; i < n; i++)
-        f[i] = (float)host[i];
-    int rc = frx_matrix_write(m, f);
-    free(f);
-    return rc;
-}
-
 int fr__matrix_from(frx_backend *be, size_t nrow, size_t nvar, size_t neles,
                     const double *host, frx_matrix **out)
 {
     int rc = frx_matrix_create(be, nrow, nvar, neles, out);
     if (!rc && host)
-        rc = fr__matrix_write(be, *out, host);
+        rc = frx_matrix_write_double(*out, host);
     return rc;
 }
 
@@ -70,7 +55,7 @@ static int aux_upload(fr_system *s, const double *xyz, size_t neles,
                     : frx_error(FRX_ENOMEM, "fr: out of memory");
     if (!rc) {
         fr_to_matrix_layout(v, neles, npts, na, h);
-        rc = fr__matrix_write(s->be, m, h);
+        rc = frx_matrix_write_double(m, h);
     }
     free(v);
     free(h);

@@ -123,7 +123,6 @@ int lee__png_write(struct lee *l, frx_matrix *const *u)
         return FRX_OK;
     fr_system *s = l->sys;
     size_t nb = fr_system_nblocks(s), n = 0, at = 0;
-    size_t fps = frx_backend_fpsize(fr_system_backend(s));
     for (size_t b = 0; b < nb; b++)
         n += fr_system_geometry(s, b)->neles * fr_system_geometry(s, b)->nupts;
     double *xy = malloc((n ? n : 1) * 2 * sizeof *xy);
@@ -132,13 +131,13 @@ int lee__png_write(struct lee *l, frx_matrix *const *u)
     for (size_t b = 0; b < nb && !rc; b++) {
         const fr_geometry *g = fr_system_geometry(s, b);
         size_t ne = g->neles, np = g->nupts;
-        void *h = malloc(np * 4 * ne * fps + 1);
-        rc = h ? frx_matrix_read(u[b], h)
+        double *h = malloc((np * 4 * ne + 1) * sizeof *h);
+        rc = h ? frx_matrix_read_double(u[b], h)
                : frx_error(FRX_ENOMEM, "lee: out of memory");
         for (size_t e = 0; e < ne && !rc; e++)
             for (size_t k = 0; k < np; k++, at++) {
                 size_t i = (k * 4 + (size_t)l->png_var) * ne + e;
-                val[at] = fps == 4 ? ((float *)h)[i] : ((double *)h)[i];
+                val[at] = h[i];
                 xy[2 * at] = g->xupts[(e * np + k) * 2];
                 xy[2 * at + 1] = g->xupts[(e * np + k) * 2 + 1];
             }
