@@ -74,8 +74,13 @@ int tu_run_per_precision(const char *name, Suite *(*make_suite)(void),
                          frx_backend **be, const char **precision)
 {
     static const char *const precisions[] = {"double", "single"};
+    /* FRX_TEST_PRECISION: one of them only (a long suite split in two
+     * ctest tests, so that -j runs the halves side by side) */
+    const char *only = getenv("FRX_TEST_PRECISION");
     int failed = 0;
     for (int k = 0; k < 2; k++) {
+        if (only && *only && strcmp(only, precisions[k]) != 0)
+            continue;
         frx_config *cfg;
         if (precision)
             *precision = precisions[k];
