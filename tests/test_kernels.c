@@ -36,13 +36,7 @@ static void register_all(void)
 static frx_matrix *rand_matrix(size_t nrow, size_t nvar, size_t neles,
                                uint64_t *rng, void **host)
 {
-    frx_matrix *m;
-    ck_assert_int_eq(frx_matrix_create(be, nrow, nvar, neles, &m), FRX_OK);
-    *host = tu_alloc(be, nrow * nvar * neles);
-    for (size_t i = 0; i < nrow * nvar * neles; i++)
-        tu_put(be, *host, i, tu_value(rng));
-    ck_assert_int_eq(frx_matrix_write(m, *host), FRX_OK);
-    return m;
+    return tu_rand_matrix(be, nrow, nvar, neles, rng, host);
 }
 
 static void *read_matrix(frx_matrix *m)

@@ -48,6 +48,18 @@ double tu_value(uint64_t *s)
     return (double)((int64_t)(tu_rand(s) % 200001) - 100000) / 64.0;
 }
 
+frx_matrix *tu_rand_matrix(frx_backend *be, size_t nrow, size_t nvar,
+                           size_t neles, uint64_t *rng, void **host)
+{
+    frx_matrix *m;
+    ck_assert_int_eq(frx_matrix_create(be, nrow, nvar, neles, &m), FRX_OK);
+    *host = tu_alloc(be, nrow * nvar * neles);
+    for (size_t i = 0; i < nrow * nvar * neles; i++)
+        tu_put(be, *host, i, tu_value(rng));
+    ck_assert_int_eq(frx_matrix_write(m, *host), FRX_OK);
+    return m;
+}
+
 void *tu_alloc(const frx_backend *be, size_t count)
 {
     void *p = calloc(count ? count : 1, frx_backend_fpsize(be));

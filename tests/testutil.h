@@ -56,5 +56,8 @@ double tu_value(uint64_t *state);
 void *tu_alloc(const frx_backend *be, size_t count);
 void tu_put(const frx_backend *be, void *a, size_t i, double x);
 double tu_get(const frx_backend *be, const void *a, size_t i);
+/* A matrix of random values (tu_value), written; *host its host copy. */
+frx_matrix *tu_rand_matrix(frx_backend *be, size_t nrow, size_t nvar,
+                           size_t neles, uint64_t *rng, void **host);
 
 #endif
