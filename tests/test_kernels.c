@@ -791,6 +791,42 @@ END_TEST
 /* Data of another backend (another precision, another layout) is
  * refused by binding, by a view and by a graph: the code would read it
  * as its own kind (the forum thread's wrong numbers). */
+/* An frx_arg is a plain struct: one made by hand whose kind does not
+ * match its object (a matrix given as a view or an xchg matrix) is
+ * refused by the object's tag, never read as the other kind. */
+START_TEST(argument_of_the_wrong_kind_refused)
+{
+    register_all();
+    frx_matrix *m;
+    frx_xchg_matrix *a;
+    ck_assert_int_eq(frx_matrix_create(be, 2, 1, 4, &m), FRX_OK);
+    ck_assert_int_eq(frx_xchg_matrix_create(be, 4, 1, 2, &a), FRX_OK);
+    frx_arg args[] = {{.kind = FRX_ARG_XCHG, .obj = m}, frx_arg_xchg(a)};
+    frx_kernel *k = NULL;
+    ck_assert_int_eq(frx_kernel_create(be, "tk_macro", 1, 4, args, 2, &k),
+                     FRX_EINVAL);
+    ck_assert_ptr_null(k);
+    ck_assert_msg(strstr(frx_errmsg(), "kernel 'tk_macro': argument 'a' is "
+                         "given as an xchg matrix (frx_arg.kind 3) but its "
+                         "object is a matrix"), "%s", frx_errmsg());
+    frx_arg viewed[] = {frx_arg_xchg(a), {.kind = FRX_ARG_VIEW, .obj = a}};
+    ck_assert_int_eq(frx_kernel_create(be, "tk_macro", 1, 4, viewed, 2, &k),
+                     FRX_EINVAL);
+    ck_assert_msg(strstr(frx_errmsg(), "argument 'r' is given as a view "
+                         "(frx_arg.kind 2) but its object is an xchg "
+                         "matrix"), "%s", frx_errmsg());
+    double not_frx[8] = {0};
+    frx_arg junk[] = {{.kind = FRX_ARG_MATRIX, .obj = not_frx},
+                      frx_arg_xchg(a)};
+    ck_assert_int_eq(frx_kernel_create(be, "tk_macro", 1, 4, junk, 2, &k),
+                     FRX_EINVAL);
+    ck_assert_msg(strstr(frx_errmsg(), "its object is no matrix, view or "
+                         "xchg matrix"), "%s", frx_errmsg());
+    frx_matrix_destroy(m);
+    frx_xchg_matrix_destroy(a);
+}
+END_TEST
+
 START_TEST(arguments_of_another_backend_refused)
 {
     register_all();
@@ -1423,6 +1459,7 @@ static Suite *kernels_suite(void)
     tcase_add_test(tc, broadcast_slice_refused);
     tcase_add_test(tc, written_view_with_a_repeated_point_refused);
     tcase_add_test(tc, arguments_of_another_backend_refused);
+    tcase_add_test(tc, argument_of_the_wrong_kind_refused);
     tcase_add_test(tc, xchg_args_and_macro);
     tcase_add_test(tc, unread_inputs_not_loaded);
     tcase_add_test(tc, forum_baseflow_is_zero_at_t0);

@@ -376,7 +376,17 @@ struct frx_alloc {
     int is_const; /* holds a const matrix: never written after creation */
 };
 
+/* The first member of a matrix, view and xchg matrix: what it is, so
+ * that a kernel argument made by hand with the wrong kind (an frx_arg
+ * is a plain struct) is refused, not its object read as another. */
+enum {
+    FRX__TAG_MATRIX = 0x4d415458, /* "MATX" */
+    FRX__TAG_VIEW = 0x56494557,   /* "VIEW" */
+    FRX__TAG_XCHG = 0x58434847    /* "XCHG" */
+};
+
 struct frx_matrix {
+    uint32_t tag; /* FRX__TAG_MATRIX */
     frx_backend *be;
     struct frx_alloc *alloc;
     size_t offset;             /* bytes from the allocation start */
@@ -388,6 +398,7 @@ struct frx_matrix {
 };
 
 struct frx_view {
+    uint32_t tag; /* FRX__TAG_VIEW */
     frx_backend *be;
     struct frx_alloc *alloc;
     size_t n, nvrow, nvcol;
@@ -401,6 +412,7 @@ struct frx_view {
 };
 
 struct frx_xchg_matrix {
+    uint32_t tag; /* FRX__TAG_XCHG */
     frx_backend *be;
     void *mem;
     void *host;      /* mirror; == mem when the device is the host */

@@ -316,10 +316,38 @@ static int check_int_scalar(const frx__kspec *s, const frx__karg *a,
                      s->name, a->name, value, INT32_MIN, INT32_MAX);
 }
 
+/* What the object of a matrix, view or xchg argument is by its tag, or
+ * NULL where that is its kind. */
+static const char *mistagged(const frx_arg *g)
+{
+    static const uint32_t tags[] = {[FRX_ARG_MATRIX] = FRX__TAG_MATRIX,
+                                    [FRX_ARG_VIEW] = FRX__TAG_VIEW,
+                                    [FRX_ARG_XCHG] = FRX__TAG_XCHG};
+    if (!g->obj || g->kind < FRX_ARG_MATRIX || g->kind > FRX_ARG_XCHG)
+        return NULL;
+    uint32_t tag = *(const uint32_t *)g->obj;
+    return tag == tags[g->kind] ? NULL
+           : tag == FRX__TAG_MATRIX ? "a matrix"
+           : tag == FRX__TAG_VIEW   ? "a view"
+           : tag == FRX__TAG_XCHG   ? "an xchg matrix"
+                                    : "no matrix, view or xchg matrix";
+}
+
 static int check_arg(frx_backend *be, const frx__kspec *s,
                      const frx__karg *a, const frx_arg *g, size_t nrows,
                      size_t n)
 {
+    const char *is = mistagged(g);
+    if (is) {
+        static const char *const as[] = {[FRX_ARG_MATRIX] = "a matrix",
+                                         [FRX_ARG_VIEW] = "a view",
+                                         [FRX_ARG_XCHG] = "an xchg matrix"};
+        return frx_error(FRX_EINVAL, "kernel '%s': argument '%s' is given "
+                         "as %s (frx_arg.kind %d) but its object is %s: make "
+                         "it with frx_arg_matrix(), frx_arg_view() or "
+                         "frx_arg_xchg()", s->name, a->name, as[g->kind],
+                         g->kind, is);
+    }
     const struct frx_alloc *al = alloc_of(g);
     if (a->intent != FRX__IN && al && al->is_const) {
         char what[200], decl[96];

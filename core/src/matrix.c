@@ -95,7 +95,8 @@ int frx_matrix_create_group(frx_backend *be, size_t count,
             return FRX_ENOMEM;
         }
         offset = round_up(offset, be->info.alignment);
-        *m = (frx_matrix){.be = be, .alloc = a, .offset = offset,
+        *m = (frx_matrix){.tag = FRX__TAG_MATRIX, .be = be, .alloc = a,
+                          .offset = offset,
                           .nrow = shapes[i].nrow, .nvar = shapes[i].nvar,
                           .neles = shapes[i].neles, .refs = 1};
         m->leaddim = leaddim_of(be, m->nvar, m->neles);

@@ -77,7 +77,8 @@ int frx_view_create(frx_backend *be, size_t n, frx_matrix *const *mats,
     frx_view *v = frx__calloc(1, sizeof *v, "a view");
     if (!v)
         return FRX_ENOMEM;
-    *v = (frx_view){.be = be, .alloc = mats[0]->alloc, .n = n,
+    *v = (frx_view){.tag = FRX__TAG_VIEW, .be = be,
+                    .alloc = mats[0]->alloc, .n = n,
                     .nvrow = nvrow, .nvcol = nvcol,
                     .cstride = be->info.soasz, .refs = 1};
     v->alloc->refs++;

@@ -16,7 +16,8 @@ int frx_xchg_matrix_create(frx_backend *be, size_t n, size_t nvrow,
     frx_xchg_matrix *xm = frx__calloc(1, sizeof *xm, "an xchg matrix");
     if (!xm)
         return FRX_ENOMEM;
-    *xm = (frx_xchg_matrix){.be = be, .n = n, .nvrow = nvrow,
+    *xm = (frx_xchg_matrix){.tag = FRX__TAG_XCHG, .be = be, .n = n,
+                            .nvrow = nvrow,
                             .nvcol = nvcol,
                             .bytes = n * nvrow * nvcol * be->fpsize,
                             .refs = 1};
