@@ -100,7 +100,7 @@ static int start(const frx_config *cfg, const frx_plugin *p,
         .options = cfg ? frx_cfg_get(frx_config_root(cfg), key) : NULL,
         .config = cfg,
         .precision = ch->precision,
-        .local_rank = frx__mpi_local_rank(),
+        .local_rank = ch->local_rank < 0 ? 0 : ch->local_rank,
         .device = ch->device,
     };
     int size;
@@ -216,7 +216,8 @@ static int start_auto(const frx_config *cfg, const struct frx__choice *ch,
                      path, c.n ? tried : "\n  no backend plugin was found");
 }
 
-int frx_backend_create(const frx_config *cfg, frx_backend **out)
+int frx__backend_create(const frx_config *cfg, int local_rank,
+                        frx_backend **out)
 {
     if (!cfg || !out)
         return frx_error(FRX_EINVAL, "frx_backend_create: NULL argument");
@@ -235,6 +236,16 @@ int frx_backend_create(const frx_config *cfg, frx_backend **out)
     if (ch.rule >= 0)
         frx_log(FRX_LOG_INFO, "backend.rules item %d matches (host %s): "
                 "backend '%s'", ch.rule + 1, ch.host, ch.name);
+    /* alone a rank is its node's first; among several, a guess that may
+     * put every rank of a node on its first device */
+    ch.local_rank = local_rank;
+    if (local_rank < 0 && size > 1)
+        frx_log(FRX_LOG_WARN, "backend '%s': this rank's place on its node "
+                "is unknown (no launcher variable such as "
+                "OMPI_COMM_WORLD_LOCAL_RANK or SLURM_LOCALID, and the "
+                "backend was not started by frx_backend_create_all): it "
+                "counts as local rank 0, so a device chosen by local-rank "
+                "is the node's first", ch.name);
     if (strcmp(ch.name, "auto") == 0)
         return start_auto(cfg, &ch, out);
 
@@ -248,6 +259,12 @@ int frx_backend_create(const frx_config *cfg, frx_backend **out)
                 ch.name, (*out)->info.device,
                 ch.precision == FRX_SINGLE ? "single" : "double");
     return rc;
+}
+
+/* Without MPI's help: the launcher's variables say where the rank is. */
+int frx_backend_create(const frx_config *cfg, frx_backend **out)
+{
+    return frx__backend_create(cfg, frx__mpi_local_rank(), out);
 }
 
 void frx_backend_destroy(frx_backend *be)

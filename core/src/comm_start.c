@@ -301,10 +301,22 @@ int frx_backend_create_all(const frx_config *cfg, MPI_Comm comm,
                          "started (call MPI_Init first)");
     if (out)
         *out = NULL;
+    /* The rank's place on its node among the ranks there that run the
+     * same backend.name (a node's GPUs shared out among its cuda ranks
+     * only, not counting the openmp ranks beside them), asked of MPI
+     * while every rank is here: a collective, so a rank whose case is
+     * wrong still takes part, and fails below. Ranks on auto count as
+     * one group whatever each starts. */
+    struct frx__choice ch;
+    const char *group = cfg && frx__backend_choice(cfg, rank, &ch) == FRX_OK
+                            ? ch.name : "";
+    int local_rank = frx__mpi_node_rank(comm, group);
+    if (local_rank < 0)
+        local_rank = frx__mpi_local_rank();
     frx_backend *be = NULL;
     int rc = !cfg || !out ? frx_error(FRX_EINVAL, "frx_backend_create_all: "
                                       "NULL argument")
-                          : frx_backend_create(cfg, &be);
+                          : frx__backend_create(cfg, local_rank, &be);
     if (rc == FRX_OK)
         rc = resolve_mpi_mode(cfg, be);
 

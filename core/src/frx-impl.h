@@ -55,10 +55,15 @@ struct frx__choice {
     int precision;
     const char *device; /* from a rule, or NULL */
     int rule;           /* index of the rule that matched, or -1 */
+    int local_rank;     /* the rank's place on its node, or -1 */
     char host[256];
 };
 int frx__backend_choice(const frx_config *cfg, int rank,
                         struct frx__choice *out);
+/* frx_backend_create with the rank's place on its node given (-1:
+ * unknown), as frx_backend_create_all finds it. */
+int frx__backend_create(const frx_config *cfg, int local_rank,
+                        frx_backend **out);
 
 /* ---------------------------------------------------------------- plugin */
 
@@ -203,6 +208,8 @@ int frx__cache_peek(const char *const *parts, size_t nparts,
 
 /* Rank and size when MPI is initialised, else 0 and 1. */
 void frx__mpi_rank_size(int *rank, int *size);
+/* This rank's place on its node as the launcher's variables say it
+ * (OMPI_COMM_WORLD_LOCAL_RANK, SLURM_LOCALID...), or -1. */
 int frx__mpi_local_rank(void);
 int frx__mpi_running(void); /* initialised and not finalised */
 

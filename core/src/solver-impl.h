@@ -20,6 +20,10 @@
  * frx_comm_agree (comm_start.c), so that ranks in one and in the other
  * still match. */
 int frx__agree(MPI_Comm comm, int rc, const char *what);
+/* Collective over comm: this rank's place among the ranks of comm on
+ * its node (MPI_COMM_TYPE_SHARED) that pass the same group, or -1 if
+ * MPI fails. */
+int frx__mpi_node_rank(MPI_Comm comm, const char *group);
 
 /* A failure that cannot be agreed on (mid-step: other ranks may be
  * waiting in an exchange): log it with the rank and MPI_Abort. */

@@ -474,16 +474,10 @@ static int open_device(struct cu_state *s, const frx_backend_init *init,
             return cu_fail(s, rc, "cuDeviceGet (name, UUID, compute "
                            "capability)", "describing device %d", i);
     }
-    const char *spec;
-    char where[256], vis[256], why[1500];
-    int rc = frx_gpu_device_spec(init, "cuda", &spec, where, sizeof where);
+    int k;
+    int rc = frx_gpu_pick(init, "cuda", visible_vars, 1, devs, (size_t)n, &k);
     if (rc)
         return rc;
-    frx_gpu_visible(visible_vars, 1, vis, sizeof vis);
-    int k = frx_gpu_choose(spec, init->local_rank, devs, (size_t)n, vis, why,
-                           sizeof why);
-    if (k < 0)
-        return frx_error(FRX_ECONFIG, "%s: %s", where, why);
     *chosen = devs[k];
     cu_result r = s->d.DeviceGet(&s->dev, k);
     if (r == CU_OK)

@@ -43,6 +43,14 @@ int frx_gpu_choose(const char *spec, int local_rank,
 int frx_gpu_device_spec(const frx_backend_init *init, const char *backend,
                         const char **spec, char *where, size_t n);
 
+/* The device of backend.<vendor>.device or a backend.rules entry among
+ * the n described, chosen by frx_gpu_choose (vars: the variables that
+ * narrow what the vendor's runtime shows, CUDA_VISIBLE_DEVICES...), in
+ * *k, logged at info; FRX_ECONFIG with the reason otherwise. */
+int frx_gpu_pick(const frx_backend_init *init, const char *vendor,
+                 const char *const *vars, size_t nvars,
+                 const struct gpu_device *d, size_t n, int *k);
+
 /* "NAME=value" of the first of the variables set, or "". */
 void frx_gpu_visible(const char *const *vars, size_t nvars, char *out,
                      size_t n);

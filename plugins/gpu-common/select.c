@@ -97,6 +97,32 @@ int frx_gpu_device_spec(const frx_backend_init *init, const char *backend,
     return frx_cfg_string(init->options, "device", "local-rank", spec);
 }
 
+int frx_gpu_pick(const frx_backend_init *init, const char *vendor,
+                 const char *const *vars, size_t nvars,
+                 const struct gpu_device *d, size_t n, int *k)
+{
+    const char *spec;
+    char where[256], vis[256], why[1500];
+    int rc = frx_gpu_device_spec(init, vendor, &spec, where, sizeof where);
+    if (rc)
+        return rc;
+    frx_gpu_visible(vars, nvars, vis, sizeof vis);
+    *k = frx_gpu_choose(spec, init->local_rank, d, n, vis, why, sizeof why);
+    if (*k < 0)
+        return frx_error(FRX_ECONFIG, "%s: %s", where, why);
+    /* which rank took which device: the first thing to look at when
+     * ranks of a node share a GPU they should not */
+    if (strcmp(spec, "local-rank") == 0)
+        frx_log(FRX_LOG_INFO, "%s: device %d = %s (%s): local rank %d on "
+                "this node among the %s ranks, of %zu device(s)%s%s",
+                vendor, *k, d[*k].name, d[*k].id, init->local_rank, vendor,
+                n, *vis ? " with " : "", vis);
+    else
+        frx_log(FRX_LOG_INFO, "%s: device %d = %s (%s): %s is %s", vendor,
+                *k, d[*k].name, d[*k].id, where, spec);
+    return FRX_OK;
+}
+
 void frx_gpu_visible(const char *const *vars, size_t nvars, char *out,
                      size_t n)
 {

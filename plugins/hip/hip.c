@@ -325,16 +325,10 @@ static int open_device(struct hip_state *s, const frx_backend_init *init,
         if (rc)
             return rc;
     }
-    const char *spec;
-    char where[256], vis[256], why[1500];
-    int rc = frx_gpu_device_spec(init, "hip", &spec, where, sizeof where);
+    int k;
+    int rc = frx_gpu_pick(init, "hip", visible_vars, 3, devs, (size_t)n, &k);
     if (rc)
         return rc;
-    frx_gpu_visible(visible_vars, 3, vis, sizeof vis);
-    int k = frx_gpu_choose(spec, init->local_rank, devs, (size_t)n, vis, why,
-                           sizeof why);
-    if (k < 0)
-        return frx_error(FRX_ECONFIG, "%s: %s", where, why);
     *chosen = devs[k];
     s->dev = k;
     hipError_t r = hipSetDevice(k);

@@ -763,7 +763,20 @@ static int fake_create(const frx_backend_init *init, frx_backend_info *info,
     snprintf(g->driver, sizeof g->driver, "fakegpu 3");
     snprintf(g->rtc_version, sizeof g->rtc_version, "cc");
     snprintf(g->device, sizeof g->device, "fake GPU");
-    int rc = frx_gpu_start(g);
+    /* FRX_FAKEGPU_DEVICES=N (1 to 8, else 1): devices "fake GPU 0"...
+     * to choose among by backend.fakegpu.device, for tests of the
+     * choice; all of them the same host memory */
+    struct gpu_device devs[8];
+    const char *nd = getenv("FRX_FAKEGPU_DEVICES");
+    int n = nd && atoi(nd) > 0 && atoi(nd) <= 8 ? atoi(nd) : 1, k;
+    for (int i = 0; i < n; i++) {
+        snprintf(devs[i].name, sizeof devs[i].name, "fake GPU %d", i);
+        snprintf(devs[i].id, sizeof devs[i].id, "GPU-fake-%d", i);
+        snprintf(devs[i].arch, sizeof devs[i].arch, "host");
+    }
+    int rc = frx_gpu_pick(init, "fakegpu", NULL, 0, devs, (size_t)n, &k);
+    if (rc == FRX_OK)
+        rc = frx_gpu_start(g);
     if (rc) {
         fake_destroy(s);
         return rc;

@@ -285,3 +285,25 @@ set_tests_properties(mpi-fault-setup-np3 mpi-fault-midrun-np3
   mpi-fault-midrun-solver-np3 mpi-fault-received-values-np3
   PROPERTIES TIMEOUT 30
   ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1;${FRX_FAULT_ENV}")
+
+# A rank's place on its node (core/src/mpi.c built in): MPI's shared
+# communicator, counted among the ranks of one backend, so that rank 0
+# on openmp does not push the fakegpu ranks onto other devices: with 2
+# fake devices, the fakegpu ranks take devices 0, 1 in turn.
+add_executable(test_local_rank mpi/test_local_rank.c
+  ${PROJECT_SOURCE_DIR}/core/src/mpi.c)
+target_include_directories(test_local_rank PRIVATE
+  ${PROJECT_SOURCE_DIR}/core/src)
+target_link_libraries(test_local_rank PRIVATE frx)
+frx_target_defaults(test_local_rank)
+add_dependencies(test_local_rank frx-fakegpu)
+set(FRX_LOCAL_RANK_2 --and "\\[frx 1/2\\] info: fakegpu: device 0 = fake GPU 0 \\(GPU-fake-0\\): local rank 0 ")
+set(FRX_LOCAL_RANK_3 --and "\\[frx 1/3\\] info: fakegpu: device 0 = fake GPU 0 "
+  --and "\\[frx 2/3\\] info: fakegpu: device 1 = fake GPU 1 \\(GPU-fake-1\\): local rank 1 ")
+foreach(np 2 3)
+  add_test(NAME mpi-local-rank-np${np}
+    COMMAND sh ${FRX_EXPECT} 0 "local rank checks on ${np} rank\\(s\\): [0-9]+ passed, 0 failed"
+      ${FRX_LOCAL_RANK_${np}} ${FRX_MPIRUN} ${np} $<TARGET_FILE:test_local_rank>)
+  set_tests_properties(mpi-local-rank-np${np} PROPERTIES TIMEOUT 60
+    ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1;FRX_LOG=info;FRX_FAKEGPU_DEVICES=2;FRX_PLUGIN_PATH=${FRX_FAKEGPU_DIR}")
+endforeach()

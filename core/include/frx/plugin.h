@@ -61,6 +61,9 @@ typedef struct frx_backend_init {
     const frx_cfgnode *options; /* backend.<name>, or NULL */
     const frx_config *config;
     int precision;              /* enum frx_precision */
+    /* local_rank: the rank's place among the ranks of its node on the
+     * same backend.name (frx_backend_create_all asks MPI), else the
+     * launcher's word; 0 where neither says */
     int rank, local_rank;
     /* ABI 1.1: the device a backend.rules entry chose: "local-rank", an
      * index or an id; NULL when no rule set one. */
