@@ -26,6 +26,10 @@
 SAME(CU_OK, CUDA_SUCCESS);
 SAME(CU_ERR_OUT_OF_MEMORY, CUDA_ERROR_OUT_OF_MEMORY);
 SAME(CU_ERR_NO_DEVICE, CUDA_ERROR_NO_DEVICE);
+SAME(CU_ERR_STUB_LIBRARY, CUDA_ERROR_STUB_LIBRARY);
+#define SAME_ERROR(value, NAME) SAME(value, CUDA_ERROR_##NAME);
+CU_ERRORS(SAME_ERROR)
+#undef SAME_ERROR
 SAME(CU_ATTR_MAX_GRID_DIM_X, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X);
 SAME(CU_ATTR_MAX_GRID_DIM_Y, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y);
 SAME(CU_ATTR_WARP_SIZE, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
@@ -130,10 +134,29 @@ START_TEST(stub_library_has_every_symbol)
     char why[512] = "";
     ck_assert_msg(frx_cuda_driver_open(&d, stub, why, sizeof why) == 0, "%s",
                   why);
-    /* the stub refuses to start (CUDA_ERROR_STUB_LIBRARY) */
+    /* the stub refuses to start (CUDA_ERROR_STUB_LIBRARY), and says
+     * so by the built-in name where its cuGetErrorName fails too */
     cu_result rc = d.Init(0);
-    ck_assert_int_ne(rc, CU_OK);
-    ck_assert_ptr_nonnull(frx_cuda_errname(&d, rc));
+    ck_assert_int_eq(rc, CU_ERR_STUB_LIBRARY);
+    ck_assert_str_eq(frx_cuda_errname(&d, rc), "CUDA_ERROR_STUB_LIBRARY");
+    char msg[2048];
+    frx_cuda_init_failed(&d, rc, msg, sizeof msg);
+    ck_assert_msg(strstr(msg, stub) == msg, "%s", msg);
+    ck_assert_msg(strstr(msg, " is the CUDA toolkit's stub library "
+                              "(CUDA_ERROR_STUB_LIBRARY, 34)"), "%s", msg);
+}
+END_TEST
+
+START_TEST(error_names_built_in)
+{
+    struct cu_driver d = {0}; /* no cuGetErrorName */
+    ck_assert_str_eq(frx_cuda_errname(&d, 100), "CUDA_ERROR_NO_DEVICE");
+    ck_assert_str_eq(frx_cuda_errname(&d, 700), "CUDA_ERROR_ILLEGAL_ADDRESS");
+    ck_assert_str_eq(frx_cuda_errname(&d, 12345), "CUDA error");
+    char msg[256];
+    frx_cuda_init_failed(&d, 36, msg, sizeof msg);
+    ck_assert_str_eq(msg, "the driver does not start: "
+                          "CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER (36)");
 }
 END_TEST
 
@@ -169,6 +192,7 @@ int main(void)
 #endif
     tcase_add_test(tc, stub_library_has_every_symbol);
     tcase_add_test(tc, missing_driver_named);
+    tcase_add_test(tc, error_names_built_in);
     tcase_add_test(tc, toolkit_cublas_has_every_symbol);
     tcase_add_test(tc, missing_cublas_says_what_it_tried);
     suite_add_tcase(s, tc);

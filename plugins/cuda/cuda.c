@@ -9,6 +9,7 @@
 #include "cudrv.h"
 #include "gpu.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -373,8 +374,9 @@ static int open_all(struct cu_driver *d, struct gpu_rtc *r, int *count,
         return -1;
     }
     if (rc != CU_OK) {
-        snprintf(why, n, "cuda: the driver does not start: %s (%d)",
-                 frx_cuda_errname(d, rc), rc);
+        char e2[PATH_MAX * 2 + 300];
+        frx_cuda_init_failed(d, rc, e2, sizeof e2);
+        snprintf(why, n, "cuda: %s", e2);
         return -1;
     }
     if (open_nvrtc(r, why, n) != 0)

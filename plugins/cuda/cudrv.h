@@ -25,6 +25,7 @@ typedef struct {
 enum {
     CU_OK = 0,                    /* CUDA_SUCCESS */
     CU_ERR_OUT_OF_MEMORY = 2,     /* CUDA_ERROR_OUT_OF_MEMORY */
+    CU_ERR_STUB_LIBRARY = 34,     /* CUDA_ERROR_STUB_LIBRARY */
     CU_ERR_NO_DEVICE = 100,       /* CUDA_ERROR_NO_DEVICE */
     CU_ATTR_MAX_GRID_DIM_X = 5,   /* CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X */
     CU_ATTR_MAX_GRID_DIM_Y = 6,   /* CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y */
@@ -35,6 +36,21 @@ enum {
     CU_EVENT_NO_TIMING = 2,       /* CU_EVENT_DISABLE_TIMING */
     CU_HOSTALLOC_PORTABLE = 1     /* CU_MEMHOSTALLOC_PORTABLE */
 };
+
+/* X(value, NAME): common CUresults, named where cuGetErrorName cannot
+ * (the toolkit's stub library, an old driver): CUDA_ERROR_<NAME>. */
+#define CU_ERRORS(X)                                                      \
+    X(1, INVALID_VALUE) X(2, OUT_OF_MEMORY) X(3, NOT_INITIALIZED)         \
+    X(4, DEINITIALIZED) X(34, STUB_LIBRARY)                               \
+    X(36, CALL_REQUIRES_NEWER_DRIVER) X(46, DEVICE_UNAVAILABLE)           \
+    X(100, NO_DEVICE) X(101, INVALID_DEVICE) X(200, INVALID_IMAGE)        \
+    X(201, INVALID_CONTEXT) X(209, NO_BINARY_FOR_GPU)                     \
+    X(214, ECC_UNCORRECTABLE) X(218, INVALID_PTX)                         \
+    X(222, UNSUPPORTED_PTX_VERSION) X(400, INVALID_HANDLE)                \
+    X(500, NOT_FOUND) X(600, NOT_READY) X(700, ILLEGAL_ADDRESS)           \
+    X(701, LAUNCH_OUT_OF_RESOURCES) X(702, LAUNCH_TIMEOUT) X(710, ASSERT) \
+    X(719, LAUNCH_FAILED) X(803, SYSTEM_DRIVER_MISMATCH)                  \
+    X(804, COMPAT_NOT_SUPPORTED_ON_DEVICE) X(999, UNKNOWN)
 
 /* X(field, symbol, parameters): the functions, by the name cuda.h gives
  * the call (cuMemAlloc is cuMemAlloc_v2, ...). */
@@ -92,8 +108,14 @@ struct cu_driver {
 int frx_cuda_driver_open(struct cu_driver *d, const char *lib, char *why,
                          size_t n);
 
-/* "CUDA_ERROR_NO_DEVICE" for rc, or "CUDA error" if the driver has no
- * name for it. */
+/* "CUDA_ERROR_NO_DEVICE" for rc: the driver's name for it, else that of
+ * CU_ERRORS, else "CUDA error". */
 const char *frx_cuda_errname(const struct cu_driver *d, cu_result rc);
+
+/* Why cuInit failed with rc: "the driver does not start: NAME (rc)", or
+ * for the toolkit's stub libcuda (CUDA_ERROR_STUB_LIBRARY) which file
+ * was loaded and which folder to take off LD_LIBRARY_PATH. */
+void frx_cuda_init_failed(const struct cu_driver *d, cu_result rc,
+                          char *why, size_t n);
 
 #endif
