@@ -57,6 +57,7 @@ START_TEST(symbols_are_those_cuda_h_names)
 #define CHECK_NAME(field, symbol, params) \
     ck_assert_str_eq(symbol, XSTR(cu##field));
     CU_FUNCTIONS(CHECK_NAME)
+    CU_OPTIONAL_FUNCTIONS(CHECK_NAME)
 #undef CHECK_NAME
 }
 END_TEST
@@ -139,6 +140,7 @@ START_TEST(stub_library_has_every_symbol)
     cu_result rc = d.Init(0);
     ck_assert_int_eq(rc, CU_ERR_STUB_LIBRARY);
     ck_assert_str_eq(frx_cuda_errname(&d, rc), "CUDA_ERROR_STUB_LIBRARY");
+    ck_assert_ptr_nonnull(d.GetErrorString); /* the stub has it too */
     char msg[2048];
     frx_cuda_init_failed(&d, rc, msg, sizeof msg);
     ck_assert_msg(strstr(msg, stub) == msg, "%s", msg);
@@ -153,6 +155,7 @@ START_TEST(error_names_built_in)
     ck_assert_str_eq(frx_cuda_errname(&d, 100), "CUDA_ERROR_NO_DEVICE");
     ck_assert_str_eq(frx_cuda_errname(&d, 700), "CUDA_ERROR_ILLEGAL_ADDRESS");
     ck_assert_str_eq(frx_cuda_errname(&d, 12345), "CUDA error");
+    ck_assert_str_eq(frx_cuda_err(&d, 100).s, "CUDA_ERROR_NO_DEVICE (100)");
     char msg[256];
     frx_cuda_init_failed(&d, 36, msg, sizeof msg);
     ck_assert_str_eq(msg, "the driver does not start: "

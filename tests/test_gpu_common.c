@@ -432,6 +432,56 @@ START_TEST(pack_generate_refuses)
 }
 END_TEST
 
+/* ------------------------------------------ failures and their messages */
+
+/* A vendor whose launches are queued and whose waits fail as a kernel's
+ * fault (an illegal address) surfaces on a GPU: at the next wait. */
+static int fault_launch(struct gpu *g, void *fn, const unsigned grid[2],
+                        unsigned block, void **params)
+{
+    (void)g, (void)fn, (void)grid, (void)block, (void)params;
+    return FRX_OK;
+}
+
+static int fault_stream_wait(struct gpu *g)
+{
+    (void)g;
+    return frx_error(FRX_EBACKEND, "testgpu: waiting: cuStreamSynchronize "
+                     "failed: CUDA_ERROR_ILLEGAL_ADDRESS (700)");
+}
+
+static int fault_event_wait(struct gpu *g, void *ev)
+{
+    (void)ev;
+    return fault_stream_wait(g);
+}
+
+static const struct gpu_vendor fault_vendor = {
+    .launch = fault_launch, .stream_wait = fault_stream_wait,
+    .event_wait = fault_event_wait};
+
+START_TEST(failed_wait_names_last_launch)
+{
+    struct gpu g = {.vd = &fault_vendor, .vendor = "testgpu",
+                    .lim = {.block = 128, .max_grid_x = 1u << 30,
+                            .max_grid_y = 65535}, .idle = 1};
+    ck_assert_int_eq(frx_gpu_sync(&g), FRX_OK); /* nothing issued */
+    ck_assert_int_eq(frx_gpu_launch(&g, NULL, 1000, 1, NULL,
+                                    "kernel 'first'"), FRX_OK);
+    ck_assert_int_eq(frx_gpu_launch(&g, NULL, 1000, 1, NULL,
+                                    "kernel 'faulty'"), FRX_OK);
+    ck_assert_int_eq(frx_gpu_sync(&g), FRX_EBACKEND);
+    ck_assert_str_eq(frx_errmsg(), "testgpu: waiting: cuStreamSynchronize "
+                     "failed: CUDA_ERROR_ILLEGAL_ADDRESS (700) (the last "
+                     "launch before this wait: kernel 'faulty'; a fault in "
+                     "a kernel is reported at the next wait)");
+    int ev;
+    ck_assert_int_eq(frx_gpu_copy_wait(&g, &ev), FRX_EBACKEND);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "wait: kernel 'faulty'"));
+    free(g.spare);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("gpu-common");
@@ -452,6 +502,7 @@ static Suite *suite(void)
     tcase_add_test(tc, describe_fills_info);
     tcase_add_test(tc, pack_sources);
     tcase_add_test(tc, pack_generate_refuses);
+    tcase_add_test(tc, failed_wait_names_last_launch);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -56,8 +56,8 @@ static int cu_fail(const struct cu_state *s, cu_result rc, const char *call,
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     return frx_error(rc == CU_ERR_OUT_OF_MEMORY ? FRX_ENOMEM : FRX_EBACKEND,
-                     "cuda: %s: %s failed: %s (%d)", what, call,
-                     frx_cuda_errname(&s->d, rc), rc);
+                     "cuda: %s: %s failed: %s", what, call,
+                     frx_cuda_err(&s->d, rc).s);
 }
 
 /* ------------------------------------------------------------ primitives */
@@ -75,8 +75,8 @@ static void cu_free(struct gpu *g, uint64_t addr)
 {
     cu_result rc = cu(g)->d.MemFree(addr);
     if (rc)
-        frx_log(FRX_LOG_WARN, "cuda: cuMemFree failed: %s (%d)",
-                frx_cuda_errname(&cu(g)->d, rc), rc);
+        frx_log(FRX_LOG_WARN, "cuda: cuMemFree failed: %s",
+                frx_cuda_err(&cu(g)->d, rc).s);
 }
 
 static int cu_host_alloc(struct gpu *g, size_t bytes, void **host)
@@ -90,8 +90,8 @@ static void cu_host_free(struct gpu *g, void *host)
 {
     cu_result rc = cu(g)->d.MemFreeHost(host);
     if (rc)
-        frx_log(FRX_LOG_WARN, "cuda: cuMemFreeHost failed: %s (%d)",
-                frx_cuda_errname(&cu(g)->d, rc), rc);
+        frx_log(FRX_LOG_WARN, "cuda: cuMemFreeHost failed: %s",
+                frx_cuda_err(&cu(g)->d, rc).s);
 }
 
 static int cu_zero(struct gpu *g, uint64_t addr, size_t bytes)
@@ -338,8 +338,8 @@ static int versions_agree(const struct cu_driver *d, const struct gpu_rtc *r,
 {
     cu_result rc = d->DriverGetVersion(version);
     if (rc != CU_OK) {
-        snprintf(why, n, "cuda: cuDriverGetVersion failed: %s (%d)",
-                 frx_cuda_errname(d, rc), rc);
+        snprintf(why, n, "cuda: cuDriverGetVersion failed: %s",
+                 frx_cuda_err(d, rc).s);
         return -1;
     }
     if (r->major <= *version / 1000)
@@ -418,8 +418,8 @@ static int cu_probe(char *why, size_t n)
     struct gpu_device first;
     cu_result rc = describe(&d, 0, &first);
     if (rc != CU_OK) {
-        snprintf(why, n, "cuda: device 0 does not answer: %s (%d)",
-                 frx_cuda_errname(&d, rc), rc);
+        snprintf(why, n, "cuda: device 0 does not answer: %s",
+                 frx_cuda_err(&d, rc).s);
         return FRX_EUNAVAIL;
     }
     snprintf(why, n, "%d device(s), 0 = %s (%s); driver %d.%d, NVRTC %d.%d",

@@ -96,10 +96,16 @@ enum {
        unsigned by, unsigned bz, unsigned shared, cu_stream s,               \
        void **params, void **extra))
 
+/* The same, for the functions used where the driver has them (NULL
+ * where not). */
+#define CU_OPTIONAL_FUNCTIONS(X)                                             \
+    X(GetErrorString, "cuGetErrorString", (cu_result rc, const char **text))
+
 struct cu_driver {
     void *lib;
 #define CU_FIELD(field, symbol, params) cu_result(*field) params;
     CU_FUNCTIONS(CU_FIELD)
+    CU_OPTIONAL_FUNCTIONS(CU_FIELD)
 #undef CU_FIELD
 };
 
@@ -112,7 +118,14 @@ int frx_cuda_driver_open(struct cu_driver *d, const char *lib, char *why,
  * CU_ERRORS, else "CUDA error". */
 const char *frx_cuda_errname(const struct cu_driver *d, cu_result rc);
 
-/* Why cuInit failed with rc: "the driver does not start: NAME (rc)", or
+/* rc for messages: "NAME (rc): the driver's description", or without
+ * the description where the driver has none. */
+struct cu_errtext {
+    char s[320];
+};
+struct cu_errtext frx_cuda_err(const struct cu_driver *d, cu_result rc);
+
+/* Why cuInit failed with rc: "the driver does not start: " and rc, or
  * for the toolkit's stub libcuda (CUDA_ERROR_STUB_LIBRARY) which file
  * was loaded and which folder to take off LD_LIBRARY_PATH. */
 void frx_cuda_init_failed(const struct cu_driver *d, cu_result rc,

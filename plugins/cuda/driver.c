@@ -29,6 +29,10 @@ int frx_cuda_driver_open(struct cu_driver *d, const char *lib, char *why,
         missing = symbol;
     CU_FUNCTIONS(CU_LOAD)
 #undef CU_LOAD
+#define CU_LOAD_OPTIONAL(field, symbol, params) \
+    *(void **)&d->field = dlsym(d->lib, symbol);
+    CU_OPTIONAL_FUNCTIONS(CU_LOAD_OPTIONAL)
+#undef CU_LOAD_OPTIONAL
     if (missing) {
         snprintf(why, n, "%s has no %s(): the NVIDIA driver is too old for "
                  "frx (update it)", lib, missing);
@@ -52,6 +56,17 @@ const char *frx_cuda_errname(const struct cu_driver *d, cu_result rc)
     default:
         return "CUDA error";
     }
+}
+
+struct cu_errtext frx_cuda_err(const struct cu_driver *d, cu_result rc)
+{
+    struct cu_errtext t;
+    const char *text = NULL;
+    if (d->GetErrorString && d->GetErrorString(rc, &text) != CU_OK)
+        text = NULL;
+    snprintf(t.s, sizeof t.s, "%s (%d)%s%s", frx_cuda_errname(d, rc), rc,
+             text ? ": " : "", text ? text : "");
+    return t;
 }
 
 /* The file d->lib was loaded from ("" if unknown). */
@@ -83,8 +98,8 @@ void frx_cuda_init_failed(const struct cu_driver *d, cu_result rc,
                           char *why, size_t n)
 {
     if (rc != CU_ERR_STUB_LIBRARY) {
-        snprintf(why, n, "the driver does not start: %s (%d)",
-                 frx_cuda_errname(d, rc), rc);
+        snprintf(why, n, "the driver does not start: %s",
+                 frx_cuda_err(d, rc).s);
         return;
     }
     /* the toolkit's lib64/stubs/libcuda.so, for linking without a

@@ -41,7 +41,21 @@ int frx_gpu_launch_block(struct gpu *g, void *fn, size_t n, size_t nrows,
     if (rc)
         return rc;
     g->idle = 0;
+    snprintf(g->last_launch, sizeof g->last_launch, "%s", what);
     return g->vd->launch(g, fn, grid, lim.block, params);
+}
+
+/* A kernel's fault is reported by the next wait, not by its launch:
+ * a failed wait names what was launched last. */
+static int waited(struct gpu *g, int rc)
+{
+    if (rc == FRX_OK || !g->last_launch[0])
+        return rc;
+    char msg[1024];
+    snprintf(msg, sizeof msg, "%s", frx_errmsg());
+    return frx_error(rc, "%s (the last launch before this wait: %s; a "
+                     "fault in a kernel is reported at the next wait)", msg,
+                     g->last_launch);
 }
 
 int frx_gpu_sync(void *state)
@@ -49,9 +63,11 @@ int frx_gpu_sync(void *state)
     struct gpu *g = state;
     if (g->idle)
         return FRX_OK;
-    int rc = g->vd->stream_wait(g);
-    if (rc == FRX_OK)
+    int rc = waited(g, g->vd->stream_wait(g));
+    if (rc == FRX_OK) {
         g->idle = 1;
+        g->last_launch[0] = '\0'; /* all it launched ran */
+    }
     return rc;
 }
 
@@ -194,7 +210,7 @@ int frx_gpu_copy_start(void *state, void *mem, void *host, size_t bytes,
 int frx_gpu_copy_wait(void *state, void *done)
 {
     struct gpu *g = state;
-    int rc = g->vd->event_wait(g, done);
+    int rc = waited(g, g->vd->event_wait(g, done));
     event_give(g, done);
     return rc;
 }

@@ -214,6 +214,9 @@ struct gpu {
     const char *src_suffix; /* of kept sources: ".cu", ".hip" */
     char device[128];     /* for messages */
     int idle;             /* nothing issued since the stream was waited for */
+    /* what was launched last since the stream was waited for ("kernel
+     * 'x'"): a kernel's fault is reported by a later wait, which names it */
+    char last_launch[112];
     size_t records;       /* events recorded, for frx_backend_stats */
     void **spare;         /* events not in use */
     size_t nspare, capspare;

@@ -8,6 +8,7 @@
 #include "gpu.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +71,8 @@ int frx_gpu_product_run(void *state, void *plan, const frx_product_exec *e)
     uint64_t b = frx_gpu_addr(e->b) + e->b_off * fs;
     uint64_t c = frx_gpu_addr(e->c) + e->c_off * fs;
     g->idle = 0;
+    snprintf(g->last_launch, sizeof g->last_launch, "a %s gemm (%d x %d "
+             "by %d)", g->vd->blas, p->n, p->m, p->k);
     return g->vd->gemm(g, p->n, p->m, p->k, p->alpha, b, p->ldb, p->a,
                        p->lda, p->beta, c, p->ldc);
 }

@@ -35,6 +35,10 @@ struct hip_state {
 static struct hip_state *hs(struct gpu *g) { return (struct hip_state *)g; }
 
 /* frx_error with "hip: <what>: <call> failed: NAME (rc)". */
+/* rc for messages: "NAME (rc): the runtime's description". */
+#define HIP_ERR_FMT "%s (%d): %s"
+#define HIP_ERR(rc) hipGetErrorName(rc), (int)(rc), hipGetErrorString(rc)
+
 static int hip_fail(hipError_t rc, const char *call, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -46,8 +50,8 @@ static int hip_fail(hipError_t rc, const char *call, const char *fmt, ...)
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     return frx_error(rc == hipErrorOutOfMemory ? FRX_ENOMEM : FRX_EBACKEND,
-                     "hip: %s: %s failed: %s (%d)", what, call,
-                     hipGetErrorName(rc), (int)rc);
+                     "hip: %s: %s failed: " HIP_ERR_FMT, what, call,
+                     HIP_ERR(rc));
 }
 
 /* ------------------------------------------------------------ primitives */
@@ -66,8 +70,8 @@ static void hip_free(struct gpu *g, uint64_t addr)
     (void)g;
     hipError_t rc = hipFree((void *)(uintptr_t)addr);
     if (rc)
-        frx_log(FRX_LOG_WARN, "hip: hipFree failed: %s (%d)",
-                hipGetErrorName(rc), (int)rc);
+        frx_log(FRX_LOG_WARN, "hip: hipFree failed: " HIP_ERR_FMT,
+                HIP_ERR(rc));
 }
 
 static int hip_host_alloc(struct gpu *g, size_t bytes, void **host)
@@ -83,8 +87,8 @@ static void hip_host_free(struct gpu *g, void *host)
     (void)g;
     hipError_t rc = hipHostFree(host);
     if (rc)
-        frx_log(FRX_LOG_WARN, "hip: hipHostFree failed: %s (%d)",
-                hipGetErrorName(rc), (int)rc);
+        frx_log(FRX_LOG_WARN, "hip: hipHostFree failed: " HIP_ERR_FMT,
+                HIP_ERR(rc));
 }
 
 static hipDeviceptr_t dptr(uint64_t addr)
@@ -244,8 +248,8 @@ static int open_all(struct gpu_rtc *r, int *count, char *why, size_t n)
         return -1;
     }
     if (rc != hipSuccess) {
-        snprintf(why, n, "hip: the runtime does not start: %s (%d)",
-                 hipGetErrorName(rc), (int)rc);
+        snprintf(why, n, "hip: the runtime does not start: " HIP_ERR_FMT,
+                 HIP_ERR(rc));
         return -1;
     }
     return open_hiprtc(r, why, n);
