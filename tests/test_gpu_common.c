@@ -482,6 +482,116 @@ START_TEST(failed_wait_names_last_launch)
 }
 END_TEST
 
+/* A vendor where all but the call under test works, and every stream
+ * wait fails: what it reports must be the first failure, not the
+ * clean-up's. */
+static int stub_alloc(struct gpu *g, size_t bytes, uint64_t *addr)
+{
+    (void)g, (void)bytes;
+    *addr = 0x1000;
+    return FRX_OK;
+}
+
+static void stub_free(struct gpu *g, uint64_t addr) { (void)g, (void)addr; }
+
+static int wait_fails(struct gpu *g)
+{
+    (void)g;
+    return frx_error(FRX_EBACKEND, "testgpu: the clean-up's wait failed");
+}
+
+static int zero_fails(struct gpu *g, uint64_t addr, size_t bytes)
+{
+    (void)g, (void)addr;
+    return frx_error(FRX_EBACKEND, "testgpu: zeroing %zu bytes failed",
+                     bytes);
+}
+
+static int stub_load(struct gpu *g, const void *image, size_t size,
+                     void **mod)
+{
+    (void)g, (void)image, (void)size;
+    *mod = (void *)0x2000;
+    return FRX_OK;
+}
+
+static void stub_module_free(struct gpu *g, void *mod) { (void)g, (void)mod; }
+
+static int function_fails(struct gpu *g, void *mod, const char *entry,
+                          void **fn)
+{
+    (void)g, (void)mod, (void)fn;
+    return frx_error(FRX_EBACKEND, "testgpu: no function '%s'", entry);
+}
+
+static const struct gpu_vendor cleanup_vendor = {
+    .alloc = stub_alloc, .free = stub_free, .zero = zero_fails,
+    .stream_wait = wait_fails, .module_load = stub_load,
+    .module_free = stub_module_free, .function = function_fails};
+
+/* An "RTC" whose every program compiles to four bytes. */
+static int t_create(void **prog, const char *src, const char *name, int nh,
+                    const char *const *h, const char *const *names)
+{
+    (void)src, (void)name, (void)nh, (void)h, (void)names;
+    *prog = (void *)0x3000;
+    return 0;
+}
+static int t_compile(void *prog, int n, const char *const *o)
+{
+    (void)prog, (void)n, (void)o;
+    return 0;
+}
+static int t_log_size(void *prog, size_t *n)
+{
+    (void)prog;
+    *n = 0;
+    return 0;
+}
+static int t_log(void *prog, char *log) { (void)prog, (void)log; return 0; }
+static int t_code_size(void *prog, size_t *n)
+{
+    (void)prog;
+    *n = 4;
+    return 0;
+}
+static int t_code(void *prog, char *code)
+{
+    (void)prog;
+    memcpy(code, "code", 4);
+    return 0;
+}
+static int t_destroy(void **prog) { (void)prog; return 0; }
+static const char *t_errstr(int rc) { return rc ? "error" : "ok"; }
+
+START_TEST(cleanup_keeps_the_first_message)
+{
+    struct gpu g = {.vd = &cleanup_vendor, .vendor = "testgpu",
+                    .precision = FRX_DOUBLE, .idle = 1, .suffix = ".bin",
+                    .src_suffix = ".cu"};
+    void *mem = NULL;
+    ck_assert_int_eq(frx_gpu_mem_alloc(&g, 100, &mem), FRX_EBACKEND);
+    ck_assert_str_eq(frx_errmsg(), "testgpu: zeroing 128 bytes failed");
+
+    g.rtc = (struct gpu_rtc){.name = "testrtc", .create = t_create,
+                             .compile = t_compile, .log_size = t_log_size,
+                             .log = t_log, .code_size = t_code_size,
+                             .code = t_code, .destroy = t_destroy,
+                             .errstr = t_errstr};
+    snprintf(g.arch, sizeof g.arch, "test");
+    snprintf(g.driver, sizeof g.driver, "test 1");
+    snprintf(g.rtc_version, sizeof g.rtc_version, "testrtc 1");
+    g.idle = 0; /* something is queued: freeing the module waits */
+    frx_kernel_src src = {.size = sizeof src, .name = "k", .entry = "k",
+                          .source = "/* cleanup_keeps_the_first_message */"};
+    void *prog = NULL;
+    int compiled = 0;
+    ck_assert_int_eq(frx_gpu_kernel_compile(&g, &src, &prog, &compiled),
+                     FRX_EBACKEND);
+    ck_assert_str_eq(frx_errmsg(), "testgpu: no function 'k'");
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("gpu-common");
@@ -503,6 +613,7 @@ static Suite *suite(void)
     tcase_add_test(tc, pack_sources);
     tcase_add_test(tc, pack_generate_refuses);
     tcase_add_test(tc, failed_wait_names_last_launch);
+    tcase_add_test(tc, cleanup_keeps_the_first_message);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -96,8 +96,13 @@ int frx_gpu_mem_alloc(void *state, size_t bytes, void **mem)
     g->idle = 0;
     rc = g->vd->zero(g, addr, padded);
     if (rc) {
+        /* the zeroing's message, not that of a wait that fails after it */
+        char *why = strdup(frx_errmsg());
         drain(g, "device memory");
         g->vd->free(g, addr);
+        if (why)
+            frx_error(rc, "%s", why);
+        free(why);
         return rc;
     }
     *mem = (void *)(uintptr_t)addr;

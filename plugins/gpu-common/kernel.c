@@ -159,7 +159,13 @@ int frx_gpu_kernel_compile(void *state, const frx_kernel_src *src,
     if (rc == FRX_OK)
         rc = g->vd->function(g, p->mod, src->entry, &p->fn);
     if (rc) {
+        /* the compiler's or loader's message, not that of the wait
+         * freeing the module may do */
+        char *why = strdup(frx_errmsg());
         frx_gpu_kernel_free(g, p);
+        if (why)
+            frx_error(rc, "%s", why);
+        free(why);
         return rc;
     }
     *out = p;
