@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define HIP_BLOCK 256 /* threads per block: four wavefronts of 64 */
 
@@ -243,8 +244,18 @@ static int open_all(struct gpu_rtc *r, int *count, char *why, size_t n)
     *count = 0;
     hipError_t rc = hipGetDeviceCount(count);
     if (rc == hipErrorNoDevice || (rc == hipSuccess && *count == 0)) {
-        snprintf(why, n, "hip: no device (hipErrorNoDevice)%s%s",
-                 *vis ? " with " : "", vis);
+        /* ROCm reaches its GPUs through /dev/kfd: absent, no driver;
+         * there but closed to this user, the usual container or group
+         * mistake, which the runtime reports as no device too */
+        const char *kfd = access("/dev/kfd", F_OK) != 0
+            ? "; no /dev/kfd: no AMD GPU driver is loaded here"
+            : access("/dev/kfd", R_OK | W_OK) != 0
+                ? "; /dev/kfd is there but this user cannot open it: add "
+                  "the user to the 'render' and 'video' groups (a "
+                  "container: --device=/dev/kfd --device=/dev/dri)"
+                : "";
+        snprintf(why, n, "hip: no device (hipErrorNoDevice)%s%s%s",
+                 *vis ? " with " : "", vis, kfd);
         return -1;
     }
     if (rc != hipSuccess) {
