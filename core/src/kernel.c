@@ -219,14 +219,22 @@ frx_arg frx_arg_scalar(double value)
 frx_arg frx_arg_unset(void) { return (frx_arg){.kind = FRX_ARG_UNSET}; }
 frx_arg frx_arg_reduce(void) { return (frx_arg){.kind = FRX_ARG_REDUCE}; }
 
+/* What a matrix, view or xchg argument is, by kind; and their tags. */
+static const char *const data_names[] = {[FRX_ARG_MATRIX] = "a matrix",
+                                         [FRX_ARG_VIEW] = "a view",
+                                         [FRX_ARG_XCHG] = "an xchg matrix"};
+static const uint32_t data_tags[] = {[FRX_ARG_MATRIX] = FRX__TAG_MATRIX,
+                                     [FRX_ARG_VIEW] = FRX__TAG_VIEW,
+                                     [FRX_ARG_XCHG] = FRX__TAG_XCHG};
+
 static const char *given_name(const frx_arg *g)
 {
     switch (g->kind) {
     case FRX_ARG_MATRIX:
         return ((frx_matrix *)g->obj)->is_const ? "a const matrix"
-                                                : "a matrix";
-    case FRX_ARG_VIEW: return "a view";
-    case FRX_ARG_XCHG: return "an xchg matrix";
+                                                : data_names[g->kind];
+    case FRX_ARG_VIEW:
+    case FRX_ARG_XCHG: return data_names[g->kind];
     case FRX_ARG_SCALAR:
     case FRX_ARG_UNSET: return "a scalar";
     case FRX_ARG_REDUCE: return "a reduction (frx_arg_reduce)";
@@ -320,17 +328,15 @@ static int check_int_scalar(const frx__kspec *s, const frx__karg *a,
  * NULL where that is its kind. */
 static const char *mistagged(const frx_arg *g)
 {
-    static const uint32_t tags[] = {[FRX_ARG_MATRIX] = FRX__TAG_MATRIX,
-                                    [FRX_ARG_VIEW] = FRX__TAG_VIEW,
-                                    [FRX_ARG_XCHG] = FRX__TAG_XCHG};
     if (!g->obj || g->kind < FRX_ARG_MATRIX || g->kind > FRX_ARG_XCHG)
         return NULL;
     uint32_t tag = *(const uint32_t *)g->obj;
-    return tag == tags[g->kind] ? NULL
-           : tag == FRX__TAG_MATRIX ? "a matrix"
-           : tag == FRX__TAG_VIEW   ? "a view"
-           : tag == FRX__TAG_XCHG   ? "an xchg matrix"
-                                    : "no matrix, view or xchg matrix";
+    if (tag == data_tags[g->kind])
+        return NULL;
+    for (int k = FRX_ARG_MATRIX; k <= FRX_ARG_XCHG; k++)
+        if (tag == data_tags[k])
+            return data_names[k];
+    return "no matrix, view or xchg matrix";
 }
 
 static int check_arg(frx_backend *be, const frx__kspec *s,
@@ -338,16 +344,12 @@ static int check_arg(frx_backend *be, const frx__kspec *s,
                      size_t n)
 {
     const char *is = mistagged(g);
-    if (is) {
-        static const char *const as[] = {[FRX_ARG_MATRIX] = "a matrix",
-                                         [FRX_ARG_VIEW] = "a view",
-                                         [FRX_ARG_XCHG] = "an xchg matrix"};
+    if (is)
         return frx_error(FRX_EINVAL, "kernel '%s': argument '%s' is given "
                          "as %s (frx_arg.kind %d) but its object is %s: make "
                          "it with frx_arg_matrix(), frx_arg_view() or "
-                         "frx_arg_xchg()", s->name, a->name, as[g->kind],
-                         g->kind, is);
-    }
+                         "frx_arg_xchg()", s->name, a->name,
+                         data_names[g->kind], g->kind, is);
     const struct frx_alloc *al = alloc_of(g);
     if (a->intent != FRX__IN && al && al->is_const) {
         char what[200], decl[96];

@@ -35,11 +35,11 @@ struct hip_state {
 
 static struct hip_state *hs(struct gpu *g) { return (struct hip_state *)g; }
 
-/* frx_error with "hip: <what>: <call> failed: NAME (rc)". */
 /* rc for messages: "NAME (rc): the runtime's description". */
 #define HIP_ERR_FMT "%s (%d): %s"
 #define HIP_ERR(rc) hipGetErrorName(rc), (int)(rc), hipGetErrorString(rc)
 
+/* frx_error with "hip: <what>: <call> failed: NAME (rc): description". */
 static int hip_fail(hipError_t rc, const char *call, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

@@ -134,7 +134,9 @@ int frx_openmp_kernel_compile(void *state, const frx_kernel_src *src,
     host_id(host, sizeof host);
     const char *parts[] = {"openmp", src->source, s->cc, s->cflags,
                            frx_openmp_compiler_id(s), host,
-                           strict_flags_taken(s) ? "strict" : ""};
+                           /* whether cc takes them follows from cc,
+                            * asked only when a kernel is built */
+                           "strict"};
     struct build b = {s, src};
     frx_cache_entry e;
     int rc = frx_cache_fetch(parts, sizeof parts / sizeof *parts, ".so",
