@@ -132,6 +132,13 @@ if(FRX_BUILD_BENCH)
     ${PROJECT_SOURCE_DIR}/bench/solver.sh ${CMAKE_BINARY_DIR})
   set_tests_properties(bench-solver-smoke PROPERTIES TIMEOUT 300
     ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+  # bench/pool.sh: rounds of several runs pooled, the verdict against
+  # the target from a 95% interval of their median
+  add_test(NAME bench-pool COMMAND sh
+    ${CMAKE_CURRENT_SOURCE_DIR}/cli/bench-pool.sh
+    ${PROJECT_SOURCE_DIR}/bench/pool.sh)
+  set_tests_properties(bench-pool PROPERTIES TIMEOUT 60
+    ENVIRONMENT "${FRX_TEST_ENV}")
   # bench/weak-pyfr.sh needs PyFR (../shared/pyfr/run.sh, not in CI):
   # without it, it says where it looked and how to install it
   add_test(NAME bench-weak-pyfr-refuses COMMAND sh ${FRX_EXPECT} 1
