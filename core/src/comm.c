@@ -16,6 +16,14 @@
 /* Sends up to this size go out with MPI_Isend (see above). */
 #define SMALL_SEND_BYTES 256
 
+/* What each side of an exchange sends the other as it registers it:
+ * its shape (n, nvrow, nvcol, bytes per value) and its name ("" where
+ * it has none). */
+struct setup_msg {
+    int shape[4];
+    char name[FRX_COMM_NAME_MAX];
+};
+
 struct xfer {
     frx_comm *c;
     frx_xchg_matrix *xm;
@@ -23,11 +31,11 @@ struct xfer {
     void *buf;      /* small sends: what MPI_Isend reads */
     int small_send; /* 1: MPI_Isend each start; 0: persistent request */
     MPI_Request req;
-    char what[64];  /* "receive from rank 1 (tag 0)", for messages */
-    /* The set-up check: each side sends the other its shape (n, nvrow,
-     * nvcol, bytes per value) when it registers the exchange; the first
-     * commit of a graph holding the exchange compares them. */
-    int shape[4], peer_shape[4];
+    char what[96];  /* "receive from rank 1 (tag 0, 'flux points')" */
+    /* The set-up check: each side sends the other its setup_msg when it
+     * registers the exchange; the first commit of a graph holding the
+     * exchange compares them. */
+    struct setup_msg mine, theirs;
     MPI_Request hs[2]; /* sending ours, receiving the peer's */
     int checked;
     void *staged;   /* host-staged receive: the copy from the mirror to
@@ -161,10 +169,16 @@ static void *mpi_buffer(const frx_comm *c, frx_xchg_matrix *xm)
 }
 
 static int add(frx_comm *c, frx_xchg_matrix *xm, int peer, int is_send,
-               int *id)
+               const char *name, int *id)
 {
     if (!c || !xm || !id)
         return frx_error(FRX_EINVAL, "frx_comm_add: NULL argument");
+    if (!name)
+        name = "";
+    if (strlen(name) >= FRX_COMM_NAME_MAX)
+        return frx_error(FRX_EINVAL, "frx_comm_add: the exchange's name "
+                         "'%.40s...' is longer than %d bytes: give a shorter "
+                         "one", name, FRX_COMM_NAME_MAX - 1);
     if (peer < 0 || peer >= c->size)
         return frx_error(FRX_EINVAL, "frx_comm_add: peer %d is not a rank "
                          "(there are %d)", peer, c->size);
@@ -192,11 +206,13 @@ static int add(frx_comm *c, frx_xchg_matrix *xm, int peer, int is_send,
     *x = (struct xfer){.c = c, .xm = xm, .peer = peer, .tag = *next,
                        .is_send = is_send, .req = MPI_REQUEST_NULL,
                        .hs = {MPI_REQUEST_NULL, MPI_REQUEST_NULL},
-                       .shape = {(int)xm->n, (int)xm->nvrow, (int)xm->nvcol,
-                                 (int)c->be->fpsize}};
+                       .mine.shape = {(int)xm->n, (int)xm->nvrow,
+                                      (int)xm->nvcol, (int)c->be->fpsize}};
+    strcpy(x->mine.name, name); /* length checked above */
     x->buf = mpi_buffer(c, xm);
-    snprintf(x->what, sizeof x->what, "%s rank %d (tag %d)",
-             is_send ? "send to" : "receive from", peer, x->tag);
+    snprintf(x->what, sizeof x->what, "%s rank %d (tag %d%s%s%s)",
+             is_send ? "send to" : "receive from", peer, x->tag,
+             *name ? ", '" : "", name, *name ? "'" : "");
     x->small_send = is_send && xm->bytes <= SMALL_SEND_BYTES;
     int err = x->small_send ? MPI_SUCCESS
             : is_send ? MPI_Send_init(x->buf, (int)xm->bytes, MPI_BYTE, peer,
@@ -204,16 +220,17 @@ static int add(frx_comm *c, frx_xchg_matrix *xm, int peer, int is_send,
                       : MPI_Recv_init(x->buf, (int)xm->bytes, MPI_BYTE, peer,
                                       x->tag, c->comm, &x->req);
     const char *call = is_send ? "MPI_Send_init" : "MPI_Recv_init";
-    /* the data sender's shape goes with tag 2k, the receiver's 2k+1 */
+    /* the data sender's setup_msg goes with tag 2k, the receiver's
+     * 2k+1 (plain bytes: both sides are the same build of frx) */
     if (err == MPI_SUCCESS) {
         call = "MPI_Isend";
-        err = MPI_Isend(x->shape, 4, MPI_INT, peer, 2 * x->tag + !is_send,
-                        c->ctl, &x->hs[0]);
+        err = MPI_Isend(&x->mine, (int)sizeof x->mine, MPI_BYTE, peer,
+                        2 * x->tag + !is_send, c->ctl, &x->hs[0]);
     }
     if (err == MPI_SUCCESS) {
         call = "MPI_Irecv";
-        err = MPI_Irecv(x->peer_shape, 4, MPI_INT, peer, 2 * x->tag + is_send,
-                        c->ctl, &x->hs[1]);
+        err = MPI_Irecv(&x->theirs, (int)sizeof x->theirs, MPI_BYTE, peer,
+                        2 * x->tag + is_send, c->ctl, &x->hs[1]);
     }
     if (err != MPI_SUCCESS) {
         int rc = mpi_fail(c, err, call, x);
@@ -232,12 +249,24 @@ static int add(frx_comm *c, frx_xchg_matrix *xm, int peer, int is_send,
 
 int frx_comm_add_send(frx_comm *c, frx_xchg_matrix *xm, int peer, int *id)
 {
-    return add(c, xm, peer, 1, id);
+    return add(c, xm, peer, 1, NULL, id);
 }
 
 int frx_comm_add_recv(frx_comm *c, frx_xchg_matrix *xm, int peer, int *id)
 {
-    return add(c, xm, peer, 0, id);
+    return add(c, xm, peer, 0, NULL, id);
+}
+
+int frx_comm_add_send_named(frx_comm *c, frx_xchg_matrix *xm, int peer,
+                            const char *name, int *id)
+{
+    return add(c, xm, peer, 1, name, id);
+}
+
+int frx_comm_add_recv_named(frx_comm *c, frx_xchg_matrix *xm, int peer,
+                            const char *name, int *id)
+{
+    return add(c, xm, peer, 0, name, id);
 }
 
 /* ------------------------------------------------------------ nodes */
@@ -344,8 +373,21 @@ static int check_peer(void *ud)
         }
         nanosleep(&(struct timespec){0, 1000000}, NULL);
     }
-    const int *mine = x->shape, *theirs = x->peer_shape;
-    if (memcmp(mine, theirs, sizeof x->shape) == 0) {
+    /* the other side's name, terminated whatever it sent */
+    x->theirs.name[FRX_COMM_NAME_MAX - 1] = '\0';
+    if (strcmp(x->mine.name, x->theirs.name) != 0) {
+        char theirs[FRX_COMM_NAME_MAX + 8] = "without a name";
+        if (x->theirs.name[0])
+            snprintf(theirs, sizeof theirs, "as '%s'", x->theirs.name);
+        return frx_error(FRX_EINVAL, "exchange %s: rank %d registered the "
+                         "other side of it %s: the two ranks registered "
+                         "the exchanges between them in different orders "
+                         "(or named them differently); register them in the "
+                         "same order on both, with the same names", x->what,
+                         x->peer, theirs);
+    }
+    const int *mine = x->mine.shape, *theirs = x->theirs.shape;
+    if (memcmp(mine, theirs, sizeof x->mine.shape) == 0) {
         x->checked = 1;
         return FRX_OK;
     }

@@ -65,10 +65,10 @@ static int exchange_once(struct advect *a)
         if (!(rc = frx_xchg_matrix_create(a->be, pe->local.n, 1, 2,
                                           &pe->peer_base)) &&
             !(rc = adv_keep(a, ADV_XMATRIX, pe->peer_base)) &&
-            !(rc = frx_comm_add_send(a->comm, pe->snap, pe->rank,
-                                     &ids[2 * p])))
-            rc = frx_comm_add_recv(a->comm, pe->peer_base, pe->rank,
-                                   &ids[2 * p + 1]);
+            !(rc = frx_comm_add_send_named(a->comm, pe->snap, pe->rank,
+                                           "base flow", &ids[2 * p])))
+            rc = frx_comm_add_recv_named(a->comm, pe->peer_base, pe->rank,
+                                         "base flow", &ids[2 * p + 1]);
     }
     for (size_t p = 0; p < a->npeers && !rc; p++)
         rc = frx_graph_add_recv(g, a->comm, ids[2 * p + 1], NULL, 0, NULL);

@@ -98,12 +98,14 @@ static int exchange_setup(struct advect *a, struct advect_peer *p,
                                              &x->recv)))
         rc = adv_keep(a, ADV_XMATRIX, x->recv);
     /* both ranks register in the same order: peers ascending, send then
-     * receive, so the k-th exchange with a peer matches its k-th */
+     * receive, so the k-th exchange with a peer matches its k-th; the
+     * names let the first commit refuse two ranks that do not */
     if (!rc)
-        rc = frx_comm_add_send(a->comm, frx_xchg_view_matrix(x->send),
-                               p->rank, &x->send_id);
+        rc = frx_comm_add_send_named(a->comm, frx_xchg_view_matrix(x->send),
+                                     p->rank, "solution", &x->send_id);
     if (!rc)
-        rc = frx_comm_add_recv(a->comm, x->recv, p->rank, &x->recv_id);
+        rc = frx_comm_add_recv_named(a->comm, x->recv, p->rank, "solution",
+                                     &x->recv_id);
     return rc;
 }
 

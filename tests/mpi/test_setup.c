@@ -1,7 +1,9 @@
 /* Set-up checks across ranks, under mpirun with 2 or more ranks on
  * openmp: graphs that would touch a buffer MPI holds are refused at
  * commit with both nodes named; exchanges whose two sides registered
- * different shapes are refused at commit with both shapes; every rank
+ * different shapes are refused at commit with both shapes, and named
+ * exchanges whose two sides differ in name (registered in another
+ * order) with the other side's name; every rank
  * returns a set-up failure of one rank together.
  *
  *   test_setup
@@ -209,6 +211,107 @@ static void shapes_checked(frx_backend *be)
     frx_xchg_matrix_destroy(r);
 }
 
+/* Two exchanges of one shape with each neighbour, named "a" and "b".
+ * order: the names in the order this rank registers its receives (the
+ * sends always "a", "b"). Returns the commit's code; fills got[2] with
+ * the first value received into each of "a"'s and "b"'s buffers when
+ * the graph ran. */
+static int named_pair(frx_backend *be, const char *const order[2],
+                      double got[2])
+{
+    int to = (rank + 1) % size, from = (rank + size - 1) % size;
+    const char *names[2] = {"a", "b"};
+    frx_xchg_matrix *s[2], *r[2];
+    frx_comm *c;
+    int sid[2], rid[2];
+    int rc = frx_comm_create(be, MPI_COMM_WORLD, &c);
+    for (int k = 0; k < 2; k++) {
+        frx_xchg_matrix_create(be, 4, 1, 2, &s[k]);
+        frx_xchg_matrix_create(be, 4, 1, 2, &r[k]);
+        double v[8];
+        for (int i = 0; i < 8; i++) /* "a" sends 1000 + rank, "b" 2000 */
+            v[i] = 1000.0 * (k + 1) + rank;
+        rc = rc ? rc : frx_xchg_matrix_write(s[k], v);
+    }
+    for (int k = 0; k < 2 && !rc; k++)
+        rc = frx_comm_add_send_named(c, s[k], to, names[k], &sid[k]);
+    for (int k = 0; k < 2 && !rc; k++) { /* into the buffer of its name */
+        int j = strcmp(order[k], "a") == 0 ? 0 : 1;
+        rc = frx_comm_add_recv_named(c, r[j], from, order[k], &rid[j]);
+    }
+    CHECK(rc == FRX_OK, "comm: %s", frx_errmsg());
+    frx_graph *g;
+    frx_graph_create(be, &g);
+    for (int k = 0; k < 2; k++)
+        frx_graph_add_recv(g, c, rid[k], NULL, 0, NULL);
+    for (int k = 0; k < 2; k++)
+        frx_graph_add_send(g, c, sid[k], NULL, 0, NULL);
+    for (int k = 0; k < 2; k++) {
+        frx_graph_add_wait(g, c, rid[k], NULL, 0, NULL);
+        frx_graph_add_wait(g, c, sid[k], NULL, 0, NULL);
+    }
+    rc = frx_graph_commit(g);
+    int ran = frx_comm_agree(MPI_COMM_WORLD, rc, "named commit");
+    if (ran == FRX_OK && (ran = frx_graph_run(g)) == FRX_OK) {
+        for (int k = 0; k < 2; k++) {
+            double v[8];
+            frx_xchg_matrix_read(r[k], v);
+            got[k] = v[0];
+        }
+    }
+    frx_graph_destroy(g);
+    frx_comm_destroy(c);
+    for (int k = 0; k < 2; k++) {
+        frx_xchg_matrix_destroy(s[k]);
+        frx_xchg_matrix_destroy(r[k]);
+    }
+    return rc;
+}
+
+/* Named exchanges: in the same order on every rank, each buffer gets
+ * the data of its name; rank 1 registering its receives in the other
+ * order is refused at commit on both ranks of that pair, each naming
+ * the other side's name; a name too long is refused. */
+static void names_checked(frx_backend *be)
+{
+    int from = (rank + size - 1) % size;
+    const char *same[2] = {"a", "b"}, *swapped[2] = {"b", "a"};
+    double got[2] = {0, 0};
+    int rc = named_pair(be, same, got);
+    CHECK(rc == FRX_OK, "named, same order: %s", frx_errmsg());
+    CHECK(got[0] == 1000 + from && got[1] == 2000 + from,
+          "named, same order: got %g and %g", got[0], got[1]);
+
+    rc = named_pair(be, rank == 1 ? swapped : same, got);
+    char want[160];
+    if (rank == 0) { /* its sends to rank 1 met the swapped receives */
+        snprintf(want, sizeof want, "exchange send to rank 1 (tag 0, 'a'): "
+                 "rank 1 registered the other side of it as 'b'");
+        CHECK(rc == FRX_EINVAL && HAS(want) && HAS("different orders"),
+              "swapped, rank 0: %s", frx_errmsg());
+    } else if (rank == 1) { /* its graph checks the receive of "a" first */
+        CHECK(rc == FRX_EINVAL &&
+              HAS("exchange receive from rank 0 (tag 1, 'a'): rank 0 "
+                  "registered the other side of it as 'b'"),
+              "swapped, rank 1: %s", frx_errmsg());
+    } else {
+        CHECK(rc == FRX_OK, "swapped, rank %d: %s", rank, frx_errmsg());
+    }
+
+    frx_comm *c;
+    frx_xchg_matrix *x;
+    int id;
+    rc = frx_comm_create(be, MPI_COMM_WORLD, &c);
+    rc = rc ? rc : frx_xchg_matrix_create(be, 4, 1, 2, &x);
+    CHECK(rc == FRX_OK, "comm: %s", frx_errmsg());
+    rc = frx_comm_add_send_named(c, x, (rank + 1) % size,
+                                 "a name of more than thirty-one bytes", &id);
+    CHECK(rc == FRX_EINVAL && HAS("is longer than 31 bytes"),
+          "long name: %s", frx_errmsg());
+    frx_comm_destroy(c);
+    frx_xchg_matrix_destroy(x);
+}
+
 /* One rank's failure, agreed: every rank returns it, named. */
 static void agreement(void)
 {
@@ -268,6 +371,7 @@ int main(int argc, char **argv)
         inflight_good(be, c, sid, rid, m[0], &snd, k, out, n);
     }
     shapes_checked(be);
+    names_checked(be);
     agreement();
     frx_comm_destroy(c);
     frx_kernel_destroy(k);

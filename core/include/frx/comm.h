@@ -74,7 +74,8 @@ FRX_EXTERN void frx_comm_abort(frx_comm *c, int rc);
  * Each side sends the other its shape as it registers; the first
  * frx_graph_commit of a graph holding the exchange compares them and
  * refuses (FRX_ESHAPE, both shapes named, on both ranks) a pair that
- * differs, so a receive never overflows or half-fills. That commit waits
+ * differs, so a receive never overflows or half-fills; and (FRX_EINVAL)
+ * a pair whose names differ (the _named pair below). That commit waits
  * for the peer to register the exchange: register every exchange before
  * committing graphs. Nothing of it runs per graph run. c holds a
  * reference on xm until frx_comm_destroy (frx.h, Lifetimes). */
@@ -82,6 +83,18 @@ FRX_EXTERN int frx_comm_add_send(frx_comm *c, frx_xchg_matrix *xm, int peer,
                                  int *id);
 FRX_EXTERN int frx_comm_add_recv(frx_comm *c, frx_xchg_matrix *xm, int peer,
                                  int *id);
+
+/* ABI 1.9: the same, with a name (NULL or "" for none; at most
+ * FRX_COMM_NAME_MAX - 1 bytes) that the first commit also compares with
+ * the peer's side: two exchanges of one shape registered in different
+ * orders on the two ranks would otherwise swap their data without an
+ * error, and differ only by name. Give every exchange between two
+ * ranks a name of what it carries ("flux points", "base flow"). */
+#define FRX_COMM_NAME_MAX 32
+FRX_EXTERN int frx_comm_add_send_named(frx_comm *c, frx_xchg_matrix *xm,
+                                       int peer, const char *name, int *id);
+FRX_EXTERN int frx_comm_add_recv_named(frx_comm *c, frx_xchg_matrix *xm,
+                                       int peer, const char *name, int *id);
 
 /* Graph nodes: start a receive (posted before anything else), start a
  * send (after what writes its buffer, with the device synchronised and

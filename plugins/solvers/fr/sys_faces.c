@@ -364,19 +364,25 @@ static int peer(fr_system *s, const frx_mesh *mesh, size_t i)
                                 &fs->asend)) &&
             !(rc = frx_xchg_matrix_create(s->be, fs->n, 1, s->phys.naux,
                                           &fs->ar)) &&
-            !(rc = frx_comm_add_send(s->comm, fs->asend, fs->peer,
-                                     &fs->asend_id)))
-            rc = frx_comm_add_recv(s->comm, fs->ar, fs->peer, &fs->arecv_id);
+            !(rc = frx_comm_add_send_named(s->comm, fs->asend, fs->peer,
+                                           "auxiliary fields",
+                                           &fs->asend_id)))
+            rc = frx_comm_add_recv_named(s->comm, fs->ar, fs->peer,
+                                         "auxiliary fields", &fs->arecv_id);
         if (!rc)
             rc = frx_xchg_view_create(fs->send, &fs->sendxv);
         if (!rc)
             rc = frx_xchg_matrix_create(s->be, fs->n, 1, s->phys.nvars,
                                         &fs->recv);
         if (!rc)
-            rc = frx_comm_add_send(s->comm, frx_xchg_view_matrix(fs->sendxv),
-                                   fs->peer, &fs->send_id);
+            rc = frx_comm_add_send_named(s->comm,
+                                         frx_xchg_view_matrix(fs->sendxv),
+                                         fs->peer, "solution at flux points",
+                                         &fs->send_id);
         if (!rc)
-            rc = frx_comm_add_recv(s->comm, fs->recv, fs->peer, &fs->recv_id);
+            rc = frx_comm_add_recv_named(s->comm, fs->recv, fs->peer,
+                                         "solution at flux points",
+                                         &fs->recv_id);
     }
     pts_free(&l);
     pts_free(&r);
