@@ -47,6 +47,7 @@ struct frx_comm {
     MPI_Comm comm;
     MPI_Comm ctl; /* set-up messages, apart from the exchanges' tags */
     int rank, size, tag_ub;
+    int refs; /* the creator's, and one a graph node that uses it */
     struct xfer **x;
     size_t n, cap;
     int *nsend, *nrecv; /* per peer: the next tag */
@@ -87,6 +88,7 @@ int frx_comm_create(frx_backend *be, MPI_Comm comm, frx_comm **out)
                                      "argument")
                          : c ? FRX_OK : FRX_ENOMEM;
     if (c) {
+        c->refs = 1;
         c->comm = c->ctl = MPI_COMM_NULL;
         c->nsend = frx__calloc((size_t)size, sizeof *c->nsend, "tag counters");
         c->nrecv = frx__calloc((size_t)size, sizeof *c->nrecv, "tag counters");
@@ -131,9 +133,11 @@ static void cancel(MPI_Request *r)
     MPI_Wait(r, MPI_STATUS_IGNORE);
 }
 
+void frx__comm_hold(frx_comm *c) { c->refs++; }
+
 void frx_comm_destroy(frx_comm *c)
 {
-    if (!c)
+    if (!c || --c->refs > 0)
         return;
     for (size_t i = 0; i < c->n; i++) {
         if (frx__xchg_copy_wait(c->be, c->x[i]->staged) != FRX_OK)
@@ -437,6 +441,7 @@ static int add_start(frx_graph *g, struct xfer *x, int prio,
                                  &at);
     rc = rc ? rc : frx__graph_set_prepare(g, at, check_peer);
     rc = rc ? rc : frx__graph_set_label(g, at, FRX__PROF_MPI, "MPI start");
+    rc = rc ? rc : frx__graph_hold_comm(g, at, x->c);
     if (rc == FRX_OK)
         frx__graph_on_failure(g, abort_job, x->c);
     if (rc == FRX_OK && node)
@@ -485,6 +490,7 @@ int frx_graph_add_wait(frx_graph *g, frx_comm *c, int id, const int *deps,
     int rc = frx__graph_add_host(g, wait_node, x, 0, &acc, 1, deps, ndeps,
                                  &at);
     rc = rc ? rc : frx__graph_set_label(g, at, FRX__PROF_MPI, "MPI wait");
+    rc = rc ? rc : frx__graph_hold_comm(g, at, x->c);
     if (rc == FRX_OK && node)
         *node = at;
     return rc;
@@ -501,6 +507,7 @@ int frx_graph_add_test(frx_graph *g, frx_comm *c, int id, int *node)
      * receives first and what feeds a send) */
     int rc = frx__graph_add_host(g, test_node, x, 0, NULL, 0, NULL, 0, &at);
     rc = rc ? rc : frx__graph_set_label(g, at, FRX__PROF_MPI, "MPI test");
+    rc = rc ? rc : frx__graph_hold_comm(g, at, x->c);
     if (rc == FRX_OK && node)
         *node = at;
     return rc;

@@ -2,6 +2,7 @@
  * commit, run many times. */
 #include "frx-impl.h"
 
+#include <frx/comm.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@ struct node {
     frx_backend *barrier; /* a public host node: sync this, then fn */
     const char *label;    /* NODE_HOST: its name in the profile */
     int prof_kind;        /* NODE_HOST: FRX__PROF_HOST or _MPI */
+    frx_comm *comm;       /* NODE_HOST of an exchange: held */
 };
 
 /* What run calls, in order: one indirect call a node, since a graph of
@@ -79,6 +81,7 @@ void frx_graph_destroy(frx_graph *g)
             frx_product_destroy(nd->product);
         else if (nd->type == NODE_PACK || nd->type == NODE_UNPACK)
             frx_xchg_view_destroy(nd->xv);
+        frx_comm_destroy(nd->comm); /* NULL but for exchanges' nodes */
         free(nd->deps);
     }
     free(g->nodes);
@@ -256,6 +259,16 @@ int frx__graph_set_label(frx_graph *g, int node, int kind, const char *label)
         return frx_error(FRX_EINVAL, "graph: %d is not a host node", node);
     g->nodes[node].prof_kind = kind;
     g->nodes[node].label = label;
+    return FRX_OK;
+}
+
+int frx__graph_hold_comm(frx_graph *g, int node, frx_comm *c)
+{
+    if (!g || node < 0 || (size_t)node >= g->n ||
+        g->nodes[node].type != NODE_HOST || g->nodes[node].comm)
+        return frx_error(FRX_EINVAL, "graph: %d is not a host node", node);
+    frx__comm_hold(c);
+    g->nodes[node].comm = c;
     return FRX_OK;
 }
 

@@ -3,8 +3,9 @@
  * commit with both nodes named; exchanges whose two sides registered
  * different shapes are refused at commit with both shapes, and named
  * exchanges whose two sides differ in name (registered in another
- * order) with the other side's name; every rank
- * returns a set-up failure of one rank together.
+ * order) with the other side's name; a graph runs its exchanges after
+ * their comm was destroyed (it holds it); every rank returns a set-up
+ * failure of one rank together.
  *
  *   test_setup
  *
@@ -312,6 +313,51 @@ static void names_checked(frx_backend *be)
     frx_xchg_matrix_destroy(x);
 }
 
+/* A graph holds the comm of its exchange nodes: the comm destroyed
+ * after the commit, the graph still runs its exchange (twice), and
+ * destroying the graph frees the comm (ASan: nothing leaked or read
+ * after free). */
+static void graph_holds_comm(frx_backend *be)
+{
+    int to = (rank + 1) % size, from = (rank + size - 1) % size;
+    frx_xchg_matrix *s, *r;
+    frx_comm *c;
+    frx_graph *g = NULL;
+    int sid, rid;
+    int rc = frx_xchg_matrix_create(be, 3, 1, 2, &s);
+    rc = rc ? rc : frx_xchg_matrix_create(be, 3, 1, 2, &r);
+    rc = rc ? rc : frx_comm_create(be, MPI_COMM_WORLD, &c);
+    rc = rc ? rc : frx_comm_add_send_named(c, s, to, "held", &sid);
+    rc = rc ? rc : frx_comm_add_recv_named(c, r, from, "held", &rid);
+    rc = rc ? rc : frx_graph_create(be, &g);
+    rc = rc ? rc : frx_graph_add_recv(g, c, rid, NULL, 0, NULL);
+    rc = rc ? rc : frx_graph_add_send(g, c, sid, NULL, 0, NULL);
+    rc = rc ? rc : frx_graph_add_test(g, c, rid, NULL);
+    rc = rc ? rc : frx_graph_add_wait(g, c, rid, NULL, 0, NULL);
+    rc = rc ? rc : frx_graph_add_wait(g, c, sid, NULL, 0, NULL);
+    rc = rc ? rc : frx_graph_commit(g);
+    CHECK(rc == FRX_OK, "graph: %s", frx_errmsg());
+    if (rc != FRX_OK)
+        return;
+    frx_comm_destroy(c); /* the graph's nodes still hold it */
+    for (int run = 0; run < 2; run++) {
+        double v[6];
+        for (int i = 0; i < 6; i++)
+            v[i] = 100.0 * run + 10.0 * rank + i;
+        rc = frx_xchg_matrix_write(s, v);
+        rc = rc ? rc : frx_graph_run(g);
+        rc = rc ? rc : frx_xchg_matrix_read(r, v);
+        CHECK(rc == FRX_OK, "run %d: %s", run, frx_errmsg());
+        int bad = 0;
+        for (int i = 0; i < 6; i++)
+            bad += v[i] != 100.0 * run + 10.0 * from + i;
+        CHECK(bad == 0, "run %d: %d values differ", run, bad);
+    }
+    frx_xchg_matrix_destroy(s); /* the comm holds both */
+    frx_xchg_matrix_destroy(r);
+    frx_graph_destroy(g); /* the last references: comm, s and r go */
+}
+
 /* One rank's failure, agreed: every rank returns it, named. */
 static void agreement(void)
 {
@@ -372,6 +418,7 @@ int main(int argc, char **argv)
     }
     shapes_checked(be);
     names_checked(be);
+    graph_holds_comm(be);
     agreement();
     frx_comm_destroy(c);
     frx_kernel_destroy(k);

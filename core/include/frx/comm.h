@@ -107,8 +107,8 @@ FRX_EXTERN int frx_comm_add_recv_named(frx_comm *c, frx_xchg_matrix *xm,
  * reads or writes a receive's buffer, or writes a send's; a start with
  * no later wait in the graph; and a wait with no start before it. The
  * graph never reorders such a node itself: add it after the wait (or,
- * for a send, before its start). A graph does not hold c: destroy the
- * graphs holding its nodes before c. */
+ * for a send, before its start). A graph holds c (frx.h, Lifetimes):
+ * c may be destroyed before the graphs holding its nodes. */
 FRX_EXTERN int frx_graph_add_recv(frx_graph *g, frx_comm *c, int id,
                                   const int *deps, size_t ndeps, int *node);
 FRX_EXTERN int frx_graph_add_send(frx_graph *g, frx_comm *c, int id,
