@@ -48,6 +48,7 @@ struct frx_comm {
     MPI_Comm ctl; /* set-up messages, apart from the exchanges' tags */
     int rank, size, tag_ub;
     int refs; /* the creator's, and one a graph node that uses it */
+    int warned_unnamed; /* the warning of unnamed look-alikes, once */
     struct xfer **x;
     size_t n, cap;
     int *nsend, *nrecv; /* per peer: the next tag */
@@ -161,6 +162,30 @@ void frx_comm_destroy(frx_comm *c)
 
 MPI_Comm frx_comm_mpi(const frx_comm *c) { return c->comm; }
 
+/* Two unnamed exchanges with one peer, one way, of one shape: nothing
+ * tells them apart if the peer registers them in the other order, and
+ * their data would swap without an error. Said once a comm. */
+static void warn_unnamed_alike(frx_comm *c, const struct xfer *x)
+{
+    if (x->mine.name[0] || c->warned_unnamed)
+        return;
+    for (size_t i = 0; i < c->n; i++) {
+        const struct xfer *o = c->x[i];
+        if (o->peer != x->peer || o->is_send != x->is_send ||
+            o->mine.name[0] ||
+            memcmp(o->mine.shape, x->mine.shape, sizeof o->mine.shape))
+            continue;
+        frx_log(FRX_LOG_WARN, "frx_comm_add: the %s has the shape of the "
+                "%s and neither has a name: were rank %d to register "
+                "the two in the other order, their data would swap without "
+                "an error. Register them with frx_comm_add_send_named / "
+                "frx_comm_add_recv_named, and the first commit checks the "
+                "order", x->what, o->what, x->peer);
+        c->warned_unnamed = 1;
+        return;
+    }
+}
+
 /* The address MPI reads or writes for xm in this rank's mode. */
 static void *mpi_buffer(const frx_comm *c, frx_xchg_matrix *xm)
 {
@@ -245,6 +270,7 @@ static int add(frx_comm *c, frx_xchg_matrix *xm, int peer, int is_send,
         return rc;
     }
     (*next)++;
+    warn_unnamed_alike(c, x);
     xm->refs++; /* MPI's requests hold its buffer until destroy */
     c->x[c->n] = x;
     *id = (int)c->n++;

@@ -247,6 +247,7 @@ frx_target_defaults(test_setup)
 foreach(np 2 3)
   add_test(NAME mpi-setup-checks-np${np}
     COMMAND sh ${FRX_EXPECT} 0 "set-up checks on ${np} rank\\(s\\): [0-9]+ passed, 0 failed"
+      --and "warn: frx_comm_add: the send to rank 1 \\(tag 1\\) has the shape of the send to rank 1 \\(tag 0\\) and neither has a name: .* frx_comm_add_send_named"
       ${FRX_MPIRUN} ${np} $<TARGET_FILE:test_setup>)
   set_tests_properties(mpi-setup-checks-np${np} PROPERTIES TIMEOUT 60
     ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")

@@ -209,11 +209,14 @@ int main(int argc, char **argv)
     frx_graph *g = NULL;
     rc = rc ? rc : frx_comm_create(be, MPI_COMM_WORLD, &comm);
     for (int k = 0; rc == FRX_OK && k < nf; k++) {
-        rc = frx_comm_add_send(comm, frx_xchg_view_matrix(f[k].sx),
-                               f[k].peer_to, &f[k].sid);
+        char name[16]; /* fields of one shape: named (frx_comm_add_*) */
+        snprintf(name, sizeof name, "field %d", k);
+        rc = frx_comm_add_send_named(comm, frx_xchg_view_matrix(f[k].sx),
+                                     f[k].peer_to, name, &f[k].sid);
         if (rc == FRX_OK)
-            rc = frx_comm_add_recv(comm, frx_xchg_view_matrix(f[k].rx),
-                                   f[k].peer_from, &f[k].rid);
+            rc = frx_comm_add_recv_named(comm,
+                                         frx_xchg_view_matrix(f[k].rx),
+                                         f[k].peer_from, name, &f[k].rid);
     }
     /* Added field by field; the commit must still post every receive
      * before anything else, and pack and send before the waits; a test

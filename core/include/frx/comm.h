@@ -89,7 +89,10 @@ FRX_EXTERN int frx_comm_add_recv(frx_comm *c, frx_xchg_matrix *xm, int peer,
  * the peer's side: two exchanges of one shape registered in different
  * orders on the two ranks would otherwise swap their data without an
  * error, and differ only by name. Give every exchange between two
- * ranks a name of what it carries ("flux points", "base flow"). */
+ * ranks a name of what it carries ("flux points", "base flow"). A
+ * second unnamed exchange with the same peer, in the same direction and
+ * of the same shape as an earlier one, is registered with a warning
+ * (once a comm) that names both. */
 #define FRX_COMM_NAME_MAX 32
 FRX_EXTERN int frx_comm_add_send_named(frx_comm *c, frx_xchg_matrix *xm,
                                        int peer, const char *name, int *id);
