@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench/pool.sh OUTPUT...: pool the weak-scaling rounds of several runs
 # of bench/solver.sh (their saved outputs) and say, for each p, whether
-# the rounds meet the target (TARGET, default 0.9).
+# they meet the target (TARGET, default 0.9).
 #
 # One run's median of 5 or 9 rounds moves by +-0.05 on a shared machine
 # (its rounds spread over 0.7-1.3), so one run can neither meet nor miss
@@ -11,32 +11,59 @@
 # P(Binomial(n, 1/2) < k) <= 0.025), for the 2-rank run, for the pair
 # (two 1-rank runs that never talk: what the machine gives two busy
 # processes) and for the 2-rank run over the pair round by round (what
-# frx's parallel run itself costs). The verdict: "met" where the whole
-# interval lies at or above the target, "missed" where it lies below,
-# and "undecided" where it holds the target: more rounds, not another
-# reading of the same ones, decide it.
+# frx's parallel run itself costs).
+#
+# Rounds of one run share its half hour (a quiet or a noisy one), so
+# they are not independent draws and the rounds' interval can be too
+# narrow. The same test over the runs' own medians allows for that
+# drift (each run one draw; at least 6 runs for an interval). The
+# verdict needs both: "met" where both intervals lie at or above the
+# target, "missed" where both lie below, else "undecided": more rounds
+# and runs, not another reading of the same ones, decide it.
 #
 # Pool only runs of the same code on the same machine (bench/solver.sh
-# prints lscpu's model, the LLC and the triad of each p).
+# prints lscpu's model, the LLC and the triad of each p). A file given
+# twice, or two files with the same contents, are refused.
 set -u
 [ $# -ge 1 ] || { echo "usage: sh bench/pool.sh OUTPUT... (saved outputs of bench/solver.sh)" >&2; exit 2; }
 target=${TARGET:-0.9}
+sums=
 for f in "$@"; do
     [ -r "$f" ] || { echo "bench/pool.sh: $f: cannot read it" >&2; exit 1; }
     grep -q 'each round: 2-rank' "$f" ||
         { echo "bench/pool.sh: $f: no \"each round\" line: not an output of bench/solver.sh, or one cut short" >&2; exit 1; }
+    sum=$(cksum < "$f" | awk '{ print $1 "-" $2 }')
+    case " $sums " in
+        *" $sum "*) echo "bench/pool.sh: $f: given twice (or a copy of another file given): its rounds would count twice" >&2; exit 1 ;;
+    esac
+    sums="$sums $sum"
 done
 
 awk -v target="$target" '
+    # a positive number, or the error of the line it is on
+    function value(v) {
+        if (v !~ /^[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ || v + 0 <= 0) {
+            bad = FILENAME ":" FNR ": \"" v "\" is not a positive number"
+            exit 1
+        }
+        return v + 0
+    }
     # "P  each round: 2-rank a b c; the pair d e f"
     /each round: 2-rank/ {
         p = $1; s = $0
-        sub(/.*each round: 2-rank /, "", s)
-        n = split(s, half, /; the pair /)
-        if (n != 2) { bad = FILENAME ": " FNR ": no \"the pair\" part"; exit 1 }
+        if (p !~ /^[0-9]+$/) { bad = FILENAME ":" FNR ": no order first"; exit 1 }
+        sub(/.*each round: 2-rank */, "", s)
+        n = split(s, half, /; the pair */)
+        if (n != 2) { bad = FILENAME ":" FNR ": no \"the pair\" part"; exit 1 }
         n2 = split(half[1], a, " "); np = split(half[2], b, " ")
-        for (i = 1; i <= n2; i++) two[p, ++c2[p]] = a[i]
-        for (i = 1; i <= np; i++) pair[p, ++cp[p]] = b[i]
+        if (n2 == 0) { bad = FILENAME ":" FNR ": no 2-rank rounds"; exit 1 }
+        run = ++nruns[p]
+        for (i = 1; i <= n2; i++) {
+            two[p, ++c2[p]] = value(a[i])
+            inrun[p, run, i] = a[i] + 0
+        }
+        rlen[p, run] = n2
+        for (i = 1; i <= np; i++) pair[p, ++cp[p]] = value(b[i])
         # round by round only where the run has both for every round
         if (n2 == np)
             for (i = 1; i <= n2; i++) over[p, ++co[p]] = a[i] / b[i]
@@ -54,33 +81,33 @@ awk -v target="$target" '
         return n % 2 ? s[(n + 1) / 2] : (s[n / 2] + s[n / 2 + 1]) / 2
     }
     # the sign test: the largest k with P(Binomial(n, 1/2) < k) <= 0.025
-    function ci_rank(n,    k, term, cum, i) {
-        term = 2 ^ -n; cum = 0; k = 0
-        for (i = 0; i < n; i++) {
-            if (cum + term > 0.025) break
-            cum += term; k = i + 1
-            term = term * (n - i) / (i + 1)
+    # (the terms in logs: 2^-n is 0 in doubles past n = 1074)
+    function ci_rank(n,    k, lt, cum, i) {
+        lt = -n * log(2); cum = 0; k = 0
+        for (i = 0; i < n / 2; i++) {
+            if (cum + exp(lt) > 0.025) break
+            cum += exp(lt); k = i + 1
+            lt += log(n - i) - log(i + 1)
         }
         return k
     }
-    function line(name, x, p, n, check,    s, k, m, lo, hi, v, i, at) {
-        if (n == 0) return
+    # the median of x[p, 1..n] and its interval: into MED, LO, HI (LO
+    # and HI empty where n is too small); HAS: how many at or above
+    function interval(x, p, n,    s, k, i) {
         delete s
         sorted(x, p, n, s)
-        m = median(s, n); k = ci_rank(n)
-        at = 0
-        for (i = 1; i <= n; i++) if (s[i] >= target) at++
-        if (k < 1) {
-            printf "%-3d %-22s %3d rounds: median %.3f (too few rounds for a 95%% interval)\n",
-                   p, name, n, m
-            return
-        }
-        lo = s[k]; hi = s[n + 1 - k]
-        v = lo >= target ? "met" : hi < target ? "missed" : "undecided"
-        printf "%-3d %-22s %3d rounds: median %.3f, 95%% interval %.3f-%.3f, %d of %d at or above %s",
-               p, name, n, m, lo, hi, at, n, target
-        if (check) printf ": %s", v
-        printf "\n"
+        MED = median(s, n); k = ci_rank(n); HAS = 0
+        for (i = 1; i <= n; i++) if (s[i] >= target) HAS++
+        LO = HI = ""
+        if (k >= 1) { LO = s[k]; HI = s[n + 1 - k] }
+    }
+    function line(name, x, p, n) {
+        if (n == 0) return
+        interval(x, p, n)
+        printf "%-3d %-22s %3d rounds: median %.3f, ", p, name, n, MED
+        if (LO == "") printf "too few rounds for a 95%% interval"
+        else printf "95%% interval %.3f-%.3f", LO, HI
+        printf ", %d of %d at or above %s\n", HAS, n, target
     }
     END {
         if (bad != "") { print "bench/pool.sh: " bad > "/dev/stderr"; exit 1 }
@@ -89,8 +116,27 @@ awk -v target="$target" '
         printf "weak scaling, %d runs pooled (target %s)\n", nf, target
         for (p = 1; p <= 16; p++) {
             if (!(p in ps)) continue
-            line("2-rank run", two, p, c2[p], 1)
-            line("the pair", pair, p, cp[p], 0)
-            line("2-rank over the pair", over, p, co[p], 0)
+            line("2-rank run", two, p, c2[p])
+            rlo = LO; rhi = HI
+            # each run one draw: its own median
+            delete med
+            for (r = 1; r <= nruns[p]; r++) {
+                delete one
+                for (i = 1; i <= rlen[p, r]; i++) one[p, i] = inrun[p, r, i]
+                delete so
+                sorted(one, p, rlen[p, r], so)
+                med[p, r] = median(so, rlen[p, r])
+            }
+            interval(med, p, nruns[p])
+            printf "%-3d %-22s %3d runs: median %.3f, ", p,
+                   "each run\047s median", nruns[p], MED
+            if (LO == "") printf "too few runs for a 95%% interval"
+            else printf "95%% interval %.3f-%.3f", LO, HI
+            v = "undecided"
+            if (rlo != "" && LO != "" && rlo >= target && LO >= target) v = "met"
+            if (rhi != "" && HI != "" && rhi < target && HI < target) v = "missed"
+            printf ": %s\n", v
+            line("the pair", pair, p, cp[p])
+            line("2-rank over the pair", over, p, co[p])
         }
     }' "$@"

@@ -89,7 +89,8 @@ FRX_EXTERN int frx_comm_add_recv(frx_comm *c, frx_xchg_matrix *xm, int peer,
  * the peer's side: two exchanges of one shape registered in different
  * orders on the two ranks would otherwise swap their data without an
  * error, and differ only by name. Give every exchange between two
- * ranks a name of what it carries ("flux points", "base flow"). A
+ * ranks a name of what it carries ("flux points", "base flow"), on both
+ * sides (a side registered without one is refused as another name). A
  * second unnamed exchange with the same peer, in the same direction and
  * of the same shape as an earlier one, is registered with a warning
  * (once a comm) that names both. */
@@ -111,7 +112,8 @@ FRX_EXTERN int frx_comm_add_recv_named(frx_comm *c, frx_xchg_matrix *xm,
  * no later wait in the graph; and a wait with no start before it. The
  * graph never reorders such a node itself: add it after the wait (or,
  * for a send, before its start). A graph holds c (frx.h, Lifetimes):
- * c may be destroyed before the graphs holding its nodes. */
+ * c may be destroyed before the graphs holding its nodes, which then
+ * free it, and must go before MPI_Finalize. */
 FRX_EXTERN int frx_graph_add_recv(frx_graph *g, frx_comm *c, int id,
                                   const int *deps, size_t ndeps, int *node);
 FRX_EXTERN int frx_graph_add_send(frx_graph *g, frx_comm *c, int id,

@@ -202,12 +202,14 @@ enum frx_precision { FRX_SINGLE = 1, FRX_DOUBLE = 2 };
  * allocation; an xchg view its view; a kernel every matrix, view and
  * xchg matrix bound to it; a product A, B and C; a graph the kernel,
  * product or xchg view of each node, and the frx_comm of each exchange
- * node; a frx_comm each xchg matrix it exchanges. So they may be destroyed in any order, and what one still
- * uses lives on until it goes. Call destroy once per create (each
- * frx_matrix_create_const is one, even where it returns a matrix made
- * before): a second destroy of the same handle is not detected and
- * reads freed memory. The backend is not counted: destroy everything
- * made on it first. */
+ * node; a frx_comm each xchg matrix it exchanges. So they may be
+ * destroyed in any order, and what one still uses lives on until it
+ * goes (a graph that holds the last reference on a frx_comm frees its
+ * MPI communicators: destroy it before MPI_Finalize). Call destroy once
+ * per create (each frx_matrix_create_const is one, even where it
+ * returns a matrix made before): a second destroy of the same handle is
+ * not detected and reads freed memory. The backend is not counted:
+ * destroy everything made on it first. */
 
 /* Create this rank's backend from the case (backend.name, precision,
  * backend.<name>.*). "auto" picks the highest-priority backend that
