@@ -118,13 +118,12 @@ awk -v target="$target" '
             if (!(p in ps)) continue
             line("2-rank run", two, p, c2[p])
             rlo = LO; rhi = HI
-            # each run one draw: its own median
+            # each run one draw: its own median (inrun[p, r, i] is
+            # x[p SUBSEP r, i] to sorted())
             delete med
             for (r = 1; r <= nruns[p]; r++) {
-                delete one
-                for (i = 1; i <= rlen[p, r]; i++) one[p, i] = inrun[p, r, i]
                 delete so
-                sorted(one, p, rlen[p, r], so)
+                sorted(inrun, p SUBSEP r, rlen[p, r], so)
                 med[p, r] = median(so, rlen[p, r])
             }
             interval(med, p, nruns[p])

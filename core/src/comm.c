@@ -458,6 +458,14 @@ static void abort_job(void *ud, int rc) { frx_comm_abort(ud, rc); }
 
 /* A start node, checked against its peer when the graph is committed;
  * a graph holding one ends the job when a node fails mid-run. */
+/* What every exchange node is besides its function: MPI in the
+ * profile, under label, and a holder of x's comm. */
+static int mpi_node(frx_graph *g, int at, struct xfer *x, const char *label)
+{
+    int rc = frx__graph_set_label(g, at, FRX__PROF_MPI, label);
+    return rc ? rc : frx__graph_hold_comm(g, at, x->c);
+}
+
 static int add_start(frx_graph *g, struct xfer *x, int prio,
                      const frx__access *acc, const int *deps, size_t ndeps,
                      int *node)
@@ -466,8 +474,7 @@ static int add_start(frx_graph *g, struct xfer *x, int prio,
     int rc = frx__graph_add_host(g, start_node, x, prio, acc, 1, deps, ndeps,
                                  &at);
     rc = rc ? rc : frx__graph_set_prepare(g, at, check_peer);
-    rc = rc ? rc : frx__graph_set_label(g, at, FRX__PROF_MPI, "MPI start");
-    rc = rc ? rc : frx__graph_hold_comm(g, at, x->c);
+    rc = rc ? rc : mpi_node(g, at, x, "MPI start");
     if (rc == FRX_OK)
         frx__graph_on_failure(g, abort_job, x->c);
     if (rc == FRX_OK && node)
@@ -515,8 +522,7 @@ int frx_graph_add_wait(frx_graph *g, frx_comm *c, int id, const int *deps,
     int at;
     int rc = frx__graph_add_host(g, wait_node, x, 0, &acc, 1, deps, ndeps,
                                  &at);
-    rc = rc ? rc : frx__graph_set_label(g, at, FRX__PROF_MPI, "MPI wait");
-    rc = rc ? rc : frx__graph_hold_comm(g, at, x->c);
+    rc = rc ? rc : mpi_node(g, at, x, "MPI wait");
     if (rc == FRX_OK && node)
         *node = at;
     return rc;
@@ -532,8 +538,7 @@ int frx_graph_add_test(frx_graph *g, frx_comm *c, int id, int *node)
      * before it (the commit keeps the order nodes were added in, but for
      * receives first and what feeds a send) */
     int rc = frx__graph_add_host(g, test_node, x, 0, NULL, 0, NULL, 0, &at);
-    rc = rc ? rc : frx__graph_set_label(g, at, FRX__PROF_MPI, "MPI test");
-    rc = rc ? rc : frx__graph_hold_comm(g, at, x->c);
+    rc = rc ? rc : mpi_node(g, at, x, "MPI test");
     if (rc == FRX_OK && node)
         *node = at;
     return rc;

@@ -252,32 +252,44 @@ void frx__graph_on_failure(frx_graph *g, void (*fn)(void *ud, int rc),
     g->on_failure_ud = ud;
 }
 
-int frx__graph_set_label(frx_graph *g, int node, int kind, const char *label)
+/* Host node number node of g, or NULL with the error set. */
+static struct node *host_node(frx_graph *g, int node)
 {
     if (!g || node < 0 || (size_t)node >= g->n ||
-        g->nodes[node].type != NODE_HOST)
-        return frx_error(FRX_EINVAL, "graph: %d is not a host node", node);
-    g->nodes[node].prof_kind = kind;
-    g->nodes[node].label = label;
+        g->nodes[node].type != NODE_HOST) {
+        frx_error(FRX_EINVAL, "graph: %d is not a host node", node);
+        return NULL;
+    }
+    return &g->nodes[node];
+}
+
+int frx__graph_set_label(frx_graph *g, int node, int kind, const char *label)
+{
+    struct node *nd = host_node(g, node);
+    if (!nd)
+        return FRX_EINVAL;
+    nd->prof_kind = kind;
+    nd->label = label;
     return FRX_OK;
 }
 
 int frx__graph_hold_comm(frx_graph *g, int node, frx_comm *c)
 {
-    if (!g || node < 0 || (size_t)node >= g->n ||
-        g->nodes[node].type != NODE_HOST || g->nodes[node].comm)
-        return frx_error(FRX_EINVAL, "graph: %d is not a host node", node);
+    struct node *nd = host_node(g, node);
+    if (!nd || nd->comm) /* one hold a node: a second would leak */
+        return frx_error(FRX_EINVAL, "graph: node %d cannot hold a comm",
+                         node);
     frx__comm_hold(c);
-    g->nodes[node].comm = c;
+    nd->comm = c;
     return FRX_OK;
 }
 
 int frx__graph_set_prepare(frx_graph *g, int node, frx__host_fn fn)
 {
-    if (!g || node < 0 || (size_t)node >= g->n ||
-        g->nodes[node].type != NODE_HOST)
-        return frx_error(FRX_EINVAL, "graph: %d is not a host node", node);
-    g->nodes[node].prepare = fn;
+    struct node *nd = host_node(g, node);
+    if (!nd)
+        return FRX_EINVAL;
+    nd->prepare = fn;
     return FRX_OK;
 }
 
