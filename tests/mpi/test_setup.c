@@ -214,7 +214,8 @@ static void shapes_checked(frx_backend *be)
 
 /* Two exchanges of one shape with each neighbour, named "a" and "b".
  * order: the names in the order this rank registers its receives (the
- * sends always "a", "b"). Returns the commit's code; fills got[2] with
+ * sends always "a", "b"; NULL: the k-th receive goes into the k-th
+ * buffer, unnamed). Returns the commit's code; fills got[2] with
  * the first value received into each of "a"'s and "b"'s buffers when
  * the graph ran. */
 static int named_pair(frx_backend *be, const char *const order[2],
@@ -237,7 +238,7 @@ static int named_pair(frx_backend *be, const char *const order[2],
     for (int k = 0; k < 2 && !rc; k++)
         rc = frx_comm_add_send_named(c, s[k], to, names[k], &sid[k]);
     for (int k = 0; k < 2 && !rc; k++) { /* into the buffer of its name */
-        int j = strcmp(order[k], "a") == 0 ? 0 : 1;
+        int j = !order[k] ? k : strcmp(order[k], "a") == 0 ? 0 : 1;
         rc = frx_comm_add_recv_named(c, r[j], from, order[k], &rid[j]);
     }
     CHECK(rc == FRX_OK, "comm: %s", frx_errmsg());
@@ -272,7 +273,8 @@ static int named_pair(frx_backend *be, const char *const order[2],
 /* Named exchanges: in the same order on every rank, each buffer gets
  * the data of its name; rank 1 registering its receives in the other
  * order is refused at commit on both ranks of that pair, each naming
- * the other side's name; a name too long is refused. */
+ * the other side's name, and so is rank 1 receiving in the right order
+ * without names; a name too long is refused. */
 static void names_checked(frx_backend *be)
 {
     int from = (rank + size - 1) % size;
@@ -297,6 +299,24 @@ static void names_checked(frx_backend *be)
               "swapped, rank 1: %s", frx_errmsg());
     } else {
         CHECK(rc == FRX_OK, "swapped, rank %d: %s", rank, frx_errmsg());
+    }
+
+    /* rank 1 receives in the right order, but without the names: a
+     * side without a name is refused as another name */
+    const char *unnamed[2] = {NULL, NULL};
+    rc = named_pair(be, rank == 1 ? unnamed : same, got);
+    if (rank == 0) {
+        CHECK(rc == FRX_EINVAL &&
+              HAS("exchange send to rank 1 (tag 0, 'a'): rank 1 "
+                  "registered the other side of it without a name"),
+              "unnamed side, rank 0: %s", frx_errmsg());
+    } else if (rank == 1) {
+        CHECK(rc == FRX_EINVAL &&
+              HAS("exchange receive from rank 0 (tag 0): rank 0 "
+                  "registered the other side of it as 'a'"),
+              "unnamed side, rank 1: %s", frx_errmsg());
+    } else {
+        CHECK(rc == FRX_OK, "unnamed side, rank %d: %s", rank, frx_errmsg());
     }
 
     frx_comm *c;
