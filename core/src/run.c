@@ -308,6 +308,11 @@ int frx_run_case(const frx_config *cfg, MPI_Comm comm, const char *restart,
         frx__summary(s, &mine);
         rc = frx__agree(frx_comm_mpi(c), frx__profile_report(be,
                         frx_comm_mpi(c), mine.wall), "the profile");
+        /* the backend's pack, transfer-wait and unpack times, of every
+         * comm on it (kept and logged at info; called on every rank,
+         * whatever its level: it is collective) */
+        if (rc == FRX_OK)
+            rc = frx_comm_report(c);
         if (stats) {
             int has_l2 = FRX_SIZE_HOLDS(frx_run_stats, stats, l2_cap);
             mine.l2 = has_l2 ? stats->l2 : NULL;

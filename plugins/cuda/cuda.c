@@ -24,8 +24,9 @@
 
 static const frx_option cu_options[] = {
     {.key = "device", .type = FRX_OPT_STRING, .def = "local-rank",
-     .help = "the GPU: local-rank (the MPI rank on the node, modulo the "
-             "GPUs), an index among the visible GPUs, or a GPU's UUID "
+     .help = "the GPU: local-rank (the rank's index among its node's ranks "
+             "on this backend, modulo the GPUs), an index among the "
+             "visible GPUs, or a GPU's UUID "
              "(GPU-..., as nvidia-smi -L shows)"},
     {0}};
 

@@ -22,8 +22,9 @@
 
 static const frx_option hip_options[] = {
     {.key = "device", .type = FRX_OPT_STRING, .def = "local-rank",
-     .help = "the GPU: local-rank (the MPI rank on the node, modulo the "
-             "GPUs), an index among the visible GPUs, or a GPU's unique id "
+     .help = "the GPU: local-rank (the rank's index among its node's ranks "
+             "on this backend, modulo the GPUs), an index among the "
+             "visible GPUs, or a GPU's unique id "
              "(GPU-..., as rocm-smi --showuniqueid shows)"},
     {0}};
 

@@ -16,7 +16,8 @@ static const frx_option ocl_options[] = {
      .help = "platform: its index, or part of its name"},
     {.key = "device", .type = FRX_OPT_STRING, .def = "local-rank",
      .help = "device on the platform: its index, part of its name, or "
-             "local-rank (the MPI rank on the node, modulo the devices)"},
+             "local-rank (the rank's index among its node's ranks on this "
+             "backend, modulo the devices)"},
     {.key = "device-type", .type = FRX_OPT_ENUM,
      .choices = "all|cpu|gpu|accelerator", .def = "all",
      .help = "the kinds of device to choose from"},

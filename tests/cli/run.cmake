@@ -31,13 +31,20 @@ foreach(np 1 2 3 4)
 endforeach()
 
 # The exchange timers run at log level info (and only then): their
-# report shows a pack time that is not zero.
+# report at the end of the demo shows a pack time that is not zero ...
 add_test(NAME mpi-run-demo-timers
   COMMAND sh ${FRX_EXPECT} 0
     "info: pack +min [0-9.]+ s +median [0-9.]+ s +max 0[.]0*[1-9][0-9]* s over 2 rank"
     ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 --oversubscribe
     ${FRX_EXE} run ${PROJECT_SOURCE_DIR}/config/demo.yaml)
-set_tests_properties(mpi-run-demo-timers PROPERTIES
+# ... and in a solver's run, every exchange on the backend together
+add_test(NAME mpi-run-solver-timers
+  COMMAND sh ${FRX_EXPECT} 0
+    "info: transfer wait +min [0-9.]+ s +median [0-9.]+ s +max [0-9.]+ s over 2 rank"
+    --and "info: pack +min [0-9.]+ s +median [0-9.]+ s +max 0[.]0*[1-9][0-9]* s over 2 rank"
+    ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 --oversubscribe
+    ${FRX_EXE} run ${PROJECT_SOURCE_DIR}/config/advection.yaml)
+set_tests_properties(mpi-run-demo-timers mpi-run-solver-timers PROPERTIES
   ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1;FRX_LOG=info" TIMEOUT 120)
 
 # A backend named explicitly that cannot start is an error with its

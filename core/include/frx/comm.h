@@ -3,7 +3,9 @@
  * Each rank registers its sends and receives in the same order as its
  * neighbours do; the k-th exchange registered with a peer in each
  * direction gets tag k, so fields never mix. Requests are persistent
- * (MPI_Send_init / MPI_Recv_init) and run as graph nodes. */
+ * (MPI_Send_init / MPI_Recv_init), but for sends of at most 256 bytes,
+ * issued with MPI_Isend each run (faster in Open MPI 4.1, DESIGN.md);
+ * they run as graph nodes. */
 #ifndef FRX_COMM_H
 #define FRX_COMM_H
 
@@ -78,7 +80,8 @@ FRX_EXTERN void frx_comm_abort(frx_comm *c, int rc);
  * a pair whose names differ (the _named pair below). That commit waits
  * for the peer to register the exchange: register every exchange before
  * committing graphs. Nothing of it runs per graph run. c holds a
- * reference on xm until frx_comm_destroy (frx.h, Lifetimes). */
+ * reference on xm until c is freed: at frx_comm_destroy, or at the
+ * destroy of the last graph holding c (frx.h, Lifetimes). */
 FRX_EXTERN int frx_comm_add_send(frx_comm *c, frx_xchg_matrix *xm, int peer,
                                  int *id);
 FRX_EXTERN int frx_comm_add_recv(frx_comm *c, frx_xchg_matrix *xm, int peer,
@@ -108,7 +111,10 @@ FRX_EXTERN int frx_comm_add_recv_named(frx_comm *c, frx_xchg_matrix *xm,
  * From its start to its wait MPI holds the buffer: a receive writes it,
  * a send reads it. frx_graph_commit refuses (FRX_EINVAL, naming the
  * node and the start and wait nodes) a node added between them that
- * reads or writes a receive's buffer, or writes a send's; a start with
+ * reads or writes a receive's buffer, or writes a send's; a node that
+ * reads a receive's buffer before the graph's first start of it, with
+ * no wait for it earlier (it would read the previous run's data); a
+ * second start of a transfer before the wait of the first; a start with
  * no later wait in the graph; and a wait with no start before it. The
  * graph never reorders such a node itself: add it after the wait (or,
  * for a send, before its start). A graph holds c (frx.h, Lifetimes):
