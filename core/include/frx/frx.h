@@ -254,7 +254,7 @@ FRX_EXTERN void frx_matrix_destroy(frx_matrix *m);
 /* host: [nrow][nvar][neles] values in the backend's precision (double
  * or float, frx_backend_fpsize), or as doubles by the _double pair,
  * which converts (and refuses a value single precision cannot hold):
- * the safe choice where a plugin's data are doubles. */
+ * the safe choice where a plugin's data are doubles (ABI 1.8). */
 FRX_EXTERN int frx_matrix_write(frx_matrix *m, const void *host);
 FRX_EXTERN int frx_matrix_read(const frx_matrix *m, void *host);
 FRX_EXTERN int frx_matrix_write_double(frx_matrix *m, const double *host);
@@ -287,7 +287,7 @@ FRX_EXTERN int frx_xchg_matrix_create(frx_backend *be, size_t n,
                                       frx_xchg_matrix **out);
 FRX_EXTERN void frx_xchg_matrix_destroy(frx_xchg_matrix *xm); /* one ref */
 /* In the backend's precision, or as doubles (converted) by the _double
- * pair, as for frx_matrix_write. */
+ * pair (ABI 1.8), as for frx_matrix_write. */
 FRX_EXTERN int frx_xchg_matrix_write(frx_xchg_matrix *xm, const void *host);
 FRX_EXTERN int frx_xchg_matrix_read(const frx_xchg_matrix *xm, void *host);
 FRX_EXTERN int frx_xchg_matrix_write_double(frx_xchg_matrix *xm,
@@ -433,7 +433,8 @@ typedef struct frx_backend_stats {
     size_t cache_loads; /* kernels loaded from the disk cache */
     size_t reuses;      /* kernel binds that reused compiled code */
     size_t events;      /* completion events the backend made (opencl on
-                           an out-of-order queue); 0 where it has none */
+                           an out-of-order queue, cuda, hip); 0 where it
+                           has none */
     size_t product_timings; /* products whose provider this process chose
                                by timing the candidates */
     size_t product_cached;  /* products whose provider came from the disk
@@ -453,7 +454,7 @@ FRX_EXTERN void frx_backend_get_stats(const frx_backend *be,
  *
  * Providers: "generated" (code written from A's values, zeros skipped),
  * and the libraries the backend offers (openmp: "libxsmm"; opencl:
- * "clblast"). With provider NULL or "auto" every candidate is timed once
+ * "clblast"; cuda: "cublas"). With provider NULL or "auto" every candidate is timed once
  * on B and a scratch copy of C's layout, the fastest kept, and the choice
  * stored in frx's disk cache (keyed by A's values, the shapes, the
  * precision, backend and device), so later runs time nothing;

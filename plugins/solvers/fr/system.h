@@ -22,16 +22,16 @@
  *   every RHS); boundary faces by name with the ghost state of the
  *   boundary kind `solver.boundaries.<name>.type` chooses.
  *
- * The RHS graph, f = R(u) (docs/fr.md):
+ * The RHS graph, f = R(u) (the steps of docs/fr.md, sys_rhs.c):
  *
- *   disu: ufp = M0 u                              (every block)
- *   pack each peer's ufp view, start its send      (exchanges first)
- *   tflux: tf = smats . F(u)                       (pointwise)
- *   f = M132 tf                                    (element interior)
- *   interior and boundary common fluxes into ufp   (pointwise)
- *   wait for each peer's receive, its common flux  (exchanges last)
- *   f += M3 ufp                                    (correction)
- *   negdivconf: f = -rcpdjac f (+ source)          (pointwise)
+ *   disu: ufp = M0 u                        (every block)
+ *   per peer: post the receive, pack, send  (exchanges first)
+ *   tflux: tf = smats . F(u); f = M132 tf   (interiors, in parts)
+ *   tests; interior and boundary fluxes     (pointwise), tests
+ *   f += M3 ufp; negdivconf: f = -rcpdjac f (+ source), on the parts
+ *                                           with no face on a peer
+ *   per peer: wait for the receive, its common flux
+ *   the correction and negdivconf of the parts left; wait for sends
  *
  * Kernels are registered under names that carry a hash of their
  * declaration ("tflux_1a2b3c4d5e6f"), so cases with other variable
