@@ -21,9 +21,12 @@
 # target, "missed" where both lie below, else "undecided": more rounds
 # and runs, not another reading of the same ones, decide it.
 #
-# Pool only runs of the same code on the same machine (bench/solver.sh
-# prints lscpu's model, the LLC and the triad of each p). A file given
-# twice, or two files with the same contents, are refused.
+# Pool only runs of the same code on the same machine. bench/solver.sh
+# starts its output with a "machine:" line (the CPU model, cores and
+# last-level cache) and a "code:" line (the commit): files of different
+# machines are refused, of different commits said (their solver code
+# may be the same); an older output without these lines is said too. A
+# file given twice, or two files with the same contents, are refused.
 set -u
 [ $# -ge 1 ] || { echo "usage: sh bench/pool.sh OUTPUT... (saved outputs of bench/solver.sh)" >&2; exit 2; }
 target=${TARGET:-0.9}
@@ -37,6 +40,22 @@ for f in "$@"; do
         *" $sum "*) echo "bench/pool.sh: $f: given twice (or a copy of another file given): its rounds would count twice" >&2; exit 1 ;;
     esac
     sums="$sums $sum"
+    # the machine and the commit the run was on
+    m=$(sed -n 's/^machine: //p' "$f" | head -n 1)
+    c=$(sed -n 's/^code: //p' "$f" | head -n 1)
+    if [ -z "$m" ]; then
+        echo "bench/pool.sh: $f: no machine line (an older bench/solver.sh): that it ran on the others' machine is not checked" >&2
+    elif [ -z "${machine:-}" ]; then
+        machine=$m machine_file=$f
+    elif [ "$m" != "$machine" ]; then
+        echo "bench/pool.sh: $f: another machine than $machine_file's ('$m' against '$machine'): pool the runs of one machine only" >&2
+        exit 1
+    fi
+    if [ -n "$c" ] && [ -z "${code:-}" ]; then
+        code=$c code_file=$f
+    elif [ -n "$c" ] && [ "$c" != "$code" ]; then
+        echo "bench/pool.sh: $f: another commit than $code_file's ($c against $code): pool them only where the solver's code is the same" >&2
+    fi
 done
 
 awk -v target="$target" '

@@ -50,6 +50,9 @@
 # run over the pair is what frx's parallel run itself costs (exchange,
 # waiting for the slower rank).
 #
+# The output starts with the machine and the commit, which bench/pool.sh
+# compares before it pools several outputs.
+#
 # Ratios only; timings on a shared machine are noisy. Run it by hand:
 #   sh bench/solver.sh build
 set -u
@@ -122,6 +125,13 @@ run() {
         refuse "no wall time, DOFs or RHS count in frx's output above (a wall time of 0 s: raise STEPS or N)"
 }
 
+# what bench/pool.sh checks before pooling runs: one machine, the commit
+model=$(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo 2>/dev/null | head -n 1)
+llc=$(llc_bytes)
+echo "machine: ${model:-unknown CPU}, $(nproc 2>/dev/null || echo '?') cores, last-level cache $(awk -v b="${llc:-0}" 'BEGIN { printf "%.0f MB", b / 1e6 }')"
+rev=$(git -C "$(dirname "$0")" rev-parse --short HEAD 2>/dev/null) &&
+    { git -C "$(dirname "$0")" diff --quiet HEAD 2>/dev/null || rev="$rev with uncommitted changes"; }
+echo "code: commit ${rev:-unknown (not a git checkout)}"
 echo "time per DOF: each run's least wall time of $rounds rounds (the runs in turn)"
 printf '%-3s %-14s %12s %12s %9s\n' p run "ns/DOF/RHS" "GB/s model" \
     "x triad"

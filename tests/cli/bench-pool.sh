@@ -8,8 +8,9 @@
 # above 0.9, "missed" where both lie below, else "undecided" (rounds
 # that meet it in runs whose medians do not: undecided); too few rounds
 # or runs for an interval are said; a file given twice or copied, a
-# value that is not a positive number, a line without rounds, and a
-# file that is no such output are refused by name.
+# value that is not a positive number, a line without rounds, a file
+# that is no such output and files of two machines are refused by name;
+# files of two commits, or with no machine line, are said.
 set -eu
 script=$1
 dir=$(mktemp -d "${TMPDIR:-/tmp}/frx-bench-pool.XXXXXX")
@@ -105,4 +106,21 @@ echo "1   each round: 2-rank 0.9 0.8; the pair 1 0" > "$dir/e"
 refused "bench/pool.sh: $dir/e:1: \"0\" is not a positive number" "$dir/e"
 echo "1   each round: 2-rank; the pair 1 1" > "$dir/f"
 refused "bench/pool.sh: $dir/f:1: no 2-rank rounds" "$dir/f"
+
+# the machine and the commit: outputs without them are pooled, and said;
+# two machines are refused, naming both; two commits are pooled, and said
+sh "$script" "$dir/a" "$dir/b" > "$dir/out" 2>&1 || fail "pool.sh failed"
+expect "^bench/pool.sh: $dir/b: no machine line \\(an older bench/solver.sh\\)"
+for k in 1 2 3; do
+    m="Xeon"; [ "$k" = 3 ] && m="EPYC"
+    c="abc1234"; [ "$k" = 2 ] && c="def5678"
+    { echo "machine: $m, 2 cores, last-level cache 273 MB"
+      echo "code: commit $c"
+      echo "1   each round: 2-rank 0.9$k 0.95; the pair 1 1"; } > "$dir/m$k"
+done
+sh "$script" "$dir/m1" "$dir/m2" > "$dir/out" 2>&1 || fail "pool.sh of one machine, two commits failed"
+expect "^bench/pool.sh: $dir/m2: another commit than $dir/m1's \\(commit def5678 against commit abc1234\\)"
+expect '^1 +2-rank run +4 rounds'
+grep -q "no machine line" "$dir/out" && fail "a machine line not seen"
+refused "bench/pool.sh: $dir/m3: another machine than $dir/m1's \\('EPYC, 2 cores, last-level cache 273 MB' against 'Xeon, 2 cores, last-level cache 273 MB'\\): pool the runs of one machine only" "$dir/m1" "$dir/m2" "$dir/m3"
 echo "bench-pool.sh: ok"

@@ -3,7 +3,8 @@
 # 96 x 96, 2 rounds of 40 steps: runs of tens of milliseconds, which frx
 # prints to the microsecond; 16 MB triad arrays), so that the
 # benchmark keeps reading frx's output: every row it prints has its
-# numbers, finite and positive; the weak-scaling line has 2 rounds; the
+# numbers, finite and positive; it starts with the machine and the
+# commit; the weak-scaling line has 2 rounds; the
 # profiled run has shares for products, interface kernels, exchange and
 # integration, and a busy ratio of at least 1. Its timings mean nothing
 # at this size.
@@ -20,6 +21,12 @@ ORDERS=1 ROUNDS=2 STEPS=40 TRIAD_MB=16 sh "$script" "$build" 96 > "$out" 2>&1 ||
 
 # a positive, finite number
 num='[0-9]+(\.[0-9]+)?'
+# the machine and the commit first, for bench/pool.sh (the source tree
+# is a git checkout or not: a commit or "unknown")
+grep -Eq "^machine: .+, [0-9]+ cores, last-level cache [0-9]+ MB$" "$out" ||
+    fail "no machine line"
+grep -Eq "^code: commit ([0-9a-f]{7,}( with uncommitted changes)?|unknown \(not a git checkout\))$" "$out" ||
+    fail "no code line"
 grep -Eq "^1 +STREAM triad, the best of 2 rounds: $num GB/s \(2 threads\), $num GB/s \(1 thread\)$" "$out" ||
     fail "no triad line"
 for run in 1x2 2x1 1x1-half; do
