@@ -1,6 +1,6 @@
 /* `frx config check FILE...`: validate case files without running them. */
 #include "cli.h"
-#include "settings-tool.h"
+#include "solver/settings-tool.h"
 
 #include <frx/frx.h>
 

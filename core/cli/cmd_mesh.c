@@ -1,7 +1,7 @@
 /* `frx mesh info FILE` and `frx mesh partition FILE -n N`: a Gmsh mesh
  * as frx reads it, in one process, without MPI. */
 #include "cli.h"
-#include "mesh-tool.h"
+#include "mesh/mesh-tool.h"
 
 #include <frx/frx.h>
 

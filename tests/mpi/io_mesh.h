@@ -6,7 +6,7 @@
 #ifndef IO_MESH_H
 #define IO_MESH_H
 
-#include "io.h"
+#include "io/io-impl.h"
 
 #define IO_NELES 37
 #define IO_NVARS 3

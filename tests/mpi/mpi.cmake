@@ -203,15 +203,15 @@ add_test(NAME mpi-mesh-same-twice-np3 COMMAND sh
 set_tests_properties(mpi-mesh-same-twice-np3 PROPERTIES TIMEOUT 60
   ENVIRONMENT "${FRX_MPI_TEST_ENV}")
 
-# Output and checkpoints (core/src/io.h): the internal writers built in
-# from their sources, on a made-up mesh (io_mesh.c).
-set(FRX_IO_SRC ${PROJECT_SOURCE_DIR}/core/src)
+# Output and checkpoints (core/src/io/io-impl.h): the internal writers
+# built in from their sources, on a made-up mesh (io_mesh.c).
+set(FRX_IO_SRC ${PROJECT_SOURCE_DIR}/core/src/io)
 add_executable(test_vtk mpi/test_vtk.c mpi/io_mesh.c
   ${FRX_IO_SRC}/io_util.c ${FRX_IO_SRC}/vtk.c)
 add_executable(test_ckpt mpi/test_ckpt.c mpi/io_mesh.c
   ${FRX_IO_SRC}/io_util.c ${FRX_IO_SRC}/io_route.c ${FRX_IO_SRC}/ckpt.c)
 foreach(t test_vtk test_ckpt)
-  target_include_directories(${t} PRIVATE ${FRX_IO_SRC})
+  target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR}/core/src)
   target_link_libraries(${t} PRIVATE frx PkgConfig::HDF5_MPI m)
   frx_target_defaults(${t})
 endforeach()
@@ -287,12 +287,12 @@ set_tests_properties(mpi-fault-setup-np3 mpi-fault-midrun-np3
   PROPERTIES TIMEOUT 30
   ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1;${FRX_FAULT_ENV}")
 
-# A rank's place on its node (core/src/mpi.c built in): MPI's shared
+# A rank's place on its node (core/src/base/mpi.c built in): MPI's shared
 # communicator, counted among the ranks of one backend, so that rank 0
 # on openmp does not push the fakegpu ranks onto other devices: with 2
 # fake devices, the fakegpu ranks take devices 0, 1 in turn.
 add_executable(test_local_rank mpi/test_local_rank.c
-  ${PROJECT_SOURCE_DIR}/core/src/mpi.c)
+  ${PROJECT_SOURCE_DIR}/core/src/base/mpi.c)
 target_include_directories(test_local_rank PRIVATE
   ${PROJECT_SOURCE_DIR}/core/src)
 target_link_libraries(test_local_rank PRIVATE frx)

@@ -1,5 +1,5 @@
 /* A rank's place on its node, under mpirun with 2 or more ranks on one
- * node: frx__mpi_node_rank (core/src/mpi.c, built in) is the rank in
+ * node: frx__mpi_node_rank (core/src/base/mpi.c, built in) is the rank in
  * MPI_Comm_split_type's shared communicator, counts only the ranks of
  * its group (a backend's name), and agrees with the launcher's
  * variable where there is one. Then backends started by
@@ -10,7 +10,9 @@
  *   test_local_rank
  *
  * Prints "N passed, N failed" on rank 0. */
-#include "solver-impl.h"
+#include "base/base-impl.h"
+
+#include <frx/comm.h>
 
 #include <stdio.h>
 #include <string.h>

@@ -1,0 +1,349 @@
+/* Matrices in AoSoA layout, groups sharing one allocation, slices and
+ * de-duplicated constant matrices. */
+#include "data/data-impl.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct frx_const_entry {
+    uint64_t hash;
+    size_t nrow, ncol;
+    double *data;
+    frx_matrix *m;
+    struct frx_const_entry *next;
+};
+
+static size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
+
+/* Padded row length in elements: whole chunks, then the alignment. */
+static size_t leaddim_of(const frx_backend *be, size_t nvar, size_t neles)
+{
+    size_t soasz = be->info.soasz;
+    size_t cols = round_up(neles, soasz) * nvar;
+    return round_up(cols, be->info.alignment / be->fpsize);
+}
+
+static int matrix_store(frx_matrix *m, const void *host);
+
+static size_t aos_index(size_t soasz, size_t nvar, size_t v, size_t e)
+{
+    return (e / soasz) * nvar * soasz + v * soasz + e % soasz;
+}
+
+static struct frx_alloc *alloc_new(frx_backend *be, size_t bytes)
+{
+    struct frx_alloc *a = frx__calloc(1, sizeof *a, "an allocation record");
+    if (!a)
+        return NULL;
+    a->be = be;
+    a->bytes = bytes ? bytes : be->info.alignment;
+    if (be->ops->mem_alloc(be->state, a->bytes, &a->mem)) {
+        free(a);
+        return NULL;
+    }
+    a->refs = 1;
+    return a;
+}
+
+void frx__alloc_release(struct frx_alloc *a)
+{
+    if (a && --a->refs == 0) {
+        a->be->ops->mem_free(a->be->state, a->mem);
+        free(a);
+    }
+}
+
+static int check_shape(size_t nrow, size_t nvar, size_t neles)
+{
+    if (!nrow || !nvar || !neles)
+        return frx_error(FRX_EINVAL,
+                         "matrix shape %zu x %zu x %zu: every extent "
+                         "(nrow x nvar x neles) must be at least 1",
+                         nrow, nvar, neles);
+    return FRX_OK;
+}
+
+int frx_matrix_create_group(frx_backend *be, size_t count,
+                            const frx_matrix_shape *shapes, frx_matrix **out)
+{
+    if (!be || !shapes || !out || !count)
+        return frx_error(FRX_EINVAL, "frx_matrix_create_group: NULL "
+                                     "argument or empty group");
+    size_t total = 0;
+    for (size_t i = 0; i < count; i++) {
+        int rc = check_shape(shapes[i].nrow, shapes[i].nvar,
+                             shapes[i].neles);
+        if (rc)
+            return rc;
+        size_t ld = leaddim_of(be, shapes[i].nvar, shapes[i].neles);
+        total = round_up(total, be->info.alignment) +
+                shapes[i].nrow * ld * be->fpsize;
+    }
+    struct frx_alloc *a = alloc_new(be, total);
+    if (!a)
+        return FRX_ENOMEM;
+
+    size_t offset = 0;
+    for (size_t i = 0; i < count; i++) {
+        frx_matrix *m = frx__calloc(1, sizeof *m, "a matrix");
+        if (!m) {
+            while (i--)
+                frx_matrix_destroy(out[i]);
+            frx__alloc_release(a);
+            return FRX_ENOMEM;
+        }
+        offset = round_up(offset, be->info.alignment);
+        *m = (frx_matrix){.tag = FRX__TAG_MATRIX, .be = be, .alloc = a,
+                          .offset = offset,
+                          .nrow = shapes[i].nrow, .nvar = shapes[i].nvar,
+                          .neles = shapes[i].neles, .refs = 1};
+        m->leaddim = leaddim_of(be, m->nvar, m->neles);
+        offset += m->nrow * m->leaddim * be->fpsize;
+        a->refs++;
+        out[i] = m;
+    }
+    frx__alloc_release(a); /* the matrices hold it now */
+    return FRX_OK;
+}
+
+int frx_matrix_create(frx_backend *be, size_t nrow, size_t nvar,
+                      size_t neles, frx_matrix **out)
+{
+    frx_matrix_shape s = {nrow, nvar, neles};
+    return frx_matrix_create_group(be, 1, &s, out);
+}
+
+/* Bytes from the matrix start to the end of its last row's data. */
+static size_t span_bytes(const frx_matrix *m)
+{
+    size_t last = aos_index(m->be->info.soasz, m->nvar, m->nvar - 1,
+                            m->neles - 1);
+    return ((m->nrow - 1) * m->leaddim + last + 1) * m->be->fpsize;
+}
+
+void frx__matrix_range(const frx_matrix *m, size_t *lo, size_t *hi)
+{
+    *lo = m->offset / m->be->fpsize;
+    *hi = *lo + span_bytes(m) / m->be->fpsize;
+}
+
+int frx__refuse_const(const struct frx_alloc *a, const char *what)
+{
+    if (!a->is_const)
+        return FRX_OK;
+    return frx_error(FRX_EINVAL, "%s: the matrix is a const matrix (or a "
+                     "slice or view of one), which is never written: equal "
+                     "const matrices are one matrix, so a write would change "
+                     "every one of them; use frx_matrix_create for data that "
+                     "changes", what);
+}
+
+int frx_matrix_write(frx_matrix *m, const void *host)
+{
+    if (!m || !host)
+        return frx_error(FRX_EINVAL, "frx_matrix_write: NULL argument");
+    int rc = frx__refuse_const(m->alloc, "frx_matrix_write");
+    if (rc)
+        return rc;
+    return matrix_store(m, host);
+}
+
+/* The write itself, also for filling a new const matrix. */
+static int matrix_store(frx_matrix *m, const void *host)
+{
+    const frx_backend *be = m->be;
+    size_t fs = be->fpsize, soasz = be->info.soasz, span = span_bytes(m);
+    unsigned char *buf = frx__calloc(span, 1, "a matrix staging buffer");
+    if (!buf)
+        return FRX_ENOMEM;
+    int rc = FRX_OK;
+    /* A slice shares its last chunk with its parent's next elements:
+     * read what is there so the write leaves them alone. */
+    if (m->parent)
+        rc = be->ops->mem_read(be->state, m->alloc->mem, m->offset, buf,
+                               span);
+    const unsigned char *src = host;
+    for (size_t r = 0; rc == FRX_OK && r < m->nrow; r++)
+        for (size_t v = 0; v < m->nvar; v++)
+            for (size_t e = 0; e < m->neles; e++) {
+                size_t d = r * m->leaddim + aos_index(soasz, m->nvar, v, e);
+                memcpy(buf + d * fs, src + ((r * m->nvar + v) * m->neles + e) * fs,
+                       fs);
+            }
+    if (rc == FRX_OK)
+        rc = be->ops->mem_write(be->state, m->alloc->mem, m->offset, buf,
+                                span);
+    free(buf);
+    return rc;
+}
+
+int frx_matrix_read(const frx_matrix *m, void *host)
+{
+    if (!m || !host)
+        return frx_error(FRX_EINVAL, "frx_matrix_read: NULL argument");
+    const frx_backend *be = m->be;
+    size_t fs = be->fpsize, soasz = be->info.soasz, span = span_bytes(m);
+    unsigned char *buf = frx__calloc(span, 1, "a matrix staging buffer");
+    if (!buf)
+        return FRX_ENOMEM;
+    int rc = be->ops->mem_read(be->state, m->alloc->mem, m->offset, buf,
+                               span);
+    unsigned char *dst = host;
+    for (size_t r = 0; rc == FRX_OK && r < m->nrow; r++)
+        for (size_t v = 0; v < m->nvar; v++)
+            for (size_t e = 0; e < m->neles; e++) {
+                size_t s = r * m->leaddim + aos_index(soasz, m->nvar, v, e);
+                memcpy(dst + ((r * m->nvar + v) * m->neles + e) * fs,
+                       buf + s * fs, fs);
+            }
+    free(buf);
+    return rc;
+}
+
+int frx_matrix_slice(frx_matrix *m, size_t e0, size_t e1, frx_matrix **out)
+{
+    if (!m || !out)
+        return frx_error(FRX_EINVAL, "frx_matrix_slice: NULL argument");
+    size_t soasz = m->be->info.soasz;
+    if (e0 >= e1 || e1 > m->neles)
+        return frx_error(FRX_ERANGE,
+                         "slice [%zu, %zu) of a matrix with %zu elements: "
+                         "need e0 < e1 <= %zu", e0, e1, m->neles, m->neles);
+    if (e0 % soasz)
+        return frx_error(FRX_EALIGN,
+                         "slice [%zu, %zu) starts at element %zu, which is "
+                         "not a multiple of backend '%s''s chunk width %zu: "
+                         "start slices at a multiple of %zu",
+                         e0, e1, e0, m->be->name, soasz, soasz);
+    frx_matrix *s = frx__calloc(1, sizeof *s, "a matrix slice");
+    if (!s)
+        return FRX_ENOMEM;
+    *s = *m;
+    s->offset = m->offset + e0 * m->nvar * m->be->fpsize;
+    s->neles = e1 - e0;
+    s->refs = 1;
+    s->parent = m;
+    s->is_const = 0;
+    m->refs++;
+    m->alloc->refs++;
+    *out = s;
+    return FRX_OK;
+}
+
+/* ----------------------------------------------------- const matrices */
+
+static uint64_t fnv1a(const void *p, size_t n, uint64_t h)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+int frx_matrix_create_const(frx_backend *be, size_t nrow, size_t ncol,
+                            const double *data, frx_matrix **out)
+{
+    if (!be || !data || !out)
+        return frx_error(FRX_EINVAL, "frx_matrix_create_const: NULL argument");
+    int rc = check_shape(nrow, 1, ncol);
+    if (rc)
+        return rc;
+    size_t count = nrow * ncol;
+    /* an operator's values: NaN or Inf (or, in single precision, past
+     * float's range) would be compiled into code as no literal, or read
+     * by a library as something else */
+    for (size_t i = 0; i < count; i++)
+        if (!isfinite(data[i]) ||
+            (be->precision == FRX_SINGLE && fabs(data[i]) > FLT_MAX))
+            return frx_error(FRX_ERANGE, "frx_matrix_create_const: the value "
+                             "at row %zu, column %zu is %g%s: an operator's "
+                             "values are finite numbers", i / ncol, i % ncol,
+                             data[i], isfinite(data[i]) ? ", past single "
+                             "precision's range" : "");
+    uint64_t h = fnv1a(&nrow, sizeof nrow, 0xcbf29ce484222325ull);
+    h = fnv1a(&ncol, sizeof ncol, h);
+    h = fnv1a(data, count * sizeof *data, h);
+    for (struct frx_const_entry *c = be->consts; c; c = c->next)
+        if (c->hash == h && c->nrow == nrow && c->ncol == ncol &&
+            memcmp(c->data, data, count * sizeof *data) == 0) {
+            c->m->refs++;
+            *out = c->m;
+            return FRX_OK;
+        }
+
+    struct frx_const_entry *c = frx__calloc(1, sizeof *c, "a const entry");
+    double *copy = frx__calloc(count, sizeof *copy, "const matrix data");
+    void *host = frx__calloc(count, be->fpsize, "const matrix data");
+    rc = c && copy && host ? FRX_OK : FRX_ENOMEM;
+    /* A const matrix is nrow x 1 x ncol: with one variable the AoSoA
+     * index is plain row-major. */
+    if (rc == FRX_OK)
+        rc = frx_matrix_create(be, nrow, 1, ncol, &c->m);
+    if (rc == FRX_OK) {
+        memcpy(copy, data, count * sizeof *data);
+        for (size_t i = 0; i < count; i++) {
+            if (be->fpsize == 4)
+                ((float *)host)[i] = (float)data[i];
+            else
+                ((double *)host)[i] = data[i];
+        }
+        rc = matrix_store(c->m, host);
+        if (rc)
+            frx_matrix_destroy(c->m);
+    }
+    free(host);
+    if (rc) {
+        free(copy);
+        free(c);
+        return rc;
+    }
+    c->m->is_const = 1;
+    c->m->alloc->is_const = 1;
+    c->hash = h;
+    c->nrow = nrow;
+    c->ncol = ncol;
+    c->data = copy;
+    c->next = be->consts;
+    be->consts = c;
+    *out = c->m;
+    return FRX_OK;
+}
+
+const double *frx__const_values(const frx_matrix *m)
+{
+    for (const struct frx_const_entry *c = m->be->consts; c; c = c->next)
+        if (c->m == m)
+            return c->data;
+    return NULL;
+}
+
+static void const_forget(frx_matrix *m)
+{
+    for (struct frx_const_entry **p = &m->be->consts; *p; p = &(*p)->next)
+        if ((*p)->m == m) {
+            struct frx_const_entry *c = *p;
+            *p = c->next;
+            free(c->data);
+            free(c);
+            return;
+        }
+}
+
+void frx_matrix_destroy(frx_matrix *m)
+{
+    if (!m || --m->refs > 0)
+        return;
+    if (m->is_const)
+        const_forget(m);
+    frx__alloc_release(m->alloc);
+    if (m->parent)
+        frx_matrix_destroy(m->parent);
+    free(m);
+}
+
+size_t frx_matrix_nrow(const frx_matrix *m) { return m->nrow; }
+size_t frx_matrix_nvar(const frx_matrix *m) { return m->nvar; }
+size_t frx_matrix_neles(const frx_matrix *m) { return m->neles; }
+size_t frx_matrix_leaddim(const frx_matrix *m) { return m->leaddim; }

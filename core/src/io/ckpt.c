@@ -1,0 +1,806 @@
+/* frx: checkpoints in parallel HDF5 (io.h), format_version 1:
+ *
+ *   /                      attributes: format ("frx checkpoint"),
+ *                          format_version, frx_version, t, dt, step, nrhs,
+ *                          ctrl[4], scheme, solver, mesh_id, precision
+ *                          ("single"/"double"), ndims, variables[nvars],
+ *                          nranks (the writer's; for information)
+ *   /solution/<etype>/u    [n][nupts][nvars], the backend's precision
+ *   /solution/<etype>/gid  [n] uint64: row i's global element number,
+ *                          ascending
+ *
+ * Rows are in gid order whatever the partition (io_route.c), so any
+ * number of ranks reads a checkpoint back, each owning one contiguous
+ * run of rows, with collective I/O. */
+#include "io/io-impl.h"
+#include "io/io-util.h"
+
+#include <hdf5.h>
+#ifndef H5_HAVE_PARALLEL
+#error "frx needs HDF5 built for MPI (Debian: libhdf5-openmpi-dev)"
+#endif
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define FORMAT "frx checkpoint"
+#define FORMAT_VERSION 1
+#define PATH_BYTES 4096
+
+/* ------------------------------------------------------ HDF5's failures */
+
+/* One checkpoint being read or written; rc is the first failure. */
+struct ctx {
+    MPI_Comm comm;
+    const char *path;
+    int rc;
+};
+
+static herr_t collect(unsigned n, const H5E_error2_t *e, void *ud)
+{
+    char *buf = ud, desc[256];
+    size_t len = strlen(buf);
+    (void)n;
+    /* "unable to open file: time = ..., name = ...": the first part */
+    snprintf(desc, sizeof desc, "%s", e->desc ? e->desc : "");
+    desc[strcspn(desc, "\n")] = '\0';
+    char *noise = strstr(desc, ": time = ");
+    if (noise)
+        *noise = '\0';
+    if (*desc && !strstr(buf, desc))
+        snprintf(buf + len, 600 - len, "%s%s", len ? "; " : "", desc);
+    return 0;
+}
+
+/* Note HDF5's reason for a failure of `what` (right after the call: the
+ * next HDF5 call clears it); true while nothing has failed. */
+static int ok(struct ctx *c, hid_t ret, const char *what)
+{
+    if (ret >= 0 || c->rc)
+        return !c->rc;
+    char text[600] = "";
+    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, collect, text);
+    c->rc = frx_error(FRX_EIO, "cannot %s %s: %s", what, c->path,
+                      text[0] ? text : "HDF5 gives no reason");
+    return 0;
+}
+
+static void close_id(hid_t id, herr_t (*fn)(hid_t))
+{
+    if (id >= 0)
+        fn(id);
+}
+
+/* ------------------------------------------------------------ attributes */
+
+static int attr_put(struct ctx *c, hid_t loc, const char *name, hid_t type,
+                    hid_t mtype, size_t n, const void *val)
+{
+    hsize_t dim = n;
+    hid_t sp = n == 1 ? H5Screate(H5S_SCALAR)
+                      : H5Screate_simple(1, &dim, NULL);
+    hid_t a = -1;
+    if (ok(c, sp, "make a dataspace in"))
+        a = H5Acreate2(loc, name, type, sp, H5P_DEFAULT, H5P_DEFAULT);
+    if (ok(c, a, "add an attribute to"))
+        ok(c, H5Awrite(a, mtype, val), "write an attribute of");
+    close_id(a, H5Aclose);
+    close_id(sp, H5Sclose);
+    return c->rc;
+}
+
+static hid_t str_type(size_t width)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    if (t >= 0 && (H5Tset_size(t, width) < 0 ||
+                   H5Tset_strpad(t, H5T_STR_NULLTERM) < 0)) {
+        H5Tclose(t);
+        return -1;
+    }
+    return t;
+}
+
+/* n strings of at most width - 1 bytes, one after the other. */
+static int attr_put_strs(struct ctx *c, hid_t loc, const char *name,
+                         size_t n, size_t width, const char *strs)
+{
+    hid_t t = str_type(width);
+    if (ok(c, t, "make a string type for"))
+        attr_put(c, loc, name, t, t, n, strs);
+    close_id(t, H5Tclose);
+    return c->rc;
+}
+
+static int attr_put_str(struct ctx *c, hid_t loc, const char *name,
+                        const char *s)
+{
+    return attr_put_strs(c, loc, name, 1, strlen(s) + 1, s);
+}
+
+static int not_frx(struct ctx *c, const char *what)
+{
+    c->rc = frx_error(FRX_EIO, "checkpoint %s has no %s: it is not an frx "
+                      "checkpoint, or a damaged one", c->path, what);
+    return c->rc;
+}
+
+/* Open attribute name holding n values (n = 0: any number, returned). */
+static hid_t attr_open(struct ctx *c, hid_t loc, const char *name,
+                       size_t *n)
+{
+    htri_t has = H5Aexists(loc, name);
+    if (!ok(c, has, "read the attributes of"))
+        return -1;
+    if (!has) {
+        not_frx(c, name);
+        return -1;
+    }
+    hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
+    hid_t sp = -1;
+    if (ok(c, a, "open an attribute of"))
+        sp = H5Aget_space(a);
+    hssize_t got = -1;
+    if (ok(c, sp, "read an attribute of"))
+        got = H5Sget_simple_extent_npoints(sp);
+    if (ok(c, (hid_t)got, "read an attribute of") && *n &&
+        (size_t)got != *n)
+        not_frx(c, name);
+    *n = got > 0 ? (size_t)got : 0;
+    close_id(sp, H5Sclose);
+    if (c->rc) {
+        close_id(a, H5Aclose);
+        return -1;
+    }
+    return a;
+}
+
+static int attr_get(struct ctx *c, hid_t loc, const char *name,
+                    hid_t mtype, size_t n, void *val)
+{
+    hid_t a = attr_open(c, loc, name, &n);
+    if (a >= 0)
+        ok(c, H5Aread(a, mtype, val), "read an attribute of");
+    close_id(a, H5Aclose);
+    return c->rc;
+}
+
+/* A string attribute (n = 1) or array of them, as *strs: n strings of
+ * *width bytes each, NUL-terminated; free it. */
+static int attr_get_strs(struct ctx *c, hid_t loc, const char *name,
+                         size_t *n, size_t *width, char **strs)
+{
+    *strs = NULL;
+    hid_t a = attr_open(c, loc, name, n);
+    hid_t ft = -1, mt = -1;
+    if (a >= 0)
+        ft = H5Aget_type(a);
+    if (ok(c, ft, "read an attribute of") &&
+        (H5Tget_class(ft) != H5T_STRING || H5Tis_variable_str(ft) != 0))
+        not_frx(c, name);
+    if (!c->rc) {
+        *width = H5Tget_size(ft) + 1; /* room for a NUL */
+        mt = str_type(*width);
+        *strs = calloc(*n ? *n : 1, *width);
+        if (!*strs)
+            c->rc = frx_error(FRX_ENOMEM, "out of memory reading %s",
+                              c->path);
+    }
+    if (ok(c, mt, "make a string type for"))
+        ok(c, H5Aread(a, mt, *strs), "read an attribute of");
+    close_id(mt, H5Tclose);
+    close_id(ft, H5Tclose);
+    close_id(a, H5Aclose);
+    if (c->rc) {
+        free(*strs);
+        *strs = NULL;
+    }
+    return c->rc;
+}
+
+static int attr_get_str(struct ctx *c, hid_t loc, const char *name,
+                        char *buf, size_t cap)
+{
+    size_t n = 1, width;
+    char *s;
+    if (attr_get_strs(c, loc, name, &n, &width, &s))
+        return c->rc;
+    snprintf(buf, cap, "%s", s);
+    free(s);
+    return c->rc;
+}
+
+/* ------------------------------------------------------------- the layout */
+
+/* What the ranks agree on per element type (index: enum frx_etype). */
+struct types {
+    uint64_t n[5];          /* elements in all */
+    uint64_t nupts[5];
+    const struct frx__io_block *b[5]; /* this rank's block, or NULL */
+    uint64_t chunk;         /* gids per owning rank (io_util.h) */
+};
+
+static int layout(MPI_Comm comm, const struct frx__io_fields *f,
+                  struct types *t)
+{
+    uint64_t lo[5], hi[5] = {0}, top = 0;
+    memset(t, 0, sizeof *t);
+    for (int k = 0; k < 5; k++)
+        lo[k] = UINT64_MAX;
+    for (size_t i = 0; i < f->nblocks; i++) {
+        const struct frx__io_block *b = &f->blocks[i];
+        size_t ne = b->sb->neles;
+        t->b[b->etype] = b;
+        t->n[b->etype] = ne;
+        if (ne) {
+            lo[b->etype] = hi[b->etype] = b->sb->nupts;
+            for (size_t e = 0; e < ne; e++)
+                if (b->gid[e] >= top)
+                    top = b->gid[e] + 1;
+        }
+    }
+    MPI_Allreduce(MPI_IN_PLACE, t->n, 5, MPI_UINT64_T, MPI_SUM, comm);
+    MPI_Allreduce(MPI_IN_PLACE, lo, 5, MPI_UINT64_T, MPI_MIN, comm);
+    MPI_Allreduce(MPI_IN_PLACE, hi, 5, MPI_UINT64_T, MPI_MAX, comm);
+    MPI_Allreduce(MPI_IN_PLACE, &top, 1, MPI_UINT64_T, MPI_MAX, comm);
+    int size;
+    MPI_Comm_size(comm, &size);
+    t->chunk = top ? (top + (uint64_t)size - 1) / (uint64_t)size : 1;
+    for (int k = 1; k < 5; k++) {
+        t->nupts[k] = hi[k];
+        if (t->n[k] && lo[k] != hi[k])
+            return frx_error(FRX_EINVAL, "checkpoint: ranks disagree on the "
+                             "points per %s element (%llu and %llu)",
+                             frx__etype_info(k)->name,
+                             (unsigned long long)lo[k],
+                             (unsigned long long)hi[k]);
+    }
+    return FRX_OK;
+}
+
+/* Rows [row0, row0 + n) of a dataset, read or written collectively. */
+static int slab_io(struct ctx *c, hid_t ds, int write, hid_t mtype,
+                   uint64_t row0, size_t n, void *buf)
+{
+    hid_t fs = H5Dget_space(ds), ms = -1, x = -1;
+    hsize_t dims[3] = {0, 1, 1}, start[3] = {row0, 0, 0}, count[3];
+    int nd = -1;
+    if (ok(c, fs, "read the shape of a dataset of"))
+        nd = H5Sget_simple_extent_dims(fs, dims, NULL);
+    if (ok(c, nd, "read the shape of a dataset of")) {
+        memcpy(count, dims, sizeof dims);
+        count[0] = n ? n : 1;
+        ms = H5Screate_simple(nd, count, NULL);
+        count[0] = n;
+    }
+    if (ok(c, ms, "make a dataspace for") && n)
+        ok(c, H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count,
+                                  NULL), "select rows of");
+    if (!c->rc && !n)
+        ok(c, H5Sselect_none(fs) < 0 ? -1 : H5Sselect_none(ms),
+           "select no rows of");
+    if (ok(c, x = H5Pcreate(H5P_DATASET_XFER), "make a transfer list for"))
+        ok(c, H5Pset_dxpl_mpio(x, H5FD_MPIO_COLLECTIVE),
+           "ask for collective I/O on");
+    if (!c->rc && write)
+        ok(c, H5Dwrite(ds, mtype, ms, fs, x, buf), "write");
+    else if (!c->rc)
+        ok(c, H5Dread(ds, mtype, ms, fs, x, buf), "read");
+    close_id(x, H5Pclose);
+    close_id(ms, H5Sclose);
+    close_id(fs, H5Sclose);
+    return c->rc;
+}
+
+/* Between the host layout [nupts][nvars][neles] and rows of
+ * [nupts][nvars] per element, for the elements in `order`. */
+static void to_rows(const struct frx__io_fields *f,
+                    const struct frx__io_block *b, const size_t *order,
+                    size_t n, unsigned char *rows, int back)
+{
+    size_t fs = f->fpsize, nv = b->sb->nupts * f->nvars;
+    size_t ne = b->sb->neles;
+    unsigned char *u = b->u;
+    for (size_t i = 0; i < n; i++)
+        for (size_t kv = 0; kv < nv; kv++) {
+            unsigned char *h = u + (kv * ne + order[i]) * fs;
+            unsigned char *r = rows + (i * nv + kv) * fs;
+            memcpy(back ? h : r, back ? r : h, fs);
+        }
+}
+
+/* -------------------------------------------------------------- writing */
+
+static int write_meta(struct ctx *c, hid_t file,
+                      const struct frx__ckpt_meta *m,
+                      const struct frx__io_fields *f)
+{
+    int version = FORMAT_VERSION, ndims = f->ndims, nranks;
+    MPI_Comm_size(c->comm, &nranks);
+    size_t width = 1;
+    for (size_t v = 0; v < f->nvars; v++)
+        if (strlen(frx__io_var(f, v)) + 1 > width)
+            width = strlen(frx__io_var(f, v)) + 1;
+    char *names = calloc(f->nvars, width);
+    if (!names)
+        return c->rc = frx_error(FRX_ENOMEM, "out of memory writing %s",
+                                 c->path);
+    for (size_t v = 0; v < f->nvars; v++)
+        memcpy(names + v * width, frx__io_var(f, v),
+               strlen(frx__io_var(f, v)));
+    hid_t i32 = H5T_STD_I32LE, f64 = H5T_IEEE_F64LE, u64 = H5T_STD_U64LE;
+    if (!attr_put_str(c, file, "format", FORMAT) &&
+        !attr_put(c, file, "format_version", i32, H5T_NATIVE_INT, 1,
+                  &version) &&
+        !attr_put_str(c, file, "frx_version", FRX_VERSION) &&
+        !attr_put(c, file, "t", f64, H5T_NATIVE_DOUBLE, 1, &m->t) &&
+        !attr_put(c, file, "dt", f64, H5T_NATIVE_DOUBLE, 1, &m->dt) &&
+        !attr_put(c, file, "step", u64, H5T_NATIVE_UINT64, 1, &m->step) &&
+        !attr_put(c, file, "nrhs", u64, H5T_NATIVE_UINT64, 1, &m->nrhs) &&
+        !attr_put(c, file, "ctrl", f64, H5T_NATIVE_DOUBLE, 4, m->ctrl) &&
+        !attr_put_str(c, file, "scheme", m->scheme) &&
+        !attr_put_str(c, file, "solver", m->solver) &&
+        !attr_put_str(c, file, "mesh_id", m->mesh_id) &&
+        !attr_put_str(c, file, "precision",
+                      f->fpsize == 4 ? "single" : "double") &&
+        !attr_put(c, file, "ndims", i32, H5T_NATIVE_INT, 1, &ndims) &&
+        !attr_put_strs(c, file, "variables", f->nvars, width, names))
+        attr_put(c, file, "nranks", i32, H5T_NATIVE_INT, 1, &nranks);
+    free(names);
+    return c->rc;
+}
+
+static hid_t make_dataset(struct ctx *c, hid_t grp, const char *name,
+                          hid_t type, int nd, const hsize_t *dims)
+{
+    hid_t sp = H5Screate_simple(nd, dims, NULL), ds = -1;
+    if (ok(c, sp, "make a dataspace in"))
+        ds = H5Dcreate2(grp, name, type, sp, H5P_DEFAULT, H5P_DEFAULT,
+                        H5P_DEFAULT);
+    ok(c, ds, "add a dataset to");
+    close_id(sp, H5Sclose);
+    return ds;
+}
+
+/* Route this rank's elements of type k to their owners and write. */
+static int write_type(struct ctx *c, hid_t sol,
+                      const struct frx__io_fields *f,
+                      const struct types *t, int k)
+{
+    const struct frx__io_block *b = t->b[k];
+    size_t nloc = b ? b->sb->neles : 0;
+    size_t rowbytes = t->nupts[k] * f->nvars * f->fpsize;
+    struct frx__route rt;
+    int rc = frx__route_make(c->comm, t->chunk, b ? b->gid : NULL, nloc,
+                             &rt);
+    if (rc)
+        return c->rc = rc;
+    unsigned char *send = calloc(nloc ? nloc : 1, rowbytes);
+    unsigned char *slab = calloc(rt.nown ? rt.nown : 1, rowbytes);
+    if (!send || !slab)
+        rc = frx_error(FRX_ENOMEM, "out of memory writing %s", c->path);
+    else if (nloc)
+        to_rows(f, b, rt.order, nloc, send, 0);
+    rc = frx__io_agree(c->comm, rc);
+    if (!rc)
+        rc = frx__route_rows(c->comm, &rt, 0, send, slab, rowbytes);
+    free(send);
+    hid_t grp = -1, du = -1, dg = -1;
+    if (!rc) {
+        hsize_t dims[3] = {rt.nrows, t->nupts[k], f->nvars};
+        grp = H5Gcreate2(sol, frx__etype_info(k)->name, H5P_DEFAULT,
+                         H5P_DEFAULT, H5P_DEFAULT);
+        if (ok(c, grp, "add a group to"))
+            du = make_dataset(c, grp, "u", f->fpsize == 4 ? H5T_IEEE_F32LE
+                                                          : H5T_IEEE_F64LE,
+                              3, dims);
+        if (!c->rc)
+            dg = make_dataset(c, grp, "gid", H5T_STD_U64LE, 1, dims);
+        if (!c->rc)
+            slab_io(c, du, 1, f->fpsize == 4 ? H5T_NATIVE_FLOAT
+                                             : H5T_NATIVE_DOUBLE,
+                    rt.row0, rt.nown, slab);
+        if (!c->rc)
+            slab_io(c, dg, 1, H5T_NATIVE_UINT64, rt.row0, rt.nown, rt.gid);
+        close_id(dg, H5Dclose);
+        close_id(du, H5Dclose);
+        close_id(grp, H5Gclose);
+        rc = frx__io_agree(c->comm, c->rc);
+    }
+    free(slab);
+    frx__route_free(&rt);
+    return c->rc = rc;
+}
+
+static int check_call(const char *what, const char *path,
+                      const struct frx__ckpt_meta *m,
+                      const struct frx__io_fields *f)
+{
+    int rc = frx__io_check(f, what);
+    if (!rc && (!path || !*path || !m))
+        rc = frx_error(FRX_EINVAL, "%s: no file name or meta data", what);
+    if (!rc && m->precision != (f->fpsize == 4 ? FRX_SINGLE : FRX_DOUBLE))
+        rc = frx_error(FRX_EINVAL, "%s: precision %d but values of %zu "
+                       "bytes", what, m->precision, f->fpsize);
+    if (!rc && strlen(path) + 16 > PATH_BYTES)
+        rc = frx_error(FRX_EINVAL, "%s: path too long: %s", what, path);
+    return rc;
+}
+
+/* Every rank sees the file (read) or its folder, made by rank 0 just
+ * before (write): an MPI-IO open that fails on one rank does not return
+ * on the others (Open MPI's OMPIO waits in a barrier). That every rank
+ * names the same file is agreed before (frx_solver_create for
+ * --restart; the case's hash for checkpoint.file). Collective;
+ * agreed. */
+static int seen_everywhere(MPI_Comm comm, const char *what,
+                           const char *path, int reading)
+{
+    int rc = FRX_OK;
+    char dir[PATH_BYTES];
+    if (reading && access(path, R_OK) != 0) {
+        int e = errno;
+        rc = frx_error(FRX_EIO, "cannot open the checkpoint %s: %s on this "
+                       "rank (every rank must see the file: a shared "
+                       "folder)", path,
+                       e == ENOENT ? "no such file" : strerror(e));
+    } else if (!reading && !(rc = frx__io_parent_of(path, dir, sizeof dir)) &&
+               access(dir, W_OK | X_OK) != 0) {
+        rc = frx_error(FRX_EIO, "%s: the folder of %s is not there or not "
+                       "writable on this rank: %s (every rank must see the "
+                       "folder rank 0 made: a shared folder)", what, path,
+                       strerror(errno));
+    }
+    return frx__io_agree(comm, rc);
+}
+
+/* HDF5 prints its error stack by itself; frx reports it instead. */
+struct quiet {
+    H5E_auto2_t fn;
+    void *data;
+};
+
+static struct quiet hush(void)
+{
+    struct quiet q = {NULL, NULL};
+    H5Eget_auto2(H5E_DEFAULT, &q.fn, &q.data);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    return q;
+}
+
+static void unhush(struct quiet q)
+{
+    H5Eset_auto2(H5E_DEFAULT, q.fn, q.data);
+}
+
+static hid_t mpio_fapl(struct ctx *c)
+{
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (ok(c, fapl, "make a file access list for") &&
+        !ok(c, H5Pset_fapl_mpio(fapl, c->comm, MPI_INFO_NULL),
+            "use MPI-IO for")) {
+        H5Pclose(fapl);
+        return -1;
+    }
+    return fapl;
+}
+
+int frx__ckpt_write(MPI_Comm comm, const char *path,
+                    const struct frx__ckpt_meta *m,
+                    const struct frx__io_fields *f)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    struct types t;
+    int rc = frx__io_agree(comm, check_call("checkpoint", path, m, f));
+    if (!rc)
+        rc = frx__io_agree(comm, layout(comm, f, &t));
+    if (!rc) /* checkpoint.file may name a folder not made yet */
+        rc = frx__io_agree(comm, rank == 0 ? frx_make_parent_folder(path)
+                                           : FRX_OK);
+    if (!rc)
+        rc = seen_everywhere(comm, "checkpoint", path, 0);
+    if (rc)
+        return rc;
+    char tmp[PATH_BYTES];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    struct ctx c = {comm, path, FRX_OK};
+    struct quiet q = hush();
+    hid_t fapl = mpio_fapl(&c), file = -1, sol = -1;
+    if (!c.rc)
+        file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    ok(&c, file, "create the checkpoint");
+    rc = frx__io_agree(comm, c.rc);
+    if (!rc)
+        rc = frx__io_agree(comm, write_meta(&c, file, m, f));
+    if (!rc) {
+        sol = H5Gcreate2(file, "solution", H5P_DEFAULT, H5P_DEFAULT,
+                         H5P_DEFAULT);
+        rc = frx__io_agree(comm, ok(&c, sol, "add a group to") ? 0 : c.rc);
+    }
+    for (int k = 1; k < 5 && !rc; k++)
+        if (t.n[k])
+            rc = write_type(&c, sol, f, &t, k);
+    close_id(sol, H5Gclose);
+    if (file >= 0) {
+        if (!rc) /* MPI_File_sync: the data on disk before the rename */
+            ok(&c, H5Fflush(file, H5F_SCOPE_GLOBAL), "flush");
+        ok(&c, H5Fclose(file), "close");
+        if (!rc)
+            rc = frx__io_agree(comm, c.rc);
+    }
+    close_id(fapl, H5Pclose);
+    unhush(q);
+    if (!rc) {
+        if (rank == 0)
+            rc = frx__io_rename(tmp, path);
+        rc = frx__io_agree(comm, rc);
+    }
+    if (rc && rank == 0)
+        remove(tmp);
+    return rc;
+}
+
+/* -------------------------------------------------------------- reading */
+
+/* A line of what does not fit, into buf. */
+static void misfit(char *buf, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void misfit(char *buf, size_t cap, const char *fmt, ...)
+{
+    size_t len = strlen(buf);
+    if (len + 1 >= cap)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + len, cap - len, fmt, ap);
+    va_end(ap);
+}
+
+static const char *prec_name(int p)
+{
+    return p == FRX_SINGLE ? "single" : p == FRX_DOUBLE ? "double" : "?";
+}
+
+/* The file's meta data into fm, and into bad how it differs from this
+ * run's (m). */
+static int read_meta(struct ctx *c, hid_t file,
+                     const struct frx__ckpt_meta *m,
+                     const struct frx__io_fields *f,
+                     struct frx__ckpt_meta *out, char *bad, size_t cap)
+{
+    char format[64] = "", prec[16] = "";
+    int version = 0, ndims = 0;
+    struct frx__ckpt_meta fm = {0};
+    if (attr_get_str(c, file, "format", format, sizeof format))
+        return c->rc;
+    if (strcmp(format, FORMAT) != 0)
+        return not_frx(c, "format \"" FORMAT "\"");
+    if (attr_get(c, file, "format_version", H5T_NATIVE_INT, 1, &version))
+        return c->rc;
+    if (version != FORMAT_VERSION)
+        return c->rc = frx_error(FRX_ECONFIG, "checkpoint %s is of format "
+                                 "version %d; this frx reads version %d",
+                                 c->path, version, FORMAT_VERSION);
+    if (attr_get(c, file, "t", H5T_NATIVE_DOUBLE, 1, &fm.t) ||
+        attr_get(c, file, "dt", H5T_NATIVE_DOUBLE, 1, &fm.dt) ||
+        attr_get(c, file, "step", H5T_NATIVE_UINT64, 1, &fm.step) ||
+        attr_get(c, file, "nrhs", H5T_NATIVE_UINT64, 1, &fm.nrhs) ||
+        attr_get(c, file, "ctrl", H5T_NATIVE_DOUBLE, 4, fm.ctrl) ||
+        attr_get_str(c, file, "scheme", fm.scheme, sizeof fm.scheme) ||
+        attr_get_str(c, file, "solver", fm.solver, sizeof fm.solver) ||
+        attr_get_str(c, file, "mesh_id", fm.mesh_id, sizeof fm.mesh_id) ||
+        attr_get_str(c, file, "precision", prec, sizeof prec) ||
+        attr_get(c, file, "ndims", H5T_NATIVE_INT, 1, &ndims))
+        return c->rc;
+    fm.precision = strcmp(prec, "single") == 0   ? FRX_SINGLE
+                   : strcmp(prec, "double") == 0 ? FRX_DOUBLE
+                                                 : 0;
+    if (strcmp(fm.mesh_id, m->mesh_id) != 0)
+        misfit(bad, cap, "\n  mesh: %s in the file, %s in this run",
+               fm.mesh_id, m->mesh_id);
+    if (strcmp(fm.solver, m->solver) != 0)
+        misfit(bad, cap, "\n  solver: %s in the file, %s in this run",
+               fm.solver, m->solver);
+    if (fm.precision != m->precision)
+        misfit(bad, cap, "\n  precision: %s in the file, %s in this run",
+               prec, prec_name(m->precision));
+    if (ndims != f->ndims)
+        misfit(bad, cap, "\n  dimensions: %d in the file, %d in this run",
+               ndims, f->ndims);
+
+    size_t n = 0, width;
+    char *names;
+    if (attr_get_strs(c, file, "variables", &n, &width, &names))
+        return c->rc;
+    if (n != f->nvars)
+        misfit(bad, cap, "\n  variables: %zu in the file, %zu in this run",
+               n, f->nvars);
+    for (size_t v = 0; v < n && v < f->nvars; v++)
+        if (strcmp(names + v * width, frx__io_var(f, v)) != 0)
+            misfit(bad, cap, "\n  variable %zu: %s in the file, %s in this "
+                   "run", v, names + v * width, frx__io_var(f, v));
+    free(names);
+    *out = fm;
+    return c->rc;
+}
+
+/* Type k's datasets against this run; u and gid stay open. */
+static int check_type(struct ctx *c, hid_t sol, const struct types *t,
+                      const struct frx__io_fields *f, int k, hid_t *du,
+                      hid_t *dg, char *bad, size_t cap)
+{
+    const char *name = frx__etype_info(k)->name;
+    htri_t has = H5Lexists(sol, name, H5P_DEFAULT);
+    if (!ok(c, has, "look into"))
+        return c->rc;
+    if (!has || !t->n[k]) {
+        if (has || t->n[k])
+            misfit(bad, cap, "\n  %s elements: %s in the file, %llu in "
+                   "this run", name, has ? "some" : "none",
+                   (unsigned long long)t->n[k]);
+        return c->rc;
+    }
+    char p[64];
+    snprintf(p, sizeof p, "%s/u", name);
+    *du = H5Dopen2(sol, p, H5P_DEFAULT);
+    snprintf(p, sizeof p, "%s/gid", name);
+    if (ok(c, *du, "open the solution in"))
+        *dg = H5Dopen2(sol, p, H5P_DEFAULT);
+    hid_t sp = -1, ty = -1;
+    hsize_t dims[3] = {0, 0, 0};
+    if (ok(c, *dg, "open the element numbers in"))
+        sp = H5Dget_space(*du);
+    if (ok(c, sp, "read the shape of the solution in") &&
+        H5Sget_simple_extent_ndims(sp) != 3)
+        not_frx(c, "solution of rank 3");
+    if (!c->rc)
+        ok(c, H5Sget_simple_extent_dims(sp, dims, NULL),
+           "read the shape of the solution in");
+    if (!c->rc)
+        ty = H5Dget_type(*du);
+    if (ok(c, ty, "read the type of the solution in")) {
+        size_t fs = H5Tget_size(ty);
+        if (dims[0] != t->n[k])
+            misfit(bad, cap, "\n  %s elements: %llu in the file, %llu in "
+                   "this run", name, (unsigned long long)dims[0],
+                   (unsigned long long)t->n[k]);
+        if (dims[1] != t->nupts[k])
+            misfit(bad, cap, "\n  points per %s element: %llu in the file, "
+                   "%llu in this run", name, (unsigned long long)dims[1],
+                   (unsigned long long)t->nupts[k]);
+        if (dims[2] != f->nvars)
+            misfit(bad, cap, "\n  variables of the %s solution: %llu in "
+                   "the file, %zu in this run", name,
+                   (unsigned long long)dims[2], f->nvars);
+        if (H5Tget_class(ty) != H5T_FLOAT || fs != f->fpsize)
+            misfit(bad, cap, "\n  %s solution: values of %zu bytes in the "
+                   "file, %zu in this run", name, fs, f->fpsize);
+    }
+    close_id(ty, H5Tclose);
+    close_id(sp, H5Sclose);
+    return c->rc;
+}
+
+/* Each owner reads its rows, checks their element numbers, and sends
+ * them to the ranks that hold the elements. */
+static int read_type(struct ctx *c, hid_t du, hid_t dg,
+                     const struct frx__io_fields *f, const struct types *t,
+                     int k)
+{
+    const struct frx__io_block *b = t->b[k];
+    size_t nloc = b ? b->sb->neles : 0;
+    size_t rowbytes = t->nupts[k] * f->nvars * f->fpsize;
+    struct frx__route rt;
+    int rc = frx__route_make(c->comm, t->chunk, b ? b->gid : NULL, nloc,
+                             &rt);
+    if (rc)
+        return c->rc = rc;
+    unsigned char *recv = calloc(nloc ? nloc : 1, rowbytes);
+    unsigned char *slab = calloc(rt.nown ? rt.nown : 1, rowbytes);
+    uint64_t *gid = calloc(rt.nown ? rt.nown : 1, sizeof *gid);
+    if (!recv || !slab || !gid)
+        c->rc = frx_error(FRX_ENOMEM, "out of memory reading %s", c->path);
+    if (!c->rc)
+        slab_io(c, dg, 0, H5T_NATIVE_UINT64, rt.row0, rt.nown, gid);
+    for (size_t j = 0; !c->rc && j < rt.nown; j++)
+        if (gid[j] != rt.gid[j])
+            c->rc = frx_error(FRX_ECONFIG, "checkpoint %s: row %llu holds "
+                              "%s element %llu, this run's mesh has element "
+                              "%llu there: restart on the mesh the "
+                              "checkpoint was written for", c->path,
+                              (unsigned long long)(rt.row0 + j),
+                              frx__etype_info(k)->name,
+                              (unsigned long long)gid[j],
+                              (unsigned long long)rt.gid[j]);
+    rc = frx__io_agree(c->comm, c->rc);
+    if (!rc) {
+        slab_io(c, du, 0, f->fpsize == 4 ? H5T_NATIVE_FLOAT
+                                         : H5T_NATIVE_DOUBLE,
+                rt.row0, rt.nown, slab);
+        rc = frx__io_agree(c->comm, c->rc);
+    }
+    if (!rc)
+        rc = frx__route_rows(c->comm, &rt, 1, slab, recv, rowbytes);
+    if (!rc && nloc)
+        to_rows(f, b, rt.order, nloc, recv, 1);
+    free(recv);
+    free(slab);
+    free(gid);
+    frx__route_free(&rt);
+    return c->rc = rc;
+}
+
+/* The meta data and every type's shape against this run: FRX_ECONFIG
+ * listing every difference. */
+static int check_file(struct ctx *c, hid_t file, hid_t *sol,
+                      const struct frx__ckpt_meta *m,
+                      struct frx__ckpt_meta *fm,
+                      const struct frx__io_fields *f, const struct types *t,
+                      hid_t *du, hid_t *dg)
+{
+    char bad[2048] = "";
+    if (read_meta(c, file, m, f, fm, bad, sizeof bad))
+        return c->rc;
+    htri_t has = H5Lexists(file, "solution", H5P_DEFAULT);
+    if (ok(c, has, "look into") && !has)
+        return not_frx(c, "solution group");
+    if (!c->rc)
+        *sol = H5Gopen2(file, "solution", H5P_DEFAULT);
+    ok(c, *sol, "open the solution group of");
+    for (int k = 1; k < 5 && !c->rc; k++)
+        check_type(c, *sol, t, f, k, &du[k], &dg[k], bad, sizeof bad);
+    if (!c->rc && bad[0])
+        c->rc = frx_error(FRX_ECONFIG, "checkpoint %s does not fit this "
+                          "run:%s\nrestart with the mesh, solver, precision "
+                          "and variables it was written with", c->path,
+                          bad);
+    return c->rc;
+}
+
+int frx__ckpt_read(MPI_Comm comm, const char *path,
+                   struct frx__ckpt_meta *m, struct frx__io_fields *f)
+{
+    struct types t;
+    struct frx__ckpt_meta fm;
+    int rc = frx__io_agree(comm, check_call("restart", path, m, f));
+    if (!rc)
+        rc = seen_everywhere(comm, "restart", path, 1);
+    if (!rc)
+        rc = frx__io_agree(comm, layout(comm, f, &t));
+    if (rc)
+        return rc;
+    struct ctx c = {comm, path, FRX_OK};
+    struct quiet q = hush();
+    hid_t fapl = mpio_fapl(&c), file = -1, sol = -1;
+    hid_t du[5] = {-1, -1, -1, -1, -1}, dg[5] = {-1, -1, -1, -1, -1};
+    if (!c.rc)
+        file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
+    ok(&c, file, "open the checkpoint");
+    rc = frx__io_agree(comm, c.rc);
+    if (!rc)
+        rc = frx__io_agree(comm, check_file(&c, file, &sol, m, &fm, f, &t,
+                                            du, dg));
+    for (int k = 1; k < 5 && !rc; k++)
+        if (t.n[k])
+            rc = read_type(&c, du[k], dg[k], f, &t, k);
+    for (int k = 1; k < 5; k++) {
+        close_id(du[k], H5Dclose);
+        close_id(dg[k], H5Dclose);
+    }
+    close_id(sol, H5Gclose);
+    if (file >= 0) {
+        ok(&c, H5Fclose(file), "close");
+        if (!rc)
+            rc = frx__io_agree(comm, c.rc);
+    }
+    close_id(fapl, H5Pclose);
+    unhush(q);
+    if (!rc)
+        *m = fm;
+    return rc;
+}

@@ -1,0 +1,87 @@
+/* frx: output (VTK) and checkpoints (HDF5) of a solution, as the time
+ * loop hands them over. Internal: the time loop (run.c) calls these;
+ * solvers never do. Every function here is collective over comm and
+ * returns the same code on every rank: where one rank fails, all return
+ * that rank's error ("rank R: ..."; no prefix when every rank failed). */
+#ifndef FRX_IO_H
+#define FRX_IO_H
+
+#include <frx/frx.h>
+#include <frx/plugin.h>
+
+#include <frx/mesh.h>
+#include <mpi.h>
+#include <stdint.h>
+
+/* One block of the solution, copied to the host. */
+struct frx__io_block {
+    const frx_solver_block *sb; /* the solver's description of it */
+    int etype;                  /* enum frx_etype, from the mesh */
+    const uint64_t *gid;        /* [neles] global element numbers */
+    void *u;                    /* [nupts][nvars][neles] host layout of
+                                   frx_matrix_read, fpsize bytes each;
+                                   filled by frx__ckpt_read */
+};
+
+struct frx__io_fields {
+    int ndims;
+    size_t fpsize;              /* 4 or 8: the backend's precision */
+    size_t nvars;
+    const frx_solver_var *vars; /* nvars of var_size bytes */
+    size_t var_size;
+    size_t nblocks;
+    struct frx__io_block *blocks;
+};
+
+/* Write the output of one step of the series `name`:
+ *   dir/<name>/<name>-<step>-<rank>.vtu   every rank's piece
+ *   dir/<name>-<step>.pvtu                the step's pieces (rank 0)
+ *   dir/<name>.pvd                        every step's file and time t
+ * (<step> in at least 6 digits; folders made when missing). Each element
+ * is one cell of the solver's vtk_type (0: linear where nvis is the
+ * corner count, else Lagrange) whose points are vis_pts, with one point
+ * array per variable, vis_op x u, in the backend's precision; cell
+ * arrays "rank" and "gid"; the time as field data TimeValue; appended
+ * raw binary. Every file is written under a temporary name and renamed,
+ * the pieces before the .pvtu, the .pvtu before the .pvd names it. The
+ * .pvd keeps earlier steps' entries and drops those of steps >= step
+ * and those after run_from (the step this run started from) and before
+ * run_first (the first step it wrote): the entries of a run it replaces
+ * from a checkpoint at run_from. */
+int frx__vtk_write(MPI_Comm comm, const char *dir, const char *name,
+                   const struct frx__io_fields *f, double t, uint64_t step,
+                   uint64_t run_from, uint64_t run_first);
+
+/* What a checkpoint holds besides the solution. */
+struct frx__ckpt_meta {
+    double t, dt;
+    uint64_t step;
+    uint64_t nrhs;          /* RHS evaluations so far */
+    double ctrl[4];         /* the dt controller's state (scheme's own) */
+    char scheme[32];        /* time.scheme */
+    char solver[64];        /* solver.name */
+    char mesh_id[65];       /* frx_mesh_info.id */
+    int precision;          /* enum frx_precision */
+};
+
+/* Write a checkpoint (parallel HDF5) to path: under path.tmp, renamed
+ * by rank 0 once every rank closed it and it is on disk. The solution is
+ * stored per element type in ascending global element number, bit for
+ * bit (m->precision must be f->fpsize's), so any number of ranks can
+ * read it back. docs/output.md has the layout. */
+int frx__ckpt_write(MPI_Comm comm, const char *path,
+                    const struct frx__ckpt_meta *m,
+                    const struct frx__io_fields *f);
+
+/* Read a checkpoint into each block's u (for the global elements this
+ * rank holds, any number of ranks) and m. On entry m->solver, mesh_id
+ * and precision are this run's; the checkpoint is refused (FRX_ECONFIG,
+ * naming the file and both values) if they, the variables (count and
+ * names), ndims, the element types, counts or points per element
+ * differ. On success m holds the file's meta data (scheme included: the
+ * caller decides whether its controller state applies). A missing or
+ * damaged file is FRX_EIO with HDF5's reason. */
+int frx__ckpt_read(MPI_Comm comm, const char *path,
+                   struct frx__ckpt_meta *m, struct frx__io_fields *f);
+
+#endif

@@ -1,0 +1,140 @@
+/* frx: the global mesh, as every mesh source fills it, and the steps
+ * that turn it into a rank's part (mesh.c). Private to the mesh files.
+ *
+ *   source (mesh_box.c, mesh_gmsh*.c) -> struct frx__gmesh
+ *   -> frx__mesh_connect (mesh_conn.c): faces, periodic pairs, checks
+ *   -> frx__mesh_partition (mesh_part.c): an owner rank per element
+ *   -> mesh.c: this rank's blocks, interior, peer and boundary faces.
+ *
+ * A source knows nothing of faces beyond the boundary and periodic face
+ * lists it is given; everything else is derived here. */
+#ifndef FRX_MESH_IMPL_H
+#define FRX_MESH_IMPL_H
+
+#include "config/config-impl.h"
+
+#include <frx/mesh.h>
+#include <stdint.h>
+
+/* ------------------------------------------------------- element types */
+
+#define FRX__MAX_FACES 6  /* hexahedron */
+#define FRX__MAX_FNC 4    /* corners of a face */
+#define FRX__MAX_ORDER 2  /* shape order a source may give */
+
+/* What the core knows of one element type. Faces list their corners in
+ * Gmsh's order, which walks each face counter-clockwise seen from
+ * outside the element (2-D: from the first corner to the second). */
+struct frx__etype_info {
+    int etype;      /* enum frx_etype */
+    const char *name;
+    int ndims, ncorners, nfaces;
+    int fnc[FRX__MAX_FACES];                 /* corners of each face */
+    int face[FRX__MAX_FACES][FRX__MAX_FNC];  /* their local numbers */
+    size_t nshape[FRX__MAX_ORDER + 1];       /* shape points by order */
+    int gmsh[FRX__MAX_ORDER + 1];            /* Gmsh element type number */
+};
+
+/* The type's table, or NULL for a type the core cannot handle yet. */
+const struct frx__etype_info *frx__etype(int etype);
+
+/* --------------------------------------------------------- global mesh */
+
+/* A face given by its corners (global node numbers); nn of them. */
+struct frx__gface {
+    uint64_t n[FRX__MAX_FNC];
+    int nn;
+};
+
+/* A named boundary: faces of elements no other element shares. */
+struct frx__gbc {
+    char *name;
+    size_t nfaces;
+    struct frx__gface *faces;
+};
+
+/* Two lists of boundary faces lying one translation apart: side 0 moved
+ * by shift is side 1. Faces are paired by their translated corners. */
+struct frx__gper {
+    char *name;
+    double shift[3];
+    size_t nfaces[2];
+    struct frx__gface *faces[2];
+};
+
+struct frx__gmesh {
+    int ndims;
+    size_t nnodes;
+    double *nodes;      /* [nnodes][ndims] */
+    size_t neles;
+    int *etype;         /* [neles] enum frx_etype */
+    int *order;         /* [neles] shape order, 1 to FRX__MAX_ORDER */
+    size_t *eoff;       /* [neles + 1] element e's shape points are the */
+    uint64_t *enodes;   /* nodes enodes[eoff[e] .. eoff[e+1]), Gmsh order */
+    size_t nbcs;
+    struct frx__gbc *bcs;
+    size_t npers;
+    struct frx__gper *pers;
+    char source[300];   /* for messages: "case.yaml:3:3: mesh (box)" */
+};
+
+void frx__gmesh_free(struct frx__gmesh *g);
+
+/* Sources. Each fills g from the case or returns an error naming the
+ * place (file:line:col) and what to do. */
+int frx__mesh_box(const frx_cfgnode *mesh, struct frx__gmesh *g);
+
+/* mesh: {type: gmsh, file}: a Gmsh .msh file, relative to the case
+ * file's directory (mesh_gmsh.c). */
+int frx__mesh_gmsh(const frx_cfgnode *mesh, struct frx__gmesh *g);
+/* Its part of frx_config_check, as frx__mesh_box_check's. */
+int frx__mesh_gmsh_check(const frx_cfgnode *mesh);
+
+/* Check mesh.* for frx_config_check: every problem the schema cannot
+ * see (list lengths that disagree, lower >= upper, too many elements),
+ * each appended to frx_errmsg(); returns how many. */
+int frx__mesh_box_check(const frx_cfgnode *mesh);
+
+/* SHA-256 of the global mesh as hex (nodes, elements, boundaries,
+ * periodic pairs), into id[65]. */
+void frx__gmesh_id(const struct frx__gmesh *g, char id[65]);
+
+/* ------------------------------------------------------- connectivity */
+
+#define FRX__NONE UINT64_MAX
+
+/* One face of the global mesh. Side 0 is the canonical side: for an
+ * interior face the lower (element, face), for a periodic face the one
+ * on the pair's side 0. Side 1 is FRX__NONE for a boundary face. */
+struct frx__fglob {
+    uint64_t ele[2];
+    uint16_t face[2];
+    uint16_t rot;       /* 3-D: see mesh.h */
+    int32_t periodic;   /* pair index or -1 */
+    int32_t bc;         /* boundary index or -1 */
+};
+
+struct frx__conn {
+    size_t nfaces;
+    struct frx__fglob *faces; /* sorted by (ele[0], face[0]) */
+    size_t *foff;             /* [neles + 1]: element e's face f is */
+    uint64_t *fidx;           /* global face fidx[foff[e] + f] */
+};
+
+/* Match faces (sorted corners, hashed), pair periodic faces (translated
+ * coordinates), attach boundaries, and check orientation; any face on
+ * no boundary, or a periodic face with no partner, is an error. */
+int frx__mesh_connect(const struct frx__gmesh *g, struct frx__conn *c);
+void frx__conn_free(struct frx__conn *c);
+
+/* ---------------------------------------------------------- partition */
+
+enum { FRX__PART_METIS = 0, FRX__PART_LINEAR = 1 };
+
+/* part[neles]: the owner rank of each element, for nparts ranks of the
+ * given relative weights (all > 0). Deterministic. */
+int frx__mesh_partition(const struct frx__gmesh *g,
+                        const struct frx__conn *c, int method, int nparts,
+                        const double *weights, int *part);
+
+#endif

@@ -1,0 +1,29 @@
+/* The element types the core handles: corners, faces in Gmsh's order
+ * and shape points per order. Tetrahedra have an enum value but no
+ * table yet (no source makes them). */
+#include "mesh/mesh-impl.h"
+
+static const struct frx__etype_info types[] = {
+    {.etype = FRX_ETYPE_TRI, .name = "triangle", .ndims = 2,
+     .ncorners = 3, .nfaces = 3, .fnc = {2, 2, 2},
+     .face = {{0, 1}, {1, 2}, {2, 0}},
+     .nshape = {0, 3, 6}, .gmsh = {0, 2, 9}},
+    {.etype = FRX_ETYPE_QUAD, .name = "quadrilateral", .ndims = 2,
+     .ncorners = 4, .nfaces = 4, .fnc = {2, 2, 2, 2},
+     .face = {{0, 1}, {1, 2}, {2, 3}, {3, 0}},
+     .nshape = {0, 4, 9}, .gmsh = {0, 3, 10}},
+    /* Gmsh's hexahedron faces, each counter-clockwise from outside */
+    {.etype = FRX_ETYPE_HEX, .name = "hexahedron", .ndims = 3,
+     .ncorners = 8, .nfaces = 6, .fnc = {4, 4, 4, 4, 4, 4},
+     .face = {{0, 3, 2, 1}, {0, 1, 5, 4}, {0, 4, 7, 3},
+              {1, 2, 6, 5}, {2, 3, 7, 6}, {4, 5, 6, 7}},
+     .nshape = {0, 8, 27}, .gmsh = {0, 5, 12}},
+};
+
+const struct frx__etype_info *frx__etype(int etype)
+{
+    for (size_t i = 0; i < sizeof types / sizeof *types; i++)
+        if (types[i].etype == etype)
+            return &types[i];
+    return NULL;
+}

@@ -1,0 +1,184 @@
+/* Element geometry in Gmsh's node order, for the Gmsh source: the
+ * Jacobian determinant of an element's shape map at its own shape
+ * points (an inverted or tangled element has one that is not positive),
+ * and the completion of Gmsh's incomplete (serendipity) quadratic
+ * elements to the complete ones frx holds.
+ *
+ * Reference elements: triangle (0,0) (1,0) (0,1); quadrilateral and
+ * hexahedron [-1, 1]^d with Gmsh's corner order. Order-2 points are the
+ * means of corner sets: edges, then (hexahedron) faces, then the centre.
+ *
+ * Completion is exact: the 8-node quadrilateral's map lies in the span
+ * of the 9-node one's (and the 20-node hexahedron's in the 27-node
+ * one's), so the missing points are the old map evaluated there:
+ * a quadrilateral's centre is -1/4 of its corners plus 1/2 of its edge
+ * points (so is each face of a hexahedron), a hexahedron's centre -1/4
+ * of its corners plus 1/4 of its edge points. */
+#include "mesh/gmsh-impl.h"
+
+#include <string.h>
+
+/* Gmsh's hexahedron edges, points 8..19. */
+static const int hex_edges[12][2] = {{0, 1}, {0, 3}, {0, 4}, {1, 2},
+                                     {1, 5}, {2, 3}, {2, 6}, {3, 7},
+                                     {4, 5}, {4, 7}, {5, 6}, {6, 7}};
+
+static const double tri_corners[3][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+static const double hex_corners[8][3] = {
+    {-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
+    {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
+
+static void mean_of(const double (*c)[3], const int *idx, int n, double *out)
+{
+    for (int d = 0; d < 3; d++) {
+        out[d] = 0;
+        for (int i = 0; i < n; i++)
+            out[d] += c[idx[i]][d] / n;
+    }
+}
+
+/* The reference points of an element's shape points; how many. */
+static int ref_points(int etype, int order, double (*r)[3])
+{
+    const struct frx__etype_info *t = frx__etype(etype);
+    const double(*c)[3] = etype == FRX_ETYPE_TRI ? tri_corners : hex_corners;
+    int n = 0;
+    for (int i = 0; i < t->ncorners; i++)
+        memcpy(r[n++], c[i], sizeof *r);
+    if (order < 2)
+        return n;
+    if (t->ndims == 2) {
+        for (int f = 0; f < t->nfaces; f++)
+            mean_of(c, t->face[f], 2, r[n++]);
+    } else {
+        for (int e = 0; e < 12; e++)
+            mean_of(c, hex_edges[e], 2, r[n++]);
+        for (int f = 0; f < t->nfaces; f++)
+            mean_of(c, t->face[f], 4, r[n++]);
+    }
+    if (etype != FRX_ETYPE_TRI) {
+        static const int all[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+        mean_of(c, all, t->ncorners, r[n++]);
+    }
+    return n;
+}
+
+/* 1-D Lagrange basis on {-1, 1} (order 1) or {-1, 0, 1} (order 2):
+ * value and derivative of function i at x. */
+static void lagrange(int order, int i, double x, double *v, double *dv)
+{
+    if (order == 1) {
+        *v = i ? (1 + x) / 2 : (1 - x) / 2;
+        *dv = i ? 0.5 : -0.5;
+    } else if (i == 0) {
+        *v = x * (x - 1) / 2;
+        *dv = x - 0.5;
+    } else if (i == 1) {
+        *v = 1 - x * x;
+        *dv = -2 * x;
+    } else {
+        *v = x * (x + 1) / 2;
+        *dv = x + 0.5;
+    }
+}
+
+/* Gradient of shape function n at reference point p. */
+static void grad(int etype, int order, const double (*r)[3], int n,
+                 const double *p, double *g)
+{
+    if (etype == FRX_ETYPE_TRI) {
+        static const double dl[3][2] = {{-1, -1}, {1, 0}, {0, 1}};
+        double l[3] = {1 - p[0] - p[1], p[0], p[1]};
+        static const int mid[3][2] = {{0, 1}, {1, 2}, {2, 0}};
+        for (int k = 0; k < 2; k++) {
+            if (order == 1)
+                g[k] = dl[n][k];
+            else if (n < 3)
+                g[k] = (4 * l[n] - 1) * dl[n][k];
+            else {
+                int a = mid[n - 3][0], b = mid[n - 3][1];
+                g[k] = 4 * (l[a] * dl[b][k] + l[b] * dl[a][k]);
+            }
+        }
+        return;
+    }
+    int d = etype == FRX_ETYPE_QUAD ? 2 : 3;
+    double v[3], dv[3];
+    for (int k = 0; k < d; k++) {
+        int i = (int)((r[n][k] + 1) * order / 2 + 0.5);
+        lagrange(order, i, p[k], &v[k], &dv[k]);
+    }
+    for (int k = 0; k < d; k++) {
+        g[k] = dv[k];
+        for (int j = 0; j < d; j++)
+            if (j != k)
+                g[k] *= v[j];
+    }
+}
+
+double frx__gmsh_min_jacobian(int etype, int order, const double *x,
+                              int ndims, int *at)
+{
+    double r[27][3], best = 0;
+    int n = ref_points(etype, order, r);
+    for (int q = 0; q < n; q++) {
+        double J[3][3] = {{0}};
+        for (int s = 0; s < n; s++) {
+            double g[3];
+            grad(etype, order, r, s, r[q], g);
+            for (int i = 0; i < ndims; i++)
+                for (int k = 0; k < ndims; k++)
+                    J[i][k] += x[s * ndims + i] * g[k];
+        }
+        double det = ndims == 2
+            ? J[0][0] * J[1][1] - J[0][1] * J[1][0]
+            : J[0][0] * (J[1][1] * J[2][2] - J[1][2] * J[2][1]) -
+              J[0][1] * (J[1][0] * J[2][2] - J[1][2] * J[2][0]) +
+              J[0][2] * (J[1][0] * J[2][1] - J[1][1] * J[2][0]);
+        if (q == 0 || det < best) {
+            best = det;
+            *at = q;
+        }
+    }
+    return best;
+}
+
+/* out = a * (sum of x[ia]) + b * (sum of x[ib]). */
+static void combine(double *x, int ndims, int out, double a, const int *ia,
+                    int na, double b, const int *ib, int nb)
+{
+    for (int d = 0; d < ndims; d++) {
+        double s = 0, t = 0;
+        for (int i = 0; i < na; i++)
+            s += x[ia[i] * ndims + d];
+        for (int i = 0; i < nb; i++)
+            t += x[ib[i] * ndims + d];
+        x[out * ndims + d] = a * s + b * t;
+    }
+}
+
+void frx__gmsh_complete(int etype, double *x, int ndims)
+{
+    static const int corners[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    static const int qedges[4] = {4, 5, 6, 7};
+    static const int hedges[12] = {8,  9,  10, 11, 12, 13,
+                                   14, 15, 16, 17, 18, 19};
+    if (etype == FRX_ETYPE_QUAD) {
+        combine(x, ndims, 8, -0.25, corners, 4, 0.5, qedges, 4);
+        return;
+    }
+    const struct frx__etype_info *t = frx__etype(FRX_ETYPE_HEX);
+    for (int f = 0; f < 6; f++) {
+        int fe[4], n = 0;
+        for (int e = 0; e < 12; e++) {
+            int in = 0;
+            for (int k = 0; k < 4; k++)
+                in += t->face[f][k] == hex_edges[e][0] ||
+                      t->face[f][k] == hex_edges[e][1];
+            if (in == 2)
+                fe[n++] = 8 + e;
+        }
+        combine(x, ndims, 20 + f, -0.25, t->face[f], 4, 0.5, fe, 4);
+    }
+    combine(x, ndims, 26, -0.25, corners, 8, 0.25, hedges, 12);
+}

@@ -1,0 +1,174 @@
+/* Partitioning the global mesh: an owner rank for every element.
+ *
+ * metis: METIS_PartGraphKway on the element dual graph (an edge per
+ * pair of elements that share faces, periodic ones included, weighted
+ * by how many they share), each part's target share its rank's weight
+ * over the sum, at most 1% above it; a fixed seed, so the same input
+ * gives the same partition. linear: contiguous ranges of element
+ * numbers, sized by weight. Either gives every rank an element (there
+ * are at least as many elements as ranks). */
+#include "mesh/mesh-impl.h"
+
+#include <math.h>
+#include <metis.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void sort_idx(idx_t *a, idx_t n)
+{
+    for (idx_t i = 1; i < n; i++)
+        for (idx_t j = i; j > 0 && a[j - 1] > a[j]; j--) {
+            idx_t t = a[j];
+            a[j] = a[j - 1];
+            a[j - 1] = t;
+        }
+}
+
+/* The dual graph in METIS's CSR form: neighbours of each element,
+ * sorted, each once, weighted by the faces shared. */
+struct graph {
+    idx_t *xadj, *adjncy, *adjwgt;
+};
+
+static int dual_graph(const struct frx__gmesh *g, const struct frx__conn *c,
+                      struct graph *gr)
+{
+    size_t nsides = c->foff[g->neles];
+    gr->xadj = calloc(g->neles + 1, sizeof *gr->xadj);
+    gr->adjncy = calloc(nsides + 1, sizeof *gr->adjncy);
+    gr->adjwgt = calloc(nsides + 1, sizeof *gr->adjwgt);
+    if (!gr->xadj || !gr->adjncy || !gr->adjwgt)
+        return frx_error(FRX_ENOMEM, "out of memory making the dual graph "
+                         "of %zu elements for METIS", g->neles);
+    idx_t n = 0;
+    for (size_t e = 0; e < g->neles; e++) {
+        idx_t nb[FRX__MAX_FACES], nn = 0;
+        for (size_t s = c->foff[e]; s < c->foff[e + 1]; s++) {
+            const struct frx__fglob *F = &c->faces[c->fidx[s]];
+            if (F->ele[1] == FRX__NONE)
+                continue;
+            uint64_t other = F->ele[0] == e ? F->ele[1] : F->ele[0];
+            if (other != e) /* a 1-element-wide periodic box */
+                nb[nn++] = (idx_t)other;
+        }
+        sort_idx(nb, nn);
+        for (idx_t i = 0; i < nn; i++) {
+            if (i > 0 && nb[i] == nb[i - 1]) {
+                gr->adjwgt[n - 1]++;
+                continue;
+            }
+            gr->adjncy[n] = nb[i];
+            gr->adjwgt[n++] = 1;
+        }
+        gr->xadj[e + 1] = n;
+    }
+    return FRX_OK;
+}
+
+/* Every rank at least one element (n >= nparts): each range ends at
+ * least one past its start, and leaves one for each rank after it. */
+static void linear(size_t n, int nparts, const double *weights, int *part)
+{
+    double sum = 0, acc = 0;
+    for (int r = 0; r < nparts; r++)
+        sum += weights[r];
+    size_t e = 0;
+    for (int r = 0; r < nparts; r++) {
+        acc += weights[r];
+        size_t end = (size_t)floor((double)n * acc / sum + 0.5);
+        size_t after = (size_t)(nparts - 1 - r);
+        end = end < e + 1 ? e + 1 : end;
+        end = end > n - after ? n - after : end;
+        for (; e < end; e++)
+            part[e] = r;
+    }
+}
+
+/* METIS may leave a part empty on a tiny graph (5 elements in a row on
+ * 4 ranks): give each empty part the last element of the part fullest
+ * for its weight that has two or more. */
+static void fill_empty(size_t n, int nparts, const double *weights,
+                       int *part, size_t *count)
+{
+    memset(count, 0, (size_t)nparts * sizeof *count);
+    for (size_t e = 0; e < n; e++)
+        count[part[e]]++;
+    for (int r = 0; r < nparts; r++) {
+        if (count[r])
+            continue;
+        int d = -1;
+        for (int q = 0; q < nparts; q++)
+            if (count[q] >= 2 &&
+                (d < 0 || count[q] / weights[q] > count[d] / weights[d]))
+                d = q;
+        size_t e = n;
+        while (e-- > 0 && part[e] != d)
+            ;
+        part[e] = r;
+        count[d]--;
+        count[r]++;
+    }
+}
+
+static int metis(const struct frx__gmesh *g, const struct frx__conn *c,
+                 int nparts, const double *weights, int *part)
+{
+    struct graph gr = {0};
+    real_t *tp = calloc((size_t)nparts, sizeof *tp);
+    idx_t *out = calloc(g->neles, sizeof *out);
+    size_t *count = calloc((size_t)nparts, sizeof *count);
+    int rc = !tp || !out || !count
+                 ? frx_error(FRX_ENOMEM, "out of memory partitioning")
+                 : dual_graph(g, c, &gr);
+    if (rc == FRX_OK) {
+        double sum = 0;
+        for (int r = 0; r < nparts; r++)
+            sum += weights[r];
+        for (int r = 0; r < nparts; r++)
+            tp[r] = (real_t)(weights[r] / sum);
+        idx_t options[METIS_NOPTIONS];
+        METIS_SetDefaultOptions(options);
+        options[METIS_OPTION_SEED] = 1;      /* the same partition each run */
+        options[METIS_OPTION_UFACTOR] = 10;  /* parts <= 1.01 x target */
+        options[METIS_OPTION_NUMBERING] = 0;
+        idx_t nv = (idx_t)g->neles, ncon = 1, np = nparts, cut = 0;
+        int mr = METIS_PartGraphKway(&nv, &ncon, gr.xadj, gr.adjncy, NULL,
+                                     NULL, gr.adjwgt, &np, tp, NULL, options,
+                                     &cut, out);
+        if (mr != METIS_OK)
+            rc = frx_error(mr == METIS_ERROR_MEMORY ? FRX_ENOMEM : FRX_EINVAL,
+                           "METIS_PartGraphKway failed (%s) partitioning "
+                           "%zu elements into %d parts; partition.method: "
+                           "linear avoids METIS",
+                           mr == METIS_ERROR_INPUT ? "bad input"
+                           : mr == METIS_ERROR_MEMORY ? "out of memory"
+                                                      : "error", g->neles,
+                           nparts);
+        for (size_t e = 0; rc == FRX_OK && e < g->neles; e++)
+            part[e] = (int)out[e];
+        if (rc == FRX_OK)
+            fill_empty(g->neles, nparts, weights, part, count);
+    }
+    free(gr.xadj);
+    free(gr.adjncy);
+    free(gr.adjwgt);
+    free(tp);
+    free(out);
+    free(count);
+    return rc;
+}
+
+int frx__mesh_partition(const struct frx__gmesh *g,
+                        const struct frx__conn *c, int method, int nparts,
+                        const double *weights, int *part)
+{
+    if (nparts == 1) {
+        memset(part, 0, g->neles * sizeof *part);
+        return FRX_OK;
+    }
+    if (method == FRX__PART_LINEAR) {
+        linear(g->neles, nparts, weights, part);
+        return FRX_OK;
+    }
+    return metis(g, c, nparts, weights, part);
+}

@@ -1,0 +1,247 @@
+/* The time loop's side of output, checkpoints and error norms: the
+ * solution copied to the host block by block and handed to the VTK
+ * writer and the HDF5 checkpoints of io.h (which return the same code
+ * on every rank); norms by quadrature with the solver's weights. All
+ * collective; failures agreed by every rank. */
+#include "solver/solver-impl.h"
+#include "io/io-impl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+
+static const char *const scheme_names[] = {"rk4", "ssp-rk3", "rk45"};
+
+static void free_fields(struct frx__io_fields *f)
+{
+    for (size_t b = 0; f->blocks && b < f->nblocks; b++)
+        free(f->blocks[b].u);
+    free(f->blocks);
+}
+
+/* The solution's description for io.h, with room for u (read from the
+ * current register when read is set). */
+static int make_fields(frx_solver *s, struct frx__io_fields *f, int read)
+{
+    size_t nb = s->info.nblocks;
+    *f = (struct frx__io_fields){.ndims = s->info.ndims,
+                                 .fpsize = s->be->fpsize,
+                                 .nvars = s->info.nvars,
+                                 .vars = s->info.vars,
+                                 .var_size = s->info.var_size,
+                                 .nblocks = nb};
+    if (!(f->blocks = frx__calloc(nb, sizeof *f->blocks, "io blocks")))
+        return FRX_ENOMEM;
+    for (size_t b = 0; b < nb; b++) {
+        const frx_solver_block *sb = &s->blocks[b];
+        struct frx__io_block *ib = &f->blocks[b];
+        frx_mesh_block mb = {.size = sizeof mb};
+        ib->sb = sb;
+        ib->gid = s->gids[b];
+        ib->etype = s->mesh && frx_mesh_get_block(s->mesh, b, &mb) ==
+                    FRX_OK ? mb.etype : 0;
+        ib->u = frx__calloc(sb->nupts * s->info.nvars * sb->neles,
+                            s->be->fpsize, "a host copy of u");
+        if (!ib->u)
+            return FRX_ENOMEM;
+        if (read) {
+            int rc = frx_matrix_read(s->reg[s->ucur][b], ib->u);
+            if (rc)
+                return rc;
+        }
+    }
+    return FRX_OK;
+}
+
+int frx__output_write(frx_solver *s)
+{
+    struct frx__io_fields f;
+    int rc = make_fields(s, &f, 1);
+    char what[96];
+    snprintf(what, sizeof what, "step %llu: output",
+             (unsigned long long)s->step);
+    if (s->out_first == UINT64_MAX)
+        s->out_first = s->step;
+    if ((rc = frx__agree(s->mpi, rc, what)) == FRX_OK)
+        rc = frx__vtk_write(s->mpi, s->set.out_dir, s->set.out_name, &f,
+                            s->t, s->step, s->out_from, s->out_first);
+    free_fields(&f);
+    return rc;
+}
+
+/* checkpoint.file with {step} replaced by the step number. */
+static void ckpt_path(const frx_solver *s, char *buf, size_t n)
+{
+    const char *file = s->set.ckpt_file, *at = strstr(file, "{step}");
+    if (!at)
+        snprintf(buf, n, "%s", file);
+    else
+        snprintf(buf, n, "%.*s%08llu%s", (int)(at - file), file,
+                 (unsigned long long)s->step, at + 6);
+}
+
+static void fill_meta(const frx_solver *s, struct frx__ckpt_meta *m)
+{
+    memset(m, 0, sizeof *m);
+    m->t = s->t;
+    m->dt = s->dt;
+    m->step = s->step;
+    m->nrhs = s->nrhs;
+    m->ctrl[0] = s->errprev;
+    snprintf(m->scheme, sizeof m->scheme, "%s",
+             scheme_names[s->set.scheme]);
+    snprintf(m->solver, sizeof m->solver, "%s", s->name);
+    frx_mesh_info mi = {.size = sizeof mi};
+    if (s->mesh && frx_mesh_get_info(s->mesh, &mi) == FRX_OK)
+        memcpy(m->mesh_id, mi.id, sizeof m->mesh_id);
+    m->precision = s->be->precision;
+}
+
+/* frx_check_parent_folder(path), its message led by where key is. */
+static int check_folder(const frx_solver *s, const char *key,
+                        const char *path)
+{
+    int rc = frx_check_parent_folder(path);
+    if (rc) {
+        char where[300], why[600];
+        const frx_cfgnode *k = frx_cfg_get(frx_config_root(s->cfg), key);
+        snprintf(why, sizeof why, "%s", frx_errmsg());
+        if (k)
+            frx__cfg_where(k, where, sizeof where);
+        rc = frx_error(rc, "%s%s'%s'%s: %s; name a folder that can be made",
+                       k ? where : "", k ? ": " : "", key,
+                       k ? "" : " (its default)", why);
+    }
+    return rc;
+}
+
+int frx__outputs_check(const frx_solver *s, int fresh)
+{
+    char path[4096];
+    int rc = FRX_OK;
+    if (s->set.out_every && fresh) { /* an earlier run's series */
+        snprintf(path, sizeof path, "%s/%s.pvd", s->set.out_dir,
+                 s->set.out_name);
+        if (access(path, F_OK) == 0)
+            frx_log(FRX_LOG_WARN, "%s is an earlier run's: this run's "
+                    "series replaces it from step 0 (the earlier files "
+                    "of steps it does not write stay beside it)", path);
+    }
+    if (s->set.out_every) { /* pieces in <dir>/<name>/ */
+        snprintf(path, sizeof path, "%s/%s/%s-000000-0.vtu", s->set.out_dir,
+                 s->set.out_name, s->set.out_name);
+        rc = check_folder(s, "output.dir", path);
+    }
+    if (!rc && s->set.ckpt_every) {
+        ckpt_path(s, path, sizeof path);
+        rc = check_folder(s, "checkpoint.file", path);
+    }
+    return rc;
+}
+
+int frx__checkpoint_write(frx_solver *s)
+{
+    struct frx__io_fields f;
+    int rc = make_fields(s, &f, 1);
+    char path[4096], what[4200];
+    ckpt_path(s, path, sizeof path);
+    snprintf(what, sizeof what, "step %llu: checkpoint %s",
+             (unsigned long long)s->step, path);
+    if ((rc = frx__agree(s->mpi, rc, what)) == FRX_OK) {
+        struct frx__ckpt_meta m;
+        fill_meta(s, &m);
+        rc = frx__ckpt_write(s->mpi, path, &m, &f);
+    }
+    free_fields(&f);
+    return rc;
+}
+
+/* u, time, step, dt and the controller from a checkpoint, into register
+ * 0 (where the scheme starts). */
+int frx__checkpoint_read(frx_solver *s, const char *path)
+{
+    struct frx__io_fields f;
+    struct frx__ckpt_meta m;
+    fill_meta(s, &m); /* this run's solver, mesh and precision */
+    char what[4200];
+    snprintf(what, sizeof what, "the restart from %s", path);
+    int rc = make_fields(s, &f, 0);
+    if ((rc = frx__agree(s->mpi, rc, what)) == FRX_OK)
+        rc = frx__ckpt_read(s->mpi, path, &m, &f);
+    if (rc == FRX_OK) { /* a copy failing on one rank: all say so */
+        for (size_t b = 0; rc == FRX_OK && b < s->info.nblocks; b++)
+            rc = frx_matrix_write(s->reg[0][b], f.blocks[b].u);
+        rc = frx__agree(s->mpi, rc, what);
+    }
+    free_fields(&f);
+    if (rc)
+        return rc;
+    s->t = m.t;
+    s->dt = s->set.pi || !(s->set.dt > 0) ? m.dt : s->set.dt;
+    s->step = m.step;
+    s->nrhs = m.nrhs;
+    s->errprev = m.ctrl[0] > 0 ? m.ctrl[0] : 1;
+    if (strcmp(m.scheme, scheme_names[s->set.scheme]) != 0 && s->rank == 0)
+        frx_log(FRX_LOG_WARN, "%s was written by time.scheme %s; going on "
+                "with %s", path, m.scheme, scheme_names[s->set.scheme]);
+    frx_log(FRX_LOG_INFO, "restart from %s: step %llu, t = %.17g", path,
+            (unsigned long long)m.step, m.t);
+    return FRX_OK;
+}
+
+/* ----------------------------------------------------------- norms */
+
+/* sum over this rank's points of w*(u - exact)^2 per variable. */
+static int local_sq(frx_solver *s, double *sq)
+{
+    size_t nv = s->info.nvars;
+    int rc = FRX_OK;
+    for (size_t b = 0; b < s->info.nblocks && rc == FRX_OK; b++) {
+        const frx_solver_block *sb = &s->blocks[b];
+        size_t n = sb->nupts * sb->neles;
+        void *u = frx__calloc(n * nv, s->be->fpsize, "a host copy of u");
+        double *ex = frx__calloc(n * nv, sizeof *ex, "exact values");
+        rc = u && ex ? frx_matrix_read(s->reg[s->ucur][b], u) : FRX_ENOMEM;
+        if (rc == FRX_OK)
+            rc = frx__solver_exact(s, n, s->info.ndims ? sb->upts : NULL,
+                                   ex);
+        for (size_t e = 0; e < sb->neles && rc == FRX_OK; e++)
+            for (size_t k = 0; k < sb->nupts; k++)
+                for (size_t v = 0; v < nv; v++) {
+                    size_t i = (k * nv + v) * sb->neles + e;
+                    double x = s->be->fpsize == 4 ? ((float *)u)[i]
+                                                  : ((double *)u)[i];
+                    double d = x - ex[(e * sb->nupts + k) * nv + v];
+                    sq[v] += sb->qweights[e * sb->nupts + k] * d * d;
+                }
+        free(u);
+        free(ex);
+    }
+    return rc;
+}
+
+int frx__error_norms(frx_solver *s, double *l2)
+{
+    size_t nv = s->info.nvars;
+    int have = s->ops->exact != NULL;
+    for (size_t b = 0; b < s->info.nblocks; b++)
+        have &= s->blocks[b].qweights && (s->blocks[b].upts ||
+                                          !s->info.ndims);
+    for (size_t v = 0; v < nv; v++)
+        l2[v] = NAN;
+    if (!have)
+        return FRX_OK;
+    double *sq = frx__calloc(nv, sizeof *sq, "norms");
+    int rc = frx__agree(s->mpi, sq ? local_sq(s, sq) : FRX_ENOMEM,
+                        "the error norms");
+    if (rc == FRX_OK && MPI_Allreduce(sq, l2, (int)nv, MPI_DOUBLE, MPI_SUM,
+                                      s->mpi) != MPI_SUCCESS)
+        rc = frx_error(FRX_EMPI, "MPI_Allreduce of the norms failed");
+    for (size_t v = 0; v < nv && rc == FRX_OK; v++)
+        l2[v] = sqrt(l2[v]);
+    free(sq);
+    return rc;
+}

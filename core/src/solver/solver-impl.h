@@ -1,0 +1,160 @@
+/* frx solver: a solver plugin driven by the time loop. Shared by
+ * settings.c (time.* and the rest the loop reads), solver.c (the
+ * plugin's lifecycle), lincomb.c, stepper.c (time schemes), run.c (the
+ * loop), run_io.c (output, checkpoints, norms) and progress.c. Uses
+ * comm, mesh and io, and what they use. Never installed. */
+#ifndef FRX_SOLVER_IMPL_H
+#define FRX_SOLVER_IMPL_H
+
+#include "comm/comm-impl.h"
+
+#include <frx/comm.h>
+#include <frx/mesh.h>
+#include <mpi.h>
+#include <stdint.h>
+
+/* --------------------------------------------------------------- settings */
+
+enum { FRX__RK4 = 0, FRX__SSPRK3 = 1, FRX__RK45 = 2 }; /* time.scheme */
+enum { FRX__PROGRESS_AUTO = 0, FRX__PROGRESS_INPLACE, FRX__PROGRESS_LINES,
+       FRX__PROGRESS_OFF };
+
+struct frx__settings {
+    int scheme, pi;            /* pi: the PI controller adapts dt */
+    double t0, t_end;          /* t_end: HUGE_VAL without time.t-end */
+    uint64_t steps;            /* the last step; 0: none */
+    double dt, cfl;            /* one of them is 0 */
+    double atol, rtol, safety, minf, maxf, alpha, beta, dt_min, dt_max;
+    int progress;              /* FRX__PROGRESS_* */
+    uint64_t progress_every, out_every, ckpt_every, check_every;
+    const char *out_dir, *out_name, *ckpt_file;
+    int profile;               /* profile: true */
+};
+
+int frx__settings_read(const frx_config *cfg, struct frx__settings *st);
+
+/* ------------------------------------------------------------ the solver */
+
+struct frx__lincomb;
+
+struct frx_solver {
+    /* the plugin and its state */
+    const frx_plugin *plugin;
+    const frx_solver_ops *ops;
+    const char *name;             /* the plugin's: its kernel namespace */
+    unsigned long errors_before;  /* frx__error_count() at enter() */
+    void *state;
+    int created;                  /* create succeeded: destroy it */
+    /* where it runs */
+    frx_backend *be;
+    frx_comm *comm;
+    MPI_Comm mpi;
+    int rank, nranks;
+    const frx_config *cfg;
+    const struct frx_mesh *mesh;
+    struct frx__settings set;
+    /* what it said at create, normalised: fields past its sizes zero */
+    frx_solver_info info;
+    frx_solver_block *blocks;     /* nblocks */
+    const char **vars;            /* nvars names */
+    uint64_t ndofs, *gid_base;    /* ndofs over every rank */
+    uint64_t **gids;              /* per block: global element numbers */
+    /* registers: reg[r][b] is block b of register r */
+    int nregs;
+    frx_matrix ***reg;
+    frx_graph **rhs;              /* [u*nregs + f]: R(u) into f */
+    frx_graph **check;            /* [u]: the solver's checks of u */
+    frx_kernel ***nonfinite;      /* [u][b]: NaN/Inf per variable */
+    frx_kernel **errest;          /* [b]: rk45's error norm */
+    struct frx__lincomb *lc;      /* fused linear combinations */
+    unsigned char *u_regs;        /* [r]: r can hold u after a step */
+    /* the run */
+    int ucur;                     /* the register holding u */
+    double t, dt;                 /* dt: the next step's */
+    uint64_t step, nrhs, nrhs0, rejected;
+    /* the step this run started from, and the first it wrote output at
+     * (UINT64_MAX: none yet): the .pvd entries between the two are of
+     * a run this one replaces (frx__vtk_write) */
+    uint64_t out_from, out_first;
+    double errprev, errlast;
+    int dry; /* a pass that prepares kernels and graphs, runs nothing */
+};
+
+/* Calls into the plugin, with its kernel namespace set: set_time, the
+ * check graph of u's register, max_dt at time.cfl on u (this rank's). */
+int frx__solver_set_time(frx_solver *s, double t);
+int frx__solver_check(frx_solver *s);
+/* The plugin's finish (solver API 1.1), if it has one; collective. */
+int frx__solver_finish(frx_solver *s);
+int frx__solver_max_dt(frx_solver *s, double *dt);
+/* exact() at time s->t at n points xyz into vals [n][nvars]. */
+int frx__solver_exact(frx_solver *s, size_t n, const double *xyz,
+                      double *vals);
+
+/* -------------------------------------------------------- time schemes */
+
+/* The scheme's registers and formal order. */
+int frx__scheme_nregs(int scheme);
+int frx__scheme_order(int scheme);
+int frx__scheme_nstages(int scheme);
+/* One step of size dt from s->t on register s->ucur (updated). With
+ * s->dry set, only what it would use is prepared. rk45 leaves the error
+ * estimate's inputs for frx__scheme_error. */
+int frx__scheme_step(frx_solver *s, double dt);
+/* rk45: the error norm of the last step (1 = at tolerance) over every
+ * rank, and putting back the solution from before it (rejected). */
+int frx__scheme_error(frx_solver *s, double *err);
+int frx__scheme_undo(frx_solver *s);
+
+/* f = R(u) at time t: set_time, then the RHS graph of (u, f). */
+int frx__rhs(frx_solver *s, double t, int u, int f);
+
+/* ---------------------------------------------------- linear combinations */
+
+/* Register out = a*out + sum c[i]*in[i] (out itself ignored when a is
+ * 0), one fused generated kernel per block; in[] never holds out. */
+int frx__lincomb(frx_solver *s, int out, double a, int n, const int *in,
+                 const double *c);
+/* Two at once, in one pass over the inputs: out = a*out + sum c[i]*in[i]
+ * and out2 = sum d[i]*in[i]; in[] holds neither, out2 != out. */
+int frx__lincomb_pair(frx_solver *s, int out, double a, const double *c,
+                      int out2, const double *d, int n, const int *in);
+void frx__lincomb_free(struct frx__lincomb *lc);
+
+/* Kernels of the core itself, in namespace "frx", made per nvars. */
+int frx__core_kernel(frx_solver *s, const char *name, const char *args,
+                     const char *body, int ndim);
+
+/* ------------------------------------------------------ output and norms */
+
+int frx__output_write(frx_solver *s);
+int frx__checkpoint_write(frx_solver *s);
+/* Can the folders of the outputs and checkpoints the settings ask for
+ * be made (frx_check_parent_folder)? Nothing is made. fresh (not a
+ * restart): an earlier run's series there is warned of. */
+int frx__outputs_check(const frx_solver *s, int fresh);
+int frx__checkpoint_read(frx_solver *s, const char *path);
+/* Each variable's L2 error norm over every rank into l2[nvars] (NaN
+ * without exact() or quadrature weights). */
+int frx__error_norms(frx_solver *s, double *l2);
+
+/* ------------------------------------------------------------ progress */
+
+struct frx__progress {
+    int mode;            /* FRX__PROGRESS_INPLACE / LINES / OFF */
+    double t_start;      /* wall clock at the first step */
+    double t0;           /* simulated time then */
+    uint64_t step0;      /* step number then */
+    double last_draw;    /* in place: redrawn at most every 0.1 s */
+    int drawn;           /* in place: a line is on screen */
+};
+
+void frx__progress_start(struct frx__progress *p, const frx_solver *s);
+void frx__progress_step(struct frx__progress *p, const frx_solver *s);
+void frx__progress_end(struct frx__progress *p, const frx_solver *s);
+
+/* Rank 0: what runs, before the loop; what it did, after. */
+void frx__summary_start(const frx_solver *s);
+void frx__summary(const frx_solver *s, const frx_run_stats *st);
+
+#endif
