@@ -7,10 +7,10 @@ int frx_cmd_plugins(int argc, char **argv); /* frx plugins [--config F] */
 int frx_cmd_config(int argc, char **argv);  /* frx config check FILE */
 int frx_cmd_mesh(int argc, char **argv);    /* frx mesh info|partition */
 
-/* "-h", "--help" or "help". */
+/* args.c: "-h", "--help" or "help". */
 int frx_cli_is_help(const char *arg);
 
-/* The demo case behind `frx run` until a solver plugin exists. */
+/* demo.c: the demo case behind `frx run` of a case without a solver. */
 struct frx_config;
 int frx_demo_run(const struct frx_config *cfg);
 

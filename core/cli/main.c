@@ -25,12 +25,6 @@ static const char usage[] =
     "FRX_LOG=error|warn|info|debug sets the log level.\n"
     "Every key of a case file: config/README.md.\n";
 
-int frx_cli_is_help(const char *arg)
-{
-    return !strcmp(arg, "-h") || !strcmp(arg, "--help") ||
-           !strcmp(arg, "help");
-}
-
 int main(int argc, char **argv)
 {
     if (argc < 2) {

@@ -1,4 +1,5 @@
-/* Backend selection and dispatch: one backend per rank, from the case. */
+/* Starting a rank's backend from the case (backend.name, or the item of
+ * backend.rules that matches it; auto by priority) and stopping it. */
 #include "backend/backend-impl.h"
 
 #include <ctype.h>
@@ -278,25 +279,4 @@ void frx_backend_destroy(frx_backend *be)
     free(be->name);
     frx__profile_free(be);
     free(be);
-}
-
-const char *frx_backend_name(const frx_backend *be) { return be->name; }
-int frx_backend_precision(const frx_backend *be) { return be->precision; }
-size_t frx_backend_fpsize(const frx_backend *be) { return be->fpsize; }
-size_t frx_backend_soasz(const frx_backend *be) { return be->info.soasz; }
-size_t frx_backend_alignment(const frx_backend *be)
-{
-    return be->info.alignment;
-}
-
-int frx_backend_sync(frx_backend *be)
-{
-    return FRX__OPS_HAS(be->ops, sync) ? be->ops->sync(be->state) : FRX_OK;
-}
-
-const char *frx__backend_desc(const frx_backend *be, char *buf, size_t n)
-{
-    snprintf(buf, n, "backend '%s' (%s precision)", be->name,
-             be->precision == FRX_SINGLE ? "single" : "double");
-    return buf;
 }

@@ -46,10 +46,6 @@ size_t frx__edit_distance(const char *a, const char *b);
 const char *frx__suggest(const char *word, const char *const *cands,
                          size_t n);
 
-/* Does rank appear in ranges like "0-3,8"? FRX_EINVAL for bad syntax
- * (match may be NULL to check the syntax only). */
-int frx__rank_match(const char *ranges, int rank, int *match);
-
 double frx__now(void); /* monotonic seconds */
 
 /* ------------------------------------------------------- timers (log.c) */

@@ -1,4 +1,4 @@
-/* Small helpers: edit distance and "did you mean" suggestions. */
+/* Small helpers: edit distance, "did you mean" suggestions, the clock. */
 #include "base/base-impl.h"
 
 #include <stdlib.h>
@@ -68,41 +68,6 @@ const char *frx__suggest(const char *word, const char *const *cands,
         }
     }
     return best;
-}
-
-int frx__rank_match(const char *ranges, int rank, int *match)
-{
-    int hit = 0;
-    const char *p = ranges;
-    if (!p || !*p)
-        return frx_error(FRX_EINVAL, "no ranks given: write ranges like "
-                         "\"0-3,8\"");
-    while (*p) {
-        char *end;
-        long a = strtol(p, &end, 10), b = a;
-        if (end == p || a < 0)
-            return frx_error(FRX_EINVAL, "cannot read rank ranges '%s': "
-                             "write them like \"0-3,8\"", ranges);
-        p = end;
-        if (*p == '-') {
-            b = strtol(p + 1, &end, 10);
-            if (end == p + 1 || b < a)
-                return frx_error(FRX_EINVAL, "cannot read rank ranges '%s': "
-                                 "a range is \"first-last\" with first <= "
-                                 "last", ranges);
-            p = end;
-        }
-        if (rank >= a && rank <= b)
-            hit = 1;
-        if (*p == ',')
-            p++;
-        else if (*p)
-            return frx_error(FRX_EINVAL, "cannot read rank ranges '%s': "
-                             "unexpected '%c'", ranges, *p);
-    }
-    if (match)
-        *match = hit;
-    return FRX_OK;
 }
 
 double frx__now(void)

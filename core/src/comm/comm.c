@@ -134,7 +134,6 @@ static void cancel(MPI_Request *r)
     MPI_Wait(r, MPI_STATUS_IGNORE);
 }
 
-void frx__comm_hold(frx_comm *c) { c->refs++; }
 
 void frx_comm_destroy(frx_comm *c)
 {
@@ -460,10 +459,15 @@ static void abort_job(void *ud, int rc) { frx_comm_abort(ud, rc); }
  * a graph holding one ends the job when a node fails mid-run. */
 /* What every exchange node is besides its function: MPI in the
  * profile, under label, and a holder of x's comm. */
+static void release_comm(void *c) { frx_comm_destroy(c); }
+
 static int mpi_node(frx_graph *g, int at, struct xfer *x, const char *label)
 {
     int rc = frx__graph_set_label(g, at, FRX__PROF_MPI, label);
-    return rc ? rc : frx__graph_hold_comm(g, at, x->c);
+    if (rc == FRX_OK && (rc = frx__graph_hold(g, at, x->c, release_comm)) ==
+                            FRX_OK)
+        x->c->refs++; /* dropped by release_comm */
+    return rc;
 }
 
 static int add_start(frx_graph *g, struct xfer *x, int prio,

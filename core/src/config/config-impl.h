@@ -68,6 +68,10 @@ const char *frx__cfg_choices_text(const char *choices, const char *sep_last,
 
 /* ----------------------------------------------------------- rules.c */
 
+/* Does rank appear in ranges like "0-3,8"? FRX_EINVAL for bad syntax
+ * (match may be NULL to check the syntax only). */
+int frx__rank_match(const char *ranges, int rank, int *match);
+
 /* The backend this rank runs, from backend.* and backend.rules. */
 struct frx__choice {
     const char *name;

@@ -1,11 +1,48 @@
 /* Which backend a rank runs: backend.name and backend.precision, unless
- * an item of backend.rules matches the rank's number or host first. */
+ * an item of backend.rules matches the rank's number (ranges such as
+ * "0-3,8") or host first. */
 #include "config/config-impl.h"
 
 #include <fnmatch.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+int frx__rank_match(const char *ranges, int rank, int *match)
+{
+    int hit = 0;
+    const char *p = ranges;
+    if (!p || !*p)
+        return frx_error(FRX_EINVAL, "no ranks given: write ranges like "
+                         "\"0-3,8\"");
+    while (*p) {
+        char *end;
+        long a = strtol(p, &end, 10), b = a;
+        if (end == p || a < 0)
+            return frx_error(FRX_EINVAL, "cannot read rank ranges '%s': "
+                             "write them like \"0-3,8\"", ranges);
+        p = end;
+        if (*p == '-') {
+            b = strtol(p + 1, &end, 10);
+            if (end == p + 1 || b < a)
+                return frx_error(FRX_EINVAL, "cannot read rank ranges '%s': "
+                                 "a range is \"first-last\" with first <= "
+                                 "last", ranges);
+            p = end;
+        }
+        if (rank >= a && rank <= b)
+            hit = 1;
+        if (*p == ',')
+            p++;
+        else if (*p)
+            return frx_error(FRX_EINVAL, "cannot read rank ranges '%s': "
+                             "unexpected '%c'", ranges, *p);
+    }
+    if (match)
+        *match = hit;
+    return FRX_OK;
+}
 
 static int rule_matches(const frx_cfgnode *rule, int rank, const char *host,
                         int *match)

@@ -19,11 +19,12 @@ int frx__graph_add_host(frx_graph *g, frx__host_fn fn, void *ud, int prio,
  * since peers wait on this rank); fn need not return. */
 void frx__graph_on_failure(frx_graph *g, void (*fn)(void *ud, int rc),
                            void *ud);
-typedef struct frx_comm frx_comm; /* frx/comm.h */
-/* An exchange's host node holds its comm (frx__comm_hold), dropped when
- * the graph goes, as a kernel node holds its kernel. */
-int frx__graph_hold_comm(frx_graph *g, int node, frx_comm *c);
-void frx__comm_hold(frx_comm *c);
+/* A host node holds a reference on obj, the caller's to take once this
+ * returns FRX_OK, and release(obj) drops it when the graph goes (an
+ * exchange's node holds its comm, as a kernel node holds its kernel).
+ * One object a node. */
+int frx__graph_hold(frx_graph *g, int node, void *obj,
+                    void (*release)(void *obj));
 /* A host node's function run once, when its graph is committed. */
 int frx__graph_set_prepare(frx_graph *g, int node, frx__host_fn fn);
 /* a host node's kind and name in the profile (enum frx__prof_kind) */

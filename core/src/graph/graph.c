@@ -2,7 +2,6 @@
  * commit, run many times. */
 #include "graph/graph-impl.h"
 
-#include <frx/comm.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +31,8 @@ struct node {
     frx_backend *barrier; /* a public host node: sync this, then fn */
     const char *label;    /* NODE_HOST: its name in the profile */
     int prof_kind;        /* NODE_HOST: FRX__PROF_HOST or _MPI */
-    frx_comm *comm;       /* NODE_HOST of an exchange: held */
+    void *held;           /* NODE_HOST: what it holds (an exchange's */
+    void (*release)(void *held); /* comm), let go with the graph */
 };
 
 /* What run calls, in order: one indirect call a node, since a graph of
@@ -81,7 +81,8 @@ void frx_graph_destroy(frx_graph *g)
             frx_product_destroy(nd->product);
         else if (nd->type == NODE_PACK || nd->type == NODE_UNPACK)
             frx_xchg_view_destroy(nd->xv);
-        frx_comm_destroy(nd->comm); /* NULL but for exchanges' nodes */
+        if (nd->release) /* exchanges' nodes: their comm */
+            nd->release(nd->held);
         free(nd->deps);
     }
     free(g->nodes);
@@ -273,14 +274,15 @@ int frx__graph_set_label(frx_graph *g, int node, int kind, const char *label)
     return FRX_OK;
 }
 
-int frx__graph_hold_comm(frx_graph *g, int node, frx_comm *c)
+int frx__graph_hold(frx_graph *g, int node, void *obj,
+                    void (*release)(void *obj))
 {
     struct node *nd = host_node(g, node);
-    if (!nd || nd->comm) /* one hold a node: a second would leak */
-        return frx_error(FRX_EINVAL, "graph: node %d cannot hold a comm",
-                         node);
-    frx__comm_hold(c);
-    nd->comm = c;
+    if (!nd || nd->release || !release) /* one a node: two would leak */
+        return frx_error(FRX_EINVAL, "graph: node %d cannot hold another "
+                         "object", node);
+    nd->held = obj;
+    nd->release = release;
     return FRX_OK;
 }
 

@@ -191,13 +191,6 @@ void frx__kernels_release(frx_backend *be)
     be->nmacros = 0;
 }
 
-void frx_backend_get_stats(const frx_backend *be, frx_backend_stats *out)
-{
-    *out = be->stats;
-    out->events = FRX__OPS_HAS(be->ops, events_made)
-                      ? be->ops->events_made(be->state) : 0;
-}
-
 /* ----------------------------------------------------------- binding */
 
 frx_arg frx_arg_matrix(frx_matrix *m)

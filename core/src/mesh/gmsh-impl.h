@@ -114,11 +114,16 @@ struct frx__gnode {
     uint64_t tag, node;
 };
 
-/* What mesh_gmsh.c and mesh_gmsh_faces.c share while they build. */
+/* What mesh_gmsh.c, mesh_gmsh_nodes.c and mesh_gmsh_faces.c share
+ * while they build. */
 struct frx__gbuild {
     const struct frx__msh *m;
     struct frx__gmesh *g;
     int ndims;
+    size_t *sel;           /* file elements of the mesh, in file order */
+    size_t nsel;
+    size_t nextra;         /* nodes made by completing elements */
+    uint64_t *fnode;       /* [m->nnodes] file node -> mesh node */
     size_t *src;           /* [g->neles] the element's index in m->eles */
     uint64_t *gtag;        /* [g->nnodes] Gmsh tag of each node (0: made) */
     struct frx__gnode *map;/* [m->nnodes] */
@@ -126,6 +131,12 @@ struct frx__gbuild {
     struct frx__ggroup *groups;
 };
 
+/* mesh_gmsh_nodes.c. Every tag once, every node an element of sel names
+ * defined; map and fnode made, *nused the nodes used, numbered in file
+ * order. Then the mesh's nodes: those used, and nextra after them for
+ * the points completed elements add. */
+int frx__gbuild_map_nodes(struct frx__gbuild *b, size_t *nused);
+int frx__gbuild_make_nodes(struct frx__gbuild *b, size_t nused);
 /* The node of a file tag: FRX__NONE if unused, FRX__NONE - 1 if no node
  * has that tag. */
 uint64_t frx__gbuild_node(const struct frx__gbuild *b, uint64_t tag);

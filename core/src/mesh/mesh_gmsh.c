@@ -35,10 +35,6 @@ struct build {
     struct frx__gmsh_about *about;
     int64_t fluid;          /* the fluid group's tag, or 0 */
     const struct frx__msh_name *fluid_name;
-    size_t *sel;            /* file elements of the mesh, in file order */
-    size_t nsel;
-    size_t nextra;          /* nodes made by completing elements */
-    uint64_t *fnode;        /* [m->nnodes] file node -> mesh node */
 };
 
 /* A problem with the file, at its place. */
@@ -160,8 +156,8 @@ static int select_elements(struct build *B)
 {
     const struct frx__msh *m = B->b.m;
     int d = B->b.ndims;
-    B->sel = frx__calloc(m->neles, sizeof *B->sel, "Gmsh elements");
-    if (!B->sel && m->neles)
+    B->b.sel = frx__calloc(m->neles, sizeof *B->b.sel, "Gmsh elements");
+    if (!B->b.sel && m->neles)
         return FRX_ENOMEM;
     const struct frx__msh_name *other = NULL;
     size_t nd = 0;
@@ -171,7 +167,7 @@ static int select_elements(struct build *B)
             continue;
         nd++;
         if (B->fluid_name ? in_group(m, e, B->fluid) : 1)
-            B->sel[B->nsel++] = i;
+            B->b.sel[B->b.nsel++] = i;
         for (size_t k = 0; !B->fluid_name && !other && e->ent >= 0 &&
                            k < m->ents[e->ent].nphys; k++)
             other = name_of(m, d, m->ents[e->ent].phys[k]);
@@ -180,15 +176,15 @@ static int select_elements(struct build *B)
         return ecode(m, other->where, "the %d-D elements are in the region "
                      "'%s', and no region is named 'fluid': name the region "
                      "frx solves on 'fluid' (as PyFR does)", d, other->name);
-    if (B->nsel == 0)
+    if (B->b.nsel == 0)
         return ecode(m, B->fluid_name->where, "the region '%s' has no %d-D "
                      "elements: the mesh has no elements to solve on",
                      B->fluid_name->name, d);
-    if (B->nsel > (size_t)MAX_ELES)
+    if (B->b.nsel > (size_t)MAX_ELES)
         return ecode(m, FRX__NOWHERE, "%zu elements, more than frx handles "
-                     "(%ld: METIS's 32-bit indices)", B->nsel, MAX_ELES);
+                     "(%ld: METIS's 32-bit indices)", B->b.nsel, MAX_ELES);
     if (B->about)
-        B->about->nleft = nd - B->nsel;
+        B->about->nleft = nd - B->b.nsel;
     return FRX_OK;
 }
 
@@ -245,22 +241,6 @@ static int make_groups(struct build *B)
     return rc;
 }
 
-/* ------------------------------------------------------------- nodes */
-
-static int cmp_gnode(const void *a, const void *b)
-{
-    const struct frx__gnode *x = a, *y = b;
-    return (x->tag > y->tag) - (x->tag < y->tag);
-}
-
-uint64_t frx__gbuild_node(const struct frx__gbuild *b, uint64_t tag)
-{
-    struct frx__gnode key = {tag, 0};
-    const struct frx__gnode *p = bsearch(&key, b->map, b->m->nnodes,
-                                         sizeof key, cmp_gnode);
-    return p ? p->node : FRX__NONE - 1;
-}
-
 /* The frx type of a Gmsh type, or an error naming the element. */
 static int frx_type(const struct frx__msh *m, const struct frx__msh_ele *e,
                     int *etype, int *order)
@@ -289,100 +269,6 @@ static int frx_type(const struct frx__msh *m, const struct frx__msh_ele *e,
                           "shape order %d: frx holds shape order 1 and 2; "
                           "mesh with Mesh.ElementOrder = 2 at most",
                           (unsigned long long)e->tag, tn, t->order);
-}
-
-/* Every tag once, every node an element names defined; the nodes used,
- * numbered in file order. */
-static int map_nodes(struct build *B, size_t *nused)
-{
-    const struct frx__msh *m = B->b.m;
-    char at[400];
-    B->b.map = frx__calloc(m->nnodes, sizeof *B->b.map, "Gmsh nodes");
-    uint64_t *num = B->fnode = frx__calloc(m->nnodes, sizeof *num,
-                                           "Gmsh nodes");
-    int rc = (B->b.map && num) || !m->nnodes ? FRX_OK : FRX_ENOMEM;
-    for (size_t i = 0; rc == FRX_OK && i < m->nnodes; i++)
-        B->b.map[i] = (struct frx__gnode){m->ntag[i], i};
-    if (rc == FRX_OK)
-        qsort(B->b.map, m->nnodes, sizeof *B->b.map, cmp_gnode);
-    for (size_t i = 1; rc == FRX_OK && i < m->nnodes; i++)
-        if (B->b.map[i].tag == B->b.map[i - 1].tag) {
-            uint64_t a = B->b.map[i - 1].node, b = B->b.map[i].node;
-            rc = ecode(m, m->nwhere[a > b ? a : b], "node %llu is defined a "
-                       "second time (first at %s)",
-                       (unsigned long long)B->b.map[i].tag,
-                       frx__msh_place(m, m->nwhere[a < b ? a : b], at,
-                                      sizeof at));
-        }
-    for (size_t i = 0; rc == FRX_OK && i < m->nnodes; i++)
-        num[i] = FRX__NONE;
-    for (size_t s = 0; rc == FRX_OK && s < B->nsel; s++) {
-        const struct frx__msh_ele *e = &m->eles[B->sel[s]];
-        int nn = frx__gmsh_type(e->type)->nnodes;
-        for (int k = 0; rc == FRX_OK && k < nn; k++) {
-            struct frx__gnode key = {m->enodes[e->off + (size_t)k], 0};
-            struct frx__gnode *p = bsearch(&key, B->b.map, m->nnodes,
-                                           sizeof key, cmp_gnode);
-            if (!p)
-                rc = ecode(m, e->where, "element %llu names node %llu, "
-                           "which $Nodes does not define",
-                           (unsigned long long)e->tag,
-                           (unsigned long long)key.tag);
-            else
-                num[p->node] = 0;
-        }
-    }
-    *nused = 0;
-    for (size_t i = 0; rc == FRX_OK && i < m->nnodes; i++)
-        if (num[i] == 0)
-            num[i] = (*nused)++;
-    for (size_t i = 0; rc == FRX_OK && i < m->nnodes; i++)
-        B->b.map[i].node = num[B->b.map[i].node];
-    return rc;
-}
-
-static int make_nodes(struct build *B, size_t nused)
-{
-    const struct frx__msh *m = B->b.m;
-    struct frx__gmesh *g = B->b.g;
-    int d = B->b.ndims;
-    g->nnodes = nused + B->nextra;
-    if (g->nnodes >= UINT32_MAX)
-        return ecode(m, FRX__NOWHERE, "%zu nodes, more than frx handles",
-                     g->nnodes);
-    g->nodes = frx__calloc(g->nnodes, (size_t)d * sizeof *g->nodes,
-                           "mesh nodes");
-    B->b.gtag = frx__calloc(g->nnodes, sizeof *B->b.gtag, "mesh nodes");
-    if (!g->nodes || !B->b.gtag)
-        return FRX_ENOMEM;
-    double scale = 1;
-    for (size_t i = 0; i < 3 * m->nnodes; i++)
-        scale = fmax(scale, fabs(m->x[i]));
-    size_t first = FRX__NONE;
-    for (size_t i = 0; i < m->nnodes; i++) {
-        uint64_t n = B->fnode[i];
-        if (n == FRX__NONE)
-            continue;
-        B->b.gtag[n] = m->ntag[i];
-        memcpy(g->nodes + n * (size_t)d, m->x + 3 * i,
-               (size_t)d * sizeof *g->nodes);
-        if (d == 3)
-            continue;
-        if (first == FRX__NONE)
-            first = i;
-        double z = m->x[3 * i + 2], z0 = m->x[3 * first + 2];
-        if (fabs(z - z0) > 1e-12 * scale) {
-            char at[400];
-            return ecode(m, m->nwhere[i], "node %llu lies at z = %.17g but "
-                         "node %llu (at %s) at z = %.17g: a 2-D mesh must "
-                         "lie in a plane z = constant",
-                         (unsigned long long)m->ntag[i], z,
-                         (unsigned long long)m->ntag[first],
-                         frx__msh_place(m, m->nwhere[first], at, sizeof at),
-                         z0);
-        }
-    }
-    return FRX_OK;
 }
 
 /* ---------------------------------------------------------- elements */
@@ -424,8 +310,8 @@ static int make_elements(struct build *B)
     const struct frx__msh *m = B->b.m;
     struct frx__gmesh *g = B->b.g;
     int d = B->b.ndims;
-    size_t total = 0, made = g->nnodes - B->nextra;
-    g->neles = B->nsel;
+    size_t total = 0, made = g->nnodes - B->b.nextra;
+    g->neles = B->b.nsel;
     g->etype = frx__calloc(g->neles, sizeof *g->etype, "mesh elements");
     g->order = frx__calloc(g->neles, sizeof *g->order, "mesh elements");
     g->eoff = frx__calloc(g->neles + 1, sizeof *g->eoff, "mesh elements");
@@ -433,8 +319,8 @@ static int make_elements(struct build *B)
     if (!g->etype || !g->order || !g->eoff || !B->b.src)
         return FRX_ENOMEM;
     for (size_t e = 0; e < g->neles; e++) {
-        B->b.src[e] = B->sel[e];
-        frx_type(m, &m->eles[B->sel[e]], &g->etype[e], &g->order[e]);
+        B->b.src[e] = B->b.sel[e];
+        frx_type(m, &m->eles[B->b.sel[e]], &g->etype[e], &g->order[e]);
         g->eoff[e] = total;
         total += frx__etype(g->etype[e])->nshape[g->order[e]];
     }
@@ -443,7 +329,7 @@ static int make_elements(struct build *B)
     if (!g->enodes)
         return FRX_ENOMEM;
     for (size_t e = 0; e < g->neles; e++) {
-        const struct frx__msh_ele *fe = &m->eles[B->sel[e]];
+        const struct frx__msh_ele *fe = &m->eles[B->b.sel[e]];
         int given = frx__gmsh_type(fe->type)->nnodes;
         size_t ns = g->eoff[e + 1] - g->eoff[e];
         uint64_t *en = g->enodes + g->eoff[e];
@@ -473,14 +359,14 @@ static int make_elements(struct build *B)
 static int check_types(struct build *B)
 {
     const struct frx__msh *m = B->b.m;
-    for (size_t s = 0; s < B->nsel; s++) {
-        const struct frx__msh_ele *e = &m->eles[B->sel[s]];
+    for (size_t s = 0; s < B->b.nsel; s++) {
+        const struct frx__msh_ele *e = &m->eles[B->b.sel[s]];
         int etype, order, rc = frx_type(m, e, &etype, &order);
         if (rc)
             return rc;
         const struct frx__gmsh_type *t = frx__gmsh_type(e->type);
         if (t->serendipity) {
-            B->nextra += t->nnodes == 8 ? 1 : 7;
+            B->b.nextra += t->nnodes == 8 ? 1 : 7;
             if (B->about)
                 B->about->nconverted++;
         }
@@ -492,8 +378,8 @@ static int check_types(struct build *B)
 
 static void build_free(struct build *B)
 {
-    free(B->sel);
-    free(B->fnode);
+    free(B->b.sel);
+    free(B->b.fnode);
     free(B->b.src);
     free(B->b.gtag);
     free(B->b.map);
@@ -528,10 +414,10 @@ int frx__mesh_gmsh_file(const char *path, struct frx__gmesh *g,
     if (rc == FRX_OK)
         rc = check_types(&B);
     if (rc == FRX_OK)
-        rc = map_nodes(&B, &nused);
+        rc = frx__gbuild_map_nodes(&B.b, &nused);
     if (rc == FRX_OK) {
         g->ndims = B.b.ndims;
-        rc = make_nodes(&B, nused);
+        rc = frx__gbuild_make_nodes(&B.b, nused);
     }
     if (rc == FRX_OK)
         rc = make_elements(&B);

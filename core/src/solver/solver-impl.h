@@ -80,6 +80,12 @@ struct frx_solver {
     int dry; /* a pass that prepares kernels and graphs, runs nothing */
 };
 
+/* calls.c. Each call into the plugin runs in its kernel namespace:
+ * between enter and leave (rc: the call's). A plugin that returns an
+ * error without saying why (frx_error) is named, rather than an earlier
+ * message shown as its. */
+const char *frx__solver_enter(frx_solver *s);
+int frx__solver_leave(frx_solver *s, const char *old, int rc);
 /* Calls into the plugin, with its kernel namespace set: set_time, the
  * check graph of u's register, max_dt at time.cfl on u (this rank's). */
 int frx__solver_set_time(frx_solver *s, double t);

@@ -10,66 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ------------------------------------------------------- plugin calls */
-
-/* Each call into the plugin runs in its kernel namespace: between
- * enter and leave. A plugin that returns an error without saying why
- * (frx_error) is named, rather than an earlier message shown as its. */
-static const char *enter(frx_solver *s)
-{
-    s->errors_before = frx__error_count();
-    return frx__kernel_ns_set(s->be, s->name);
-}
-
-static int leave(frx_solver *s, const char *old, int rc)
-{
-    frx__kernel_ns_set(s->be, old);
-    if (rc != FRX_OK && frx__error_count() == s->errors_before)
-        frx_error(rc, "solver '%s' (%s) returned %s without a message: a "
-                  "plugin says why with frx_error() before it returns an "
-                  "error", s->name, frx_plugin_path(s->plugin),
-                  frx_err_name(rc));
-    return rc;
-}
-
-int frx__solver_set_time(frx_solver *s, double t)
-{
-    if (!s->ops->set_time)
-        return FRX_OK;
-    const char *old = enter(s);
-    return leave(s, old, s->ops->set_time(s->state, t));
-}
-
-int frx__solver_check(frx_solver *s)
-{
-    const char *old = enter(s);
-    return leave(s, old, frx_graph_run(s->check[s->ucur]));
-}
-
-int frx__solver_finish(frx_solver *s)
-{
-    int rc = FRX_OK;
-    if (FRX_SIZE_HOLDS(frx_solver_ops, s->ops, finish) && s->ops->finish) {
-        const char *old = enter(s);
-        rc = leave(s, old, s->ops->finish(s->state, s->reg[s->ucur], s->t));
-    }
-    return frx__agree(s->mpi, rc, "the solver's end of run");
-}
-
-int frx__solver_max_dt(frx_solver *s, double *dt)
-{
-    const char *old = enter(s);
-    return leave(s, old, s->ops->max_dt(s->state, s->reg[s->ucur],
-                                        s->set.cfl, dt));
-}
-
-int frx__solver_exact(frx_solver *s, size_t n, const double *xyz,
-                      double *vals)
-{
-    const char *old = enter(s);
-    return leave(s, old, s->ops->exact(s->state, s->t, n, xyz, vals));
-}
-
 /* ------------------------------------------------------------- plugin */
 
 static int find_plugin(frx_solver *s)
@@ -294,26 +234,6 @@ static int make_registers(frx_solver *s)
 
 /* ----------------------------------------------------------- graphs */
 
-int frx__rhs(frx_solver *s, double t, int u, int f)
-{
-    frx_graph **g = &s->rhs[u * s->nregs + f];
-    if (s->dry) {
-        if (*g)
-            return FRX_OK;
-        int rc = frx_graph_create(s->be, g);
-        const char *old = enter(s);
-        if (!rc)
-            rc = s->ops->build_rhs(s->state, s->reg[u], s->reg[f], *g);
-        rc = leave(s, old, rc);
-        return rc ? rc : frx_graph_commit(*g);
-    }
-    int rc = frx__solver_set_time(s, t);
-    if (!rc)
-        rc = frx_graph_run(*g);
-    s->nrhs++;
-    return rc;
-}
-
 /* The checks of register u: the solver's graph and NaN/Inf per
  * variable, for each register a step can leave u in. */
 static int make_checks(frx_solver *s, int u)
@@ -321,10 +241,10 @@ static int make_checks(frx_solver *s, int u)
     size_t nb = s->info.nblocks, nv = s->info.nvars;
     if (s->ops->build_check && s->info.check_every) {
         int rc = frx_graph_create(s->be, &s->check[u]);
-        const char *old = enter(s);
+        const char *old = frx__solver_enter(s);
         if (!rc)
             rc = s->ops->build_check(s->state, s->reg[u], s->check[u]);
-        rc = leave(s, old, rc);
+        rc = frx__solver_leave(s, old, rc);
         if (!rc)
             rc = frx_graph_commit(s->check[u]);
         if (rc)
@@ -393,8 +313,8 @@ static int initial(frx_solver *s, const char *restart)
 {
     if (restart)
         return frx__checkpoint_read(s, restart);
-    const char *old = enter(s);
-    int rc = leave(s, old, s->ops->initial(s->state, s->reg[0]));
+    const char *old = frx__solver_enter(s);
+    int rc = frx__solver_leave(s, old, s->ops->initial(s->state, s->reg[0]));
     s->t = s->set.t0;
     s->dt = s->set.dt;
     s->errprev = 1;
@@ -428,8 +348,8 @@ static int create_stages(frx_solver *s, const char *restart)
         .mesh = s->mesh, .t0 = s->set.t0, .dt = s->set.dt,
         .t_end = s->set.t_end, .restart = restart != NULL};
     s->info.size = sizeof s->info;
-    const char *old = enter(s);
-    rc = leave(s, old, s->ops->create(&init, &s->info, &s->state));
+    const char *old = frx__solver_enter(s);
+    rc = frx__solver_leave(s, old, s->ops->create(&init, &s->info, &s->state));
     /* a failed create that set its state gets destroy too, so that it
      * may return early */
     s->created = rc == FRX_OK || s->state != NULL;
@@ -535,9 +455,9 @@ void frx_solver_destroy(frx_solver *s)
     frx__lincomb_free(s->lc);
     /* the solver first: its kernels and graphs use the registers */
     if (s->created) {
-        const char *old = enter(s);
+        const char *old = frx__solver_enter(s);
         s->ops->destroy(s->state);
-        leave(s, old, FRX_OK);
+        frx__solver_leave(s, old, FRX_OK);
     }
     for (size_t r = 0; s->reg && r < nr; r++) {
         for (size_t b = 0; s->reg[r] && b < nb; b++)
