@@ -90,9 +90,11 @@ const char *frx_opencl_errname(cl_int err);
 int frx_opencl_fail(cl_int err, const char *call, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Programs built from source, or loaded from frx's disk cache (kernel.c). */
+/* program.c: a program built from source, or loaded from frx's disk
+ * cache (*built: it was built). */
 int frx_opencl_program(struct ocl_state *s, const char *name,
                        const char *source, cl_program *prog, int *built);
+/* kernel.c */
 int frx_opencl_kernel_compile(void *state, const frx_kernel_src *src,
                               void **prog, int *compiled);
 int frx_opencl_kernel_launch(void *state, void *prog, const frx_launch *l);

@@ -13,7 +13,9 @@
 struct omp_held {
     void (*team)(const omp_kp *); /* a kernel's team entry, or NULL */
     size_t kp;                    /* its parameters: s->held_kp + kp */
-    const void *plan;             /* else a libxsmm product */
+    /* else a product: its team entry, plan and operands */
+    void (*product_team)(const void *plan, const frx_product_exec *e);
+    const void *plan;
     frx_product_exec e;
 };
 
@@ -62,12 +64,15 @@ omp_kp *frx_openmp_hold_kernel(struct omp_state *s,
     return kp + h->kp;
 }
 
-int frx_openmp_hold_product(struct omp_state *s, const void *plan,
-                            const frx_product_exec *e)
+int frx_openmp_hold_product(struct omp_state *s,
+                            void (*team)(const void *plan,
+                                         const frx_product_exec *e),
+                            const void *plan, const frx_product_exec *e)
 {
     struct omp_held *h = hold(s);
     if (!h)
         return FRX_ENOMEM;
+    h->product_team = team;
     h->plan = plan;
     h->e = *e;
     return FRX_OK;
@@ -84,10 +89,8 @@ void frx_openmp_flush(struct omp_state *s)
     for (size_t i = 0; i < n; i++) {
         if (held[i].team)
             held[i].team(kp + held[i].kp);
-#ifdef FRX_HAVE_LIBXSMM
         else
-            frx_openmp_product_team(held[i].plan, &held[i].e);
-#endif
+            held[i].product_team(held[i].plan, &held[i].e);
         if (i + 1 < n) {
 #pragma omp barrier
         }

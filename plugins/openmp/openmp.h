@@ -39,8 +39,12 @@ void frx_openmp_flush(struct omp_state *s); /* run what is held */
 void frx_openmp_batch_free(struct omp_state *s);
 omp_kp *frx_openmp_hold_kernel(struct omp_state *s,
                                void (*team)(const omp_kp *), size_t nparams);
-int frx_openmp_hold_product(struct omp_state *s, const void *plan,
-                            const frx_product_exec *e);
+/* team: the product's run on the team of the caller's parallel region,
+ * no barrier (product.c) */
+int frx_openmp_hold_product(struct omp_state *s,
+                            void (*team)(const void *plan,
+                                         const frx_product_exec *e),
+                            const void *plan, const frx_product_exec *e);
 
 int frx_openmp_pack(void *state, const frx_pack_args *a);
 int frx_openmp_kernel_compile(void *state, const frx_kernel_src *src,
@@ -57,8 +61,6 @@ int frx_openmp_product_prepare(void *state, const char *lib,
 int frx_openmp_product_run(void *state, void *plan,
                            const frx_product_exec *e);
 void frx_openmp_product_free(void *state, void *plan);
-/* one run on the team of the caller's parallel region, no barrier */
-void frx_openmp_product_team(const void *plan, const frx_product_exec *e);
 
 /* spawn.c: the compiler's command line, run without a shell. */
 int frx_openmp_split_words(const char *text, char ***words, char *bad);

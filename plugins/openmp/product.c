@@ -136,7 +136,8 @@ static void leftover(const struct xsmm_plan *p, const char *b, char *c,
         }
 }
 
-void frx_openmp_product_team(const void *plan, const frx_product_exec *e)
+/* One run on the team of the caller's parallel region, no barrier. */
+static void product_team(const void *plan, const frx_product_exec *e)
 {
     const struct xsmm_plan *p = plan;
     size_t fs = p->dbl ? 8 : 4;
@@ -161,10 +162,10 @@ int frx_openmp_product_run(void *state, void *plan, const frx_product_exec *e)
 {
     struct omp_state *s = state;
     if (s->batching)
-        return frx_openmp_hold_product(s, plan, e);
+        return frx_openmp_hold_product(s, product_team, plan, e);
     frx_openmp_flush(s);
 #pragma omp parallel
-    frx_openmp_product_team(plan, e);
+    product_team(plan, e);
     return FRX_OK;
 }
 

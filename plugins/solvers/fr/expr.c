@@ -38,52 +38,6 @@ const char *fr_cfg_place(const frx_cfgnode *node, char *buf, size_t n)
 
 /* ------------------------------------------------------------ constants */
 
-struct fr_expr_consts {
-    size_t n;
-    char **names;
-    double *values;
-};
-
-void fr_expr_consts_destroy(fr_expr_consts *c)
-{
-    if (!c)
-        return;
-    for (size_t i = 0; i < c->n; i++)
-        free(c->names[i]);
-    free(c->names);
-    free(c->values);
-    free(c);
-}
-
-size_t fr_expr_consts_count(const fr_expr_consts *c) { return c ? c->n : 0; }
-
-const char *fr_expr_consts_name(const fr_expr_consts *c, size_t i)
-{
-    return c && i < c->n ? c->names[i] : NULL;
-}
-
-double fr_expr_consts_value(const fr_expr_consts *c, size_t i)
-{
-    return c && i < c->n ? c->values[i] : NAN;
-}
-
-int fr__expr_consts_find(const fr_expr_consts *c, const char *name,
-                         size_t len, double *value)
-{
-    for (size_t i = 0; c && i < c->n; i++)
-        if (strlen(c->names[i]) == len && !memcmp(c->names[i], name, len)) {
-            *value = c->values[i];
-            return FRX_OK;
-        }
-    return FRX_ENOTFOUND;
-}
-
-int fr_expr_consts_get(const fr_expr_consts *c, const char *name,
-                       double *value)
-{
-    return fr__expr_consts_find(c, name, strlen(name), value);
-}
-
 /* Why name cannot be a constant's, or NULL. */
 static const char *bad_const_name(const char *name)
 {

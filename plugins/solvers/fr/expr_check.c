@@ -10,60 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* libmatheval 1.1.11's scanner.l and symbol_table.c. */
-const char *const fr__expr_functions[] = {
-    "exp", "log", "sqrt", "sin", "cos", "tan", "cot", "sec", "csc", "asin",
-    "acos", "atan", "acot", "asec", "acsc", "sinh", "cosh", "tanh", "coth",
-    "sech", "csch", "asinh", "acosh", "atanh", "acoth", "asech", "acsch",
-    "abs", "step", "delta", "nandelta", "erf", NULL};
-const char *const fr__expr_constants[] = {
-    "e", "log2e", "log10e", "ln2", "ln10", "pi", "pi_2", "pi_4", "1_pi",
-    "2_pi", "2_sqrtpi", "sqrt2", "sqrt1_2", NULL};
-
-static int in_list(const char *const *list, const char *name, size_t len)
-{
-    for (size_t i = 0; list[i]; i++)
-        if (strlen(list[i]) == len && !memcmp(list[i], name, len))
-            return 1;
-    return 0;
-}
-
-int fr__expr_is_function(const char *name, size_t len)
-{
-    return in_list(fr__expr_functions, name, len);
-}
-
-int fr__expr_is_constant(const char *name, size_t len)
-{
-    return in_list(fr__expr_constants, name, len);
-}
-
-static int name_start(int c) { return isalpha(c) || c == '_'; }
-static int name_char(int c) { return isalnum(c) || c == '_'; }
-
-int fr__expr_is_name(const char *s)
-{
-    if (!s || !name_start((unsigned char)*s))
-        return 0;
-    while (*++s)
-        if (!name_char((unsigned char)*s))
-            return 0;
-    return 1;
-}
-
-int fr__expr_fail(int code, const char *where, const char *key,
-                  const char *text, const char *fmt, ...)
-{
-    char what[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    int w = where && *where;
-    return frx_error(code, "%s%s%s = '%s': %s", w ? where : "", w ? ": " : "",
-                     key ? key : "expression", text, what);
-}
-
 /* ------------------------------------------------------------- scanner */
 
 enum { T_END, T_NUM, T_NAME, T_FUNC, T_CONST, T_OP, T_LP, T_RP, T_BAD };
@@ -130,9 +76,9 @@ static void next(scan *sc)
         sc->tok = T_CONST;
     } else if ((n = number_len(s + sc->pos))) {
         sc->tok = T_NUM;
-    } else if (name_start(c)) {
+    } else if (fr__expr_name_start(c)) {
         n = 1;
-        while (name_char((unsigned char)s[sc->pos + n]))
+        while (fr__expr_name_char((unsigned char)s[sc->pos + n]))
             n++;
         sc->tok = fr__expr_is_function(s + sc->pos, n)   ? T_FUNC
                   : fr__expr_is_constant(s + sc->pos, n) ? T_CONST
@@ -401,12 +347,12 @@ static const char *find_call(const char *s, size_t *which, size_t *arg,
                              size_t *arglen, size_t *end)
 {
     for (const char *p = s; *p; p++) {
-        if (p > s && name_char((unsigned char)p[-1]))
+        if (p > s && fr__expr_name_char((unsigned char)p[-1]))
             continue;
         for (size_t k = 0; k < sizeof log_forms / sizeof *log_forms; k++) {
             size_t n = strlen(log_forms[k].name);
             if (strncmp(p, log_forms[k].name, n) ||
-                name_char((unsigned char)p[n]))
+                fr__expr_name_char((unsigned char)p[n]))
                 continue;
             size_t i = n + strspn(p + n, " \t\r\n"), depth = 0, j;
             for (j = i; p[j]; j++) {

@@ -142,7 +142,8 @@ int fr__build_faces(fr_system *s, const frx_mesh *mesh);
 int fr__finish_faces(fr_system *s);
 void fr__free_faces(fr_system *s);
 
-/* Helpers (system.c). */
+/* sys_util.c: keep k until the system goes (destroyed here if it
+ * cannot be kept). */
 int fr__keep_kernel(fr_system *s, frx_kernel *k);
 /* A matrix from dense host doubles [nrow][nvar][neles] (converted to
  * the backend's precision). */

@@ -8,29 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ------------------------------------------------------------ helpers */
-
-int fr__matrix_from(frx_backend *be, size_t nrow, size_t nvar, size_t neles,
-                    const double *host, frx_matrix **out)
-{
-    int rc = frx_matrix_create(be, nrow, nvar, neles, out);
-    if (!rc && host)
-        rc = frx_matrix_write_double(*out, host);
-    return rc;
-}
-
-int fr__keep_kernel(fr_system *s, frx_kernel *k)
-{
-    frx_kernel **v = realloc(s->ks, (s->nks + 1) * sizeof *v);
-    if (!v) {
-        frx_kernel_destroy(k);
-        return frx_error(FRX_ENOMEM, "fr: out of memory");
-    }
-    s->ks = v;
-    s->ks[s->nks++] = k;
-    return FRX_OK;
-}
-
 /* [neles][npts][ncol] -> a matrix of npts rows and ncol variables. */
 static int upload(fr_system *s, const double *src, size_t neles,
                   size_t npts, size_t ncol, frx_matrix **out)
