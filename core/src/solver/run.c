@@ -1,7 +1,6 @@
 /* The time loop: steps of the case's scheme to time.t-end or
  * time.steps, dt fixed, from the CFL number or from the PI controller;
- * checks, output and checkpoints at their intervals; and `frx run`'s
- * start-up and summary around it. */
+ * checks, output and checkpoints at their intervals. */
 #include "solver/solver-impl.h"
 
 #include <frx/mesh.h>
@@ -203,9 +202,7 @@ static int step(frx_solver *s)
 
 /* -------------------------------------------------------------- the run */
 
-/* Copy into the caller's struct as far as its size holds (a caller
- * built against an older frx has a smaller one). */
-static void take_stats(frx_run_stats *dst, const frx_run_stats *src)
+void frx__run_stats_copy(frx_run_stats *dst, const frx_run_stats *src)
 {
     uint32_t size = dst->size < sizeof *dst ? dst->size : sizeof *dst;
     memcpy(dst, src, size);
@@ -222,7 +219,7 @@ static void fill_stats(frx_solver *s, frx_run_stats *stats, uint64_t step0,
                          .t = s->t, .dt = s->dt, .wall = wall,
                          .errest = s->errlast, .l2 = stats->l2,
                          .l2_cap = stats->l2_cap};
-    take_stats(stats, &out);
+    frx__run_stats_copy(stats, &out);
 }
 
 /* Each variable's L2 error into l2[0..n) (NaN past the variables). */
@@ -270,67 +267,5 @@ int frx_solver_run(frx_solver *s, frx_run_stats *stats)
         if (FRX_SIZE_HOLDS(frx_run_stats, stats, l2_cap) && stats->l2)
             rc = norms_into(s, stats->l2, stats->l2_cap);
     }
-    return rc;
-}
-
-/* --------------------------------------------------------------- frx run */
-
-static int has_mesh(const frx_config *cfg)
-{
-    return frx_cfg_get(frx_config_root(cfg), "mesh") != NULL;
-}
-
-int frx_run_case(const frx_config *cfg, MPI_Comm comm, const char *restart,
-                 frx_run_stats *stats)
-{
-    if (!cfg)
-        return frx_error(FRX_EINVAL, "frx_run_case: no case");
-    frx_backend *be = NULL;
-    frx_comm *c = NULL;
-    frx_mesh *mesh = NULL;
-    frx_solver *s = NULL;
-    int rc = frx_backend_create_all(cfg, comm, &be);
-    if (rc == FRX_OK)
-        rc = frx__agree(comm, frx_comm_create(be, comm, &c),
-                        "frx's communicator");
-    if (rc == FRX_OK && has_mesh(cfg))
-        rc = frx_mesh_create(cfg, frx_comm_mpi(c), &mesh);
-    if (rc == FRX_OK)
-        rc = frx_solver_create(cfg, be, c, mesh, restart, &s);
-    double *l2 = s ? frx__calloc(s->info.nvars, sizeof *l2, "norms") : NULL;
-    frx_run_stats mine = {.size = sizeof mine, .l2 = l2,
-                          .l2_cap = s ? s->info.nvars : 0};
-    if (rc == FRX_OK) {
-        frx__summary_start(s);
-        rc = frx_solver_run(s, &mine);
-    }
-    if (rc == FRX_OK) {
-        frx__summary(s, &mine);
-        rc = frx__agree(frx_comm_mpi(c), frx__profile_report(be,
-                        frx_comm_mpi(c), mine.wall), "the profile");
-        /* the backend's pack, transfer-wait and unpack times, of every
-         * comm on it (kept and logged at info; called on every rank,
-         * whatever its level: it is collective) */
-        if (rc == FRX_OK)
-            rc = frx_comm_report(c);
-        if (stats) {
-            int has_l2 = FRX_SIZE_HOLDS(frx_run_stats, stats, l2_cap);
-            mine.l2 = has_l2 ? stats->l2 : NULL;
-            mine.l2_cap = has_l2 ? stats->l2_cap : 0;
-            for (size_t v = 0; mine.l2 && v < mine.l2_cap; v++)
-                mine.l2[v] = v < s->info.nvars && l2 ? l2[v] : NAN;
-            take_stats(stats, &mine);
-        }
-    }
-    free(l2);
-    char *msg = rc ? frx__strdup(frx_errmsg()) : NULL;
-    frx_solver_destroy(s);
-    if (mesh)
-        frx_mesh_destroy(mesh);
-    frx_comm_destroy(c);
-    frx_backend_destroy(be);
-    if (msg)
-        frx_error(rc, "%s", msg);
-    free(msg);
     return rc;
 }

@@ -159,6 +159,10 @@ void frx__progress_start(struct frx__progress *p, const frx_solver *s);
 void frx__progress_step(struct frx__progress *p, const frx_solver *s);
 void frx__progress_end(struct frx__progress *p, const frx_solver *s);
 
+/* run.c: copy into the caller's struct as far as its size holds (a
+ * caller built against an older frx has a smaller one). */
+void frx__run_stats_copy(frx_run_stats *dst, const frx_run_stats *src);
+
 /* Rank 0: what runs, before the loop; what it did, after. */
 void frx__summary_start(const frx_solver *s);
 void frx__summary(const frx_solver *s, const frx_run_stats *st);
