@@ -42,7 +42,7 @@ static void one_copy(void *ctx)
     }
 #endif
     c->failed |= c->d.MemcpyDtoDAsync(c->b, c->a, c->bytes, c->stream) != 0;
-    c->failed |= c->d.StreamSynchronize(c->stream) != 0;
+    c->failed |= c->d.api.stream_wait(c->stream) != 0;
 }
 
 static int cuda_start(struct copy *c, char *name, size_t n)
@@ -58,15 +58,15 @@ static int cuda_start(struct copy *c, char *name, size_t n)
     int rc = c->d.Init(0);
     rc = rc ? rc : c->d.DeviceGet(&dev, 0);
     rc = rc ? rc : c->d.DeviceGetName(name, (int)n, dev);
-    rc = rc ? rc : c->d.DeviceGetAttribute(&major, CU_ATTR_CC_MAJOR, dev);
-    rc = rc ? rc : c->d.DeviceGetAttribute(&minor, CU_ATTR_CC_MINOR, dev);
+    rc = rc ? rc : c->d.api.device_attribute(&major, CU_ATTR_CC_MAJOR, dev);
+    rc = rc ? rc : c->d.api.device_attribute(&minor, CU_ATTR_CC_MINOR, dev);
     rc = rc ? rc : c->d.DevicePrimaryCtxRetain(&ctx, dev);
     rc = rc ? rc : c->d.CtxSetCurrent(ctx);
     rc = rc ? rc : c->d.StreamCreate(&c->stream, CU_STREAM_NONBLOCKING);
-    rc = rc ? rc : c->d.MemAlloc(&c->a, c->bytes);
-    rc = rc ? rc : c->d.MemAlloc(&c->b, c->bytes);
-    rc = rc ? rc : c->d.MemsetD8Async(c->a, 1, c->bytes, c->stream);
-    rc = rc ? rc : c->d.StreamSynchronize(c->stream);
+    rc = rc ? rc : c->d.api.mem_alloc(&c->a, c->bytes);
+    rc = rc ? rc : c->d.api.mem_alloc(&c->b, c->bytes);
+    rc = rc ? rc : c->d.api.memset_async(c->a, 1, c->bytes, c->stream);
+    rc = rc ? rc : c->d.api.stream_wait(c->stream);
     if (rc) {
         fprintf(stderr, "bench/devcopy: cuda: device 0: %s (%d)\n",
                 frx_cuda_errname(&c->d, rc), rc);

@@ -59,6 +59,10 @@ START_TEST(symbols_are_those_cuda_h_names)
     CU_FUNCTIONS(CHECK_NAME)
     CU_OPTIONAL_FUNCTIONS(CHECK_NAME)
 #undef CHECK_NAME
+    /* gpu-common's calls */
+#define CHECK_API(field, symbol, call) ck_assert_str_eq(symbol, XSTR(call));
+    CU_API_FUNCTIONS(CHECK_API)
+#undef CHECK_API
 }
 END_TEST
 #endif
@@ -141,6 +145,12 @@ START_TEST(stub_library_has_every_symbol)
     ck_assert_int_eq(rc, CU_ERR_STUB_LIBRARY);
     ck_assert_str_eq(frx_cuda_errname(&d, rc), "CUDA_ERROR_STUB_LIBRARY");
     ck_assert_ptr_nonnull(d.GetErrorString); /* the stub has it too */
+    /* gpu-common's calls, each with its name for messages */
+#define HAS_API(field, symbol, call)              \
+    ck_assert_ptr_nonnull(d.api.field);          \
+    ck_assert_str_eq(d.api.name.field, #call);
+    CU_API_FUNCTIONS(HAS_API)
+#undef HAS_API
     char msg[2048];
     frx_cuda_init_failed(&d, rc, msg, sizeof msg);
     ck_assert_msg(strstr(msg, stub) == msg, "%s", msg);

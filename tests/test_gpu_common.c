@@ -234,6 +234,169 @@ START_TEST(log_names_the_kept_source)
 }
 END_TEST
 
+/* ------------------------------------- the primitives over a driver */
+
+/* A driver that records its last call and answers with drv.rc. */
+static struct {
+    int rc, calls;
+    const char *last;
+    gpu_dptr addr;
+    size_t bytes;
+    unsigned flags, grid[3], block[3];
+    void *stream, *ev, **params;
+    const void *host;
+    int to_host;
+} drv;
+
+#define RECORD(name) (drv.calls++, drv.last = name, drv.rc)
+
+static int d_alloc(gpu_dptr *a, size_t n)
+{
+    drv.bytes = n;
+    *a = drv.rc ? 0 : 0x7000;
+    return RECORD("alloc");
+}
+
+static int d_host_alloc(void **h, size_t n, unsigned f)
+{
+    drv.bytes = n, drv.flags = f;
+    *h = NULL;
+    return RECORD("host_alloc");
+}
+
+static int d_memset(gpu_dptr a, unsigned char v, size_t n, void *s)
+{
+    ck_assert_int_eq(v, 0);
+    drv.addr = a, drv.bytes = n, drv.stream = s;
+    return RECORD("memset");
+}
+
+static int d_to_device(gpu_dptr a, const void *h, size_t n, void *s)
+{
+    drv.addr = a, drv.host = h, drv.bytes = n, drv.stream = s;
+    drv.to_host = 0;
+    return RECORD("to_device");
+}
+
+static int d_to_host(void *h, gpu_dptr a, size_t n, void *s)
+{
+    drv.addr = a, drv.host = h, drv.bytes = n, drv.stream = s;
+    drv.to_host = 1;
+    return RECORD("to_host");
+}
+
+static int d_event_create(void **ev, unsigned f)
+{
+    drv.flags = f;
+    *ev = &drv;
+    return RECORD("event_create");
+}
+
+static int d_record(void *ev, void *s)
+{
+    drv.ev = ev, drv.stream = s;
+    return RECORD("record");
+}
+
+static int d_stream_wait(void *s)
+{
+    drv.stream = s;
+    return RECORD("stream_wait");
+}
+
+static int d_launch(void *f, unsigned gx, unsigned gy, unsigned gz,
+                    unsigned bx, unsigned by, unsigned bz, unsigned shared,
+                    void *s, void **params, void **extra)
+{
+    (void)f;
+    ck_assert_uint_eq(shared, 0);
+    ck_assert_ptr_null(extra);
+    drv.grid[0] = gx, drv.grid[1] = gy, drv.grid[2] = gz;
+    drv.block[0] = bx, drv.block[1] = by, drv.block[2] = bz;
+    drv.stream = s, drv.params = params;
+    return RECORD("launch");
+}
+
+static void d_describe(const struct gpu *g, int rc, char *buf, size_t n)
+{
+    (void)g;
+    snprintf(buf, n, "TEST_ERROR_%d (%d): it went wrong", rc, rc);
+}
+
+static const struct gpu_api rec_api = {
+    .mem_alloc = d_alloc, .host_alloc = d_host_alloc,
+    .memset_async = d_memset, .copy_to_device = d_to_device,
+    .copy_to_host = d_to_host, .event_create = d_event_create,
+    .event_record = d_record, .stream_wait = d_stream_wait,
+    .launch = d_launch,
+    .name = {.mem_alloc = "tMemAlloc", .host_alloc = "tHostAlloc",
+             .memset_async = "tMemset", .copy_to_device = "tCopyHtoD",
+             .copy_to_host = "tCopyDtoH", .event_create = "tEventCreate",
+             .event_record = "tEventRecord", .stream_wait = "tStreamSync",
+             .launch = "tLaunch"},
+    .host_alloc_flags = 5, .event_flags = 7, .out_of_memory = 2,
+    .describe = d_describe};
+
+/* Each primitive makes its call on the backend's stream with the
+ * driver's flags; a failure names the vendor, what was being done, the
+ * call and the driver's description, and the driver's out of memory is
+ * FRX_ENOMEM. */
+START_TEST(driver_primitives_call_and_name)
+{
+    int stream;
+    struct gpu g = {.api = &rec_api, .vendor = "testgpu", .stream = &stream,
+                    .device = "Test GPU"};
+    memset(&drv, 0, sizeof drv);
+    uint64_t addr = 0;
+    ck_assert_int_eq(frx_gpu_drv_alloc(&g, 256, &addr), FRX_OK);
+    ck_assert_uint_eq(addr, 0x7000);
+    ck_assert_uint_eq(drv.bytes, 256);
+    drv.rc = 2;
+    ck_assert_int_eq(frx_gpu_drv_alloc(&g, 512, &addr), FRX_ENOMEM);
+    ck_assert_str_eq(frx_errmsg(), "testgpu: allocating 512 bytes on 'Test "
+                     "GPU': tMemAlloc failed: TEST_ERROR_2 (2): it went "
+                     "wrong");
+    drv.rc = 700;
+    void *host;
+    ck_assert_int_eq(frx_gpu_drv_host_alloc(&g, 64, &host), FRX_EBACKEND);
+    ck_assert_uint_eq(drv.flags, 5);
+    ck_assert_str_eq(frx_errmsg(), "testgpu: allocating 64 bytes of pinned "
+                     "host memory: tHostAlloc failed: TEST_ERROR_700 (700): "
+                     "it went wrong");
+    drv.rc = 0;
+    ck_assert_int_eq(frx_gpu_drv_zero(&g, 0x7100, 128), FRX_OK);
+    ck_assert(drv.addr == 0x7100 && drv.bytes == 128);
+    ck_assert_ptr_eq(drv.stream, &stream);
+    char buf[8];
+    ck_assert_int_eq(frx_gpu_drv_copy(&g, 0x7200, buf, 8, 1), FRX_OK);
+    ck_assert_str_eq(drv.last, "to_host");
+    ck_assert(drv.addr == 0x7200 && drv.host == buf && drv.bytes == 8);
+    drv.rc = 1;
+    ck_assert_int_eq(frx_gpu_drv_copy(&g, 0x7200, buf, 8, 0), FRX_EBACKEND);
+    ck_assert_str_eq(drv.last, "to_device");
+    ck_assert_str_eq(frx_errmsg(), "testgpu: copying 8 bytes to the device: "
+                     "tCopyHtoD failed: TEST_ERROR_1 (1): it went wrong");
+    drv.rc = 0;
+    void *ev = NULL;
+    ck_assert_int_eq(frx_gpu_drv_event_new(&g, &ev), FRX_OK);
+    ck_assert_uint_eq(drv.flags, 7);
+    ck_assert_int_eq(frx_gpu_drv_record(&g, ev), FRX_OK);
+    ck_assert(drv.ev == ev && drv.stream == &stream);
+    drv.rc = 3;
+    ck_assert_int_eq(frx_gpu_drv_stream_wait(&g), FRX_EBACKEND);
+    ck_assert_str_eq(frx_errmsg(), "testgpu: waiting for 'Test GPU': "
+                     "tStreamSync failed: TEST_ERROR_3 (3): it went wrong");
+    drv.rc = 0;
+    void *params[2];
+    ck_assert_int_eq(frx_gpu_drv_launch(&g, &drv, (unsigned[]){40, 3}, 128,
+                                        params), FRX_OK);
+    ck_assert(drv.grid[0] == 40 && drv.grid[1] == 3 && drv.grid[2] == 1);
+    ck_assert(drv.block[0] == 128 && drv.block[1] == 1 && drv.block[2] == 1);
+    ck_assert(drv.params == params && drv.stream == &stream);
+    ck_assert_int_eq(drv.calls, 10);
+}
+END_TEST
+
 /* ------------------------------------------- products by a vendor BLAS */
 
 /* A vendor whose BLAS records the last gemm it was given. */
@@ -607,6 +770,7 @@ static Suite *suite(void)
     tcase_add_test(tc, params_as_kernels_take_them);
     tcase_add_test(tc, rtc_open_says_what_it_tried);
     tcase_add_test(tc, log_names_the_kept_source);
+    tcase_add_test(tc, driver_primitives_call_and_name);
     tcase_add_test(tc, product_is_one_column_major_gemm);
     tcase_add_test(tc, product_refusals);
     tcase_add_test(tc, describe_fills_info);

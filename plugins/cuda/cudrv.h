@@ -8,6 +8,8 @@
 #ifndef FRX_CUDRV_H
 #define FRX_CUDRV_H
 
+#include "gpu.h"
+
 #include <stddef.h>
 
 typedef int cu_result;
@@ -52,8 +54,9 @@ enum {
     X(719, LAUNCH_FAILED) X(803, SYSTEM_DRIVER_MISMATCH)                  \
     X(804, COMPAT_NOT_SUPPORTED_ON_DEVICE) X(999, UNKNOWN)
 
-/* X(field, symbol, parameters): the functions, by the name cuda.h gives
- * the call (cuMemAlloc is cuMemAlloc_v2, ...). */
+/* X(field, symbol, parameters): the functions only the cuda plugin
+ * calls, by the symbol cuda.h gives the call (cuStreamDestroy is
+ * cuStreamDestroy_v2, ...). */
 #define CU_FUNCTIONS(X)                                                      \
     X(Init, "cuInit", (unsigned flags))                                      \
     X(DriverGetVersion, "cuDriverGetVersion", (int *version))                \
@@ -61,8 +64,6 @@ enum {
     X(DeviceGetCount, "cuDeviceGetCount", (int *count))                      \
     X(DeviceGet, "cuDeviceGet", (cu_device *dev, int ordinal))               \
     X(DeviceGetName, "cuDeviceGetName", (char *name, int len, cu_device d))  \
-    X(DeviceGetAttribute, "cuDeviceGetAttribute",                            \
-      (int *value, int attribute, cu_device d))                              \
     X(DeviceGetUuid, "cuDeviceGetUuid_v2", (cu_uuid *uuid, cu_device d))     \
     X(DevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain",                    \
       (cu_context *ctx, cu_device d))                                        \
@@ -70,31 +71,30 @@ enum {
     X(CtxSetCurrent, "cuCtxSetCurrent", (cu_context ctx))                    \
     X(StreamCreate, "cuStreamCreate", (cu_stream *s, unsigned flags))        \
     X(StreamDestroy, "cuStreamDestroy_v2", (cu_stream s))                    \
-    X(StreamSynchronize, "cuStreamSynchronize", (cu_stream s))               \
-    X(EventCreate, "cuEventCreate", (cu_event *e, unsigned flags))           \
-    X(EventDestroy, "cuEventDestroy_v2", (cu_event e))                       \
-    X(EventRecord, "cuEventRecord", (cu_event e, cu_stream s))               \
-    X(EventSynchronize, "cuEventSynchronize", (cu_event e))                  \
-    X(MemAlloc, "cuMemAlloc_v2", (cu_ptr *p, size_t bytes))                  \
-    X(MemFree, "cuMemFree_v2", (cu_ptr p))                                   \
-    X(MemHostAlloc, "cuMemHostAlloc", (void **p, size_t bytes, unsigned f))  \
-    X(MemFreeHost, "cuMemFreeHost", (void *p))                               \
-    X(MemsetD8Async, "cuMemsetD8Async",                                      \
-      (cu_ptr p, unsigned char value, size_t n, cu_stream s))                \
-    X(MemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2",                               \
-      (cu_ptr dst, const void *src, size_t bytes, cu_stream s))              \
-    X(MemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2",                               \
-      (void *dst, cu_ptr src, size_t bytes, cu_stream s))                    \
     X(MemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2",                               \
-      (cu_ptr dst, cu_ptr src, size_t bytes, cu_stream s))                   \
-    X(ModuleLoadData, "cuModuleLoadData", (cu_module *m, const void *image)) \
-    X(ModuleUnload, "cuModuleUnload", (cu_module m))                         \
-    X(ModuleGetFunction, "cuModuleGetFunction",                              \
-      (cu_function *f, cu_module m, const char *name))                       \
-    X(LaunchKernel, "cuLaunchKernel",                                        \
-      (cu_function f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,    \
-       unsigned by, unsigned bz, unsigned shared, cu_stream s,               \
-       void **params, void **extra))
+      (cu_ptr dst, cu_ptr src, size_t bytes, cu_stream s))
+
+/* X(field, symbol, call): the calls gpu-common makes its primitives of
+ * (struct gpu_api, gpu.h's parameters: handles as pointers), by symbol,
+ * and the call's name in cuda.h and in messages. */
+#define CU_API_FUNCTIONS(X)                                                  \
+    X(mem_alloc, "cuMemAlloc_v2", cuMemAlloc)                                \
+    X(mem_free, "cuMemFree_v2", cuMemFree)                                   \
+    X(host_alloc, "cuMemHostAlloc", cuMemHostAlloc)                          \
+    X(host_free, "cuMemFreeHost", cuMemFreeHost)                             \
+    X(memset_async, "cuMemsetD8Async", cuMemsetD8Async)                      \
+    X(copy_to_device, "cuMemcpyHtoDAsync_v2", cuMemcpyHtoDAsync)             \
+    X(copy_to_host, "cuMemcpyDtoHAsync_v2", cuMemcpyDtoHAsync)               \
+    X(event_create, "cuEventCreate", cuEventCreate)                          \
+    X(event_destroy, "cuEventDestroy_v2", cuEventDestroy)                    \
+    X(event_record, "cuEventRecord", cuEventRecord)                          \
+    X(event_wait, "cuEventSynchronize", cuEventSynchronize)                  \
+    X(stream_wait, "cuStreamSynchronize", cuStreamSynchronize)               \
+    X(module_load, "cuModuleLoadData", cuModuleLoadData)                     \
+    X(module_unload, "cuModuleUnload", cuModuleUnload)                       \
+    X(module_function, "cuModuleGetFunction", cuModuleGetFunction)           \
+    X(launch, "cuLaunchKernel", cuLaunchKernel)                              \
+    X(device_attribute, "cuDeviceGetAttribute", cuDeviceGetAttribute)
 
 /* The same, for the functions used where the driver has them (NULL
  * where not). */
@@ -107,10 +107,14 @@ struct cu_driver {
     CU_FUNCTIONS(CU_FIELD)
     CU_OPTIONAL_FUNCTIONS(CU_FIELD)
 #undef CU_FIELD
+    /* CU_API_FUNCTIONS and their names; the rest is the plugin's to
+     * fill (constants, describe) */
+    struct gpu_api api;
 };
 
-/* Open the driver library (normally "libcuda.so.1") and every function:
- * 0, or -1 with the reason in why ("libcuda.so.1 not found: ..."). */
+/* Open the driver library (normally "libcuda.so.1") and every function
+ * of both lists: 0, or -1 with the reason in why ("libcuda.so.1 not
+ * found: ..."). */
 int frx_cuda_driver_open(struct cu_driver *d, const char *lib, char *why,
                          size_t n);
 

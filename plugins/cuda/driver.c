@@ -29,6 +29,12 @@ int frx_cuda_driver_open(struct cu_driver *d, const char *lib, char *why,
         missing = symbol;
     CU_FUNCTIONS(CU_LOAD)
 #undef CU_LOAD
+#define CU_LOAD_API(field, symbol, call)                                     \
+    if (!missing && !(*(void **)&d->api.field = dlsym(d->lib, symbol)))  \
+        missing = symbol;                                                \
+    d->api.name.field = #call;
+    CU_API_FUNCTIONS(CU_LOAD_API)
+#undef CU_LOAD_API
 #define CU_LOAD_OPTIONAL(field, symbol, params) \
     *(void **)&d->field = dlsym(d->lib, symbol);
     CU_OPTIONAL_FUNCTIONS(CU_LOAD_OPTIONAL)

@@ -1,12 +1,18 @@
 /* gpu-common: what the cuda and hip backends share, with no vendor
- * header. Each plugin opens its vendor's runtime, chooses a device and
- * fills a table of primitives (allocate, copy, record an event, load a
- * module, launch...); on top of it this library implements the backend
- * (frx_backend_ops), the pack and unpack kernels (from the core's
- * generator), the kernel cache, launches and operator products by the
- * vendor's BLAS where it has one (cuBLAS). The pieces that need no
- * device (device choice, launch geometry, parameters, the run-time
- * compilers' loader) are unit-tested here without a GPU.
+ * header. A plugin gives its vendor's driver calls (struct gpu_api, in
+ * the shape both CUDA's driver API and HIP's module API have) and the
+ * steps of its start-up that differ (struct gpu_backend: opening the
+ * runtime, describing a device, making it current); this library makes
+ * the backend of them: create, probe and destroy (plugin.c), the
+ * primitives over the driver calls with their messages and error codes
+ * (driver.c), memory, copies and events (backend.c), the pack and unpack
+ * kernels (from the core's generator), the kernel cache, launches with
+ * their parameters, and operator products by the vendor's BLAS where it
+ * has one (cuBLAS). The pieces that need no device (device choice,
+ * launch geometry, parameters, the run-time compilers' loader, the
+ * primitives over a recorded driver) are unit-tested here without a
+ * GPU; frx-fakegpu runs the rest on host memory through its own
+ * primitives (struct gpu_vendor).
  *
  * Ordering: every command goes to one in-order stream, in the order frx
  * issues it, which is every dependency a graph has; the host waits only
@@ -196,9 +202,16 @@ struct gpu_pack_set {
 };
 #define GPU_PACK_SHAPES 16
 
+struct gpu_api;
+struct gpu_backend;
+
 /* The shared state: the first member of each plugin's own. */
 struct gpu {
     const struct gpu_vendor *vd;
+    const struct gpu_backend *backend; /* plugin.c's: NULL in tests */
+    const struct gpu_api *api; /* driver.c's primitives call these */
+    void *stream;         /* the backend's stream (driver.c) */
+    int ordinal;          /* the device's, as the driver numbers it */
     const char *vendor;   /* "cuda", "hip": messages, cache keys */
     int target;           /* FRX_TARGET_CUDA, FRX_TARGET_HIP */
     int precision;
@@ -308,5 +321,170 @@ void frx_gpu_product_free(void *state, void *plan);
  * warp's (or wavefront's) worth of elements, so that the threads of one
  * read whole lines; rows start on 128-byte lines. */
 #define FRX_GPU_ALIGNMENT 128
+
+/* ---------------------------------- a vendor's driver calls (driver.c) */
+
+/* A device address as the driver APIs take it (CUdeviceptr). */
+typedef unsigned long long gpu_dptr;
+
+/* X(call, parameters): the driver calls the primitives are made of, as
+ * CUDA's driver API has them (cuMemAlloc, ...) and HIP's module API too
+ * (hipMalloc, ...). Each returns the vendor's result, 0 for success;
+ * handles are pointers. */
+#define GPU_API_CALLS(X)                                                    \
+    X(mem_alloc, (gpu_dptr * addr, size_t bytes))                           \
+    X(mem_free, (gpu_dptr addr))                                            \
+    X(host_alloc, (void **host, size_t bytes, unsigned flags))              \
+    X(host_free, (void *host))                                              \
+    X(memset_async,                                                         \
+      (gpu_dptr addr, unsigned char value, size_t bytes, void *stream))     \
+    X(copy_to_device,                                                       \
+      (gpu_dptr dst, const void *src, size_t bytes, void *stream))          \
+    X(copy_to_host, (void *dst, gpu_dptr src, size_t bytes, void *stream))  \
+    X(event_create, (void **ev, unsigned flags))                            \
+    X(event_destroy, (void *ev))                                            \
+    X(event_record, (void *ev, void *stream))                               \
+    X(event_wait, (void *ev))                                               \
+    X(stream_wait, (void *stream))                                          \
+    X(module_load, (void **mod, const void *image))                         \
+    X(module_unload, (void *mod))                                           \
+    X(module_function, (void **fn, void *mod, const char *name))            \
+    X(launch, (void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, \
+               unsigned by, unsigned bz, unsigned shared, void *stream,      \
+               void **params, void **extra))                                \
+    X(device_attribute, (int *value, int attribute, int ordinal))
+
+struct gpu_api {
+#define GPU_API_FIELD(call, params) int(*call) params;
+    GPU_API_CALLS(GPU_API_FIELD)
+#undef GPU_API_FIELD
+    /* each call's name in messages: "cuMemAlloc", "hipMalloc" */
+    struct {
+#define GPU_API_NAME(call, params) const char *call;
+        GPU_API_CALLS(GPU_API_NAME)
+#undef GPU_API_NAME
+    } name;
+    unsigned host_alloc_flags; /* pinned memory any context may use */
+    unsigned event_flags;      /* events that keep no time */
+    int out_of_memory;         /* the result that says so: FRX_ENOMEM */
+    int attr_max_grid_x, attr_max_grid_y, attr_warp; /* device_attribute */
+    /* "NAME (rc): the driver's description" of a result, into buf */
+    void (*describe)(const struct gpu *g, int rc, char *buf, size_t n);
+};
+
+/* frx_error with "<vendor>: <what>: <call> failed: <description>":
+ * FRX_ENOMEM where rc is the driver's out of memory, else FRX_EBACKEND.
+ * For every driver call, the vendor's own (contexts, streams) too. */
+int frx_gpu_fail(const struct gpu *g, int rc, const char *call,
+                 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* The primitives over g->api and g->stream, for a vendor's table:
+ * {FRX_GPU_DRIVER_PRIMITIVES, .blas = ...}. */
+int frx_gpu_drv_alloc(struct gpu *g, size_t bytes, uint64_t *addr);
+void frx_gpu_drv_free(struct gpu *g, uint64_t addr);
+int frx_gpu_drv_host_alloc(struct gpu *g, size_t bytes, void **host);
+void frx_gpu_drv_host_free(struct gpu *g, void *host);
+int frx_gpu_drv_zero(struct gpu *g, uint64_t addr, size_t bytes);
+int frx_gpu_drv_copy(struct gpu *g, uint64_t addr, void *host, size_t bytes,
+                     int to_host);
+int frx_gpu_drv_event_new(struct gpu *g, void **ev);
+void frx_gpu_drv_event_free(struct gpu *g, void *ev);
+int frx_gpu_drv_record(struct gpu *g, void *ev);
+int frx_gpu_drv_event_wait(struct gpu *g, void *ev);
+int frx_gpu_drv_stream_wait(struct gpu *g);
+int frx_gpu_drv_module_load(struct gpu *g, const void *image, size_t size,
+                            void **mod);
+void frx_gpu_drv_module_free(struct gpu *g, void *mod);
+int frx_gpu_drv_function(struct gpu *g, void *mod, const char *entry,
+                         void **fn);
+int frx_gpu_drv_launch(struct gpu *g, void *fn, const unsigned grid[2],
+                       unsigned block, void **params);
+
+#define FRX_GPU_DRIVER_PRIMITIVES                                           \
+    .alloc = frx_gpu_drv_alloc, .free = frx_gpu_drv_free,                   \
+    .host_alloc = frx_gpu_drv_host_alloc,                                   \
+    .host_free = frx_gpu_drv_host_free, .zero = frx_gpu_drv_zero,           \
+    .copy = frx_gpu_drv_copy, .event_new = frx_gpu_drv_event_new,           \
+    .event_free = frx_gpu_drv_event_free, .record = frx_gpu_drv_record,     \
+    .event_wait = frx_gpu_drv_event_wait,                                   \
+    .stream_wait = frx_gpu_drv_stream_wait,                                 \
+    .module_load = frx_gpu_drv_module_load,                                 \
+    .module_free = frx_gpu_drv_module_free,                                 \
+    .function = frx_gpu_drv_function, .launch = frx_gpu_drv_launch
+
+/* ------------------------------------ a GPU backend plugin (plugin.c) */
+
+/* A vendor's plugin as gpu-common starts it: what differs, around the
+ * start-up every GPU backend follows (open the runtime and its
+ * compiler, describe the visible devices, pick one by backend.<name>.
+ * device or a rule, make it current with a stream, read its limits,
+ * check the compiler knows its architecture, build the pack kernels).
+ * Each step returns FRX_OK or an error with its message recorded. */
+struct gpu_backend {
+    const char *name;          /* "cuda": messages, options, cache keys */
+    int target;                /* FRX_TARGET_CUDA */
+    size_t state_size;         /* the plugin's state: struct gpu first */
+    const struct gpu_vendor *vd;
+    const char *suffix;        /* of cached code: ".cubin" */
+    const char *src_suffix;    /* of kept sources: ".cu" */
+    const char *chunk;         /* a chunk's threads are a "warp" */
+    const char *mpi_kind;      /* device memory MPI may be given: "cuda" */
+    unsigned block;            /* threads a block */
+    const char *arch_opt;      /* the compiler's option, "%s" the arch */
+    const char *const *visible; /* variables that narrow the devices */
+    size_t nvisible;
+    /* the runtime and its compiler (g->api, g->rtc), *count devices;
+     * FRX_EUNAVAIL saying why it cannot start here */
+    int (*open)(struct gpu *g, int *count);
+    /* device ordinal's name, id and architecture */
+    int (*describe)(struct gpu *g, int ordinal, struct gpu_device *out);
+    /* can g->rtc compile for dev's architecture? FRX_EUNAVAIL if not */
+    int (*compiles)(struct gpu *g, const struct gpu_device *dev);
+    /* g->ordinal current, with its stream in g->stream; g->driver set */
+    int (*open_device)(struct gpu *g, const struct gpu_device *dev);
+    /* the versions frx_gpu_probe names: "driver 13.0, NVRTC 13.0" */
+    void (*versions)(const struct gpu *g, char *buf, size_t n);
+    /* after frx_gpu_stop: the vendor's own (stream, context, BLAS) */
+    void (*close)(struct gpu *g);
+};
+
+/* backend.<name>.device, the one option of a GPU backend; id says how
+ * its vendor names a GPU: "UUID (GPU-..., as nvidia-smi -L shows)". */
+#define FRX_GPU_DEVICE_OPTION(id)                                           \
+    {.key = "device", .type = FRX_OPT_STRING, .def = "local-rank",          \
+     .help = "the GPU: local-rank (the rank's index among its node's ranks " \
+             "on this backend, modulo the GPUs), an index among the "       \
+             "visible GPUs, or a GPU's " id}
+
+/* The plugin's create, probe and destroy (frx_backend_ops). */
+int frx_gpu_create(const struct gpu_backend *b, const frx_backend_init *init,
+                   frx_backend_info *info, void **state);
+int frx_gpu_probe(const struct gpu_backend *b, char *why, size_t n);
+void frx_gpu_destroy(void *state);
+
+/* A GPU backend plugin's ops table and descriptor, every op gpu-common's:
+ * name and target as b has them, priority for backend.name: auto, the
+ * plugin's options, its summary, then more ops (FRX_GPU_PRODUCT_OPS). */
+#define FRX_GPU_PLUGIN(b, name, target_, priority_, options_, summary,     \
+                       ...)                                                 \
+    static int gpu_plugin_create(const frx_backend_init *init,              \
+                                 frx_backend_info *info, void **state)      \
+    {                                                                       \
+        return frx_gpu_create(&(b), init, info, state);                     \
+    }                                                                       \
+    static int gpu_plugin_probe(char *why, size_t n)                        \
+    {                                                                       \
+        return frx_gpu_probe(&(b), why, n);                                 \
+    }                                                                       \
+    static const frx_backend_ops gpu_plugin_ops = {                         \
+        .size = sizeof(frx_backend_ops), .priority = (priority_),           \
+        .options = (options_), .probe = gpu_plugin_probe,                   \
+        .create = gpu_plugin_create, .destroy = frx_gpu_destroy,            \
+        .target = (target_), FRX_GPU_BACKEND_OPS, __VA_ARGS__};             \
+    static const frx_plugin_desc gpu_plugin_desc = {                        \
+        FRX_PLUGIN_DESC_INIT(FRX_PLUGIN_BACKEND, name, FRX_VERSION,         \
+                             summary),                                      \
+        .backend = &gpu_plugin_ops};                                        \
+    FRX_PLUGIN_DEFINE(gpu_plugin_desc)
 
 #endif

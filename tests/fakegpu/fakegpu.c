@@ -706,6 +706,15 @@ static int f_gemm(struct gpu *g, int m, int n, int k, double alpha,
     return push(g, (struct cmd){.kind = C_GEMM, .addr = c, .gemm = q});
 }
 
+/* The limits a device reports: grid x, grid y, warp. */
+static int fake_attribute(int *value, int attribute, int ordinal)
+{
+    static const int limits[] = {1 << 30, 65535, 32};
+    (void)ordinal;
+    *value = limits[attribute];
+    return 0;
+}
+
 static const struct gpu_vendor fake_vendor = {
     .alloc = f_alloc, .free = f_free, .host_alloc = f_host_alloc,
     .host_free = f_host_free, .zero = f_zero, .copy = f_copy,
@@ -719,34 +728,16 @@ static const char *const fake_libs[] = {"fakeblas", NULL};
 
 /* ------------------------------------------------------ the plugin */
 
-static int fake_probe(char *why, size_t n)
+/* FRX_FAKEGPU_DEVICES=N (1 to 8, else 1): devices "fake GPU 0"... to
+ * choose among by backend.fakegpu.device, for tests of the choice; all
+ * of them the same host memory. */
+static int fake_open(struct gpu *g, int *count)
 {
-    snprintf(why, n, "a GPU made of host memory (tests only)");
-    return FRX_OK;
-}
-
-static void fake_destroy(void *state)
-{
-    struct fake *s = state;
-    frx_gpu_stop(&s->g);
-    free(s->q);
-    free(s);
-}
-
-static int fake_create(const frx_backend_init *init, frx_backend_info *info,
-                       void **state)
-{
-    struct fake *s = calloc(1, sizeof *s);
-    if (!s)
-        return frx_error(FRX_ENOMEM, "fakegpu: out of memory");
-    struct gpu *g = &s->g;
-    *g = (struct gpu){.vd = &fake_vendor, .vendor = "fakegpu",
-                      .target = FRX_TARGET_CUDA,
-                      .precision = init->precision,
-                      /* small blocks: every launch spans several */
-                      .lim = {.block = 16, .max_grid_x = 1u << 30,
-                              .max_grid_y = 65535},
-                      .suffix = ".so", .src_suffix = ".cu", .idle = 1};
+    static const struct gpu_api limits = {
+        .device_attribute = fake_attribute,
+        .name = {.device_attribute = "fakeDeviceGetAttribute"},
+        .attr_max_grid_x = 0, .attr_max_grid_y = 1, .attr_warp = 2};
+    g->api = &limits; /* the primitives are fake_vendor's own */
     snprintf(g->rtc.name, sizeof g->rtc.name, "cc");
     g->rtc.create = rtc_create;
     g->rtc.compile = rtc_compile;
@@ -756,54 +747,56 @@ static int fake_create(const frx_backend_init *init, frx_backend_info *info,
     g->rtc.code = rtc_code;
     g->rtc.destroy = rtc_destroy;
     g->rtc.errstr = rtc_errstr;
-    snprintf(g->arch, sizeof g->arch, "host");
+    const char *nd = getenv("FRX_FAKEGPU_DEVICES");
+    *count = nd && atoi(nd) > 0 && atoi(nd) <= 8 ? atoi(nd) : 1;
+    return FRX_OK;
+}
+
+static int fake_describe(struct gpu *g, int i, struct gpu_device *out)
+{
+    (void)g;
+    snprintf(out->name, sizeof out->name, "fake GPU %d", i);
+    snprintf(out->id, sizeof out->id, "GPU-fake-%d", i);
+    snprintf(out->arch, sizeof out->arch, "host");
+    return FRX_OK;
+}
+
+static int fake_compiles(struct gpu *g, const struct gpu_device *dev)
+{
+    (void)g, (void)dev;
+    return FRX_OK;
+}
+
+static int fake_open_device(struct gpu *g, const struct gpu_device *dev)
+{
+    (void)dev;
+    g->stream = g; /* commands queue on the state */
     /* in the cache key: bumped when the runner it wraps kernels in
      * changes (2: 64-bit frx_ix64 parameters; 3: kernels that
      * synchronize, their threads as coroutines) */
     snprintf(g->driver, sizeof g->driver, "fakegpu 3");
-    snprintf(g->rtc_version, sizeof g->rtc_version, "cc");
-    snprintf(g->device, sizeof g->device, "fake GPU");
-    /* FRX_FAKEGPU_DEVICES=N (1 to 8, else 1): devices "fake GPU 0"...
-     * to choose among by backend.fakegpu.device, for tests of the
-     * choice; all of them the same host memory */
-    struct gpu_device devs[8];
-    const char *nd = getenv("FRX_FAKEGPU_DEVICES");
-    int n = nd && atoi(nd) > 0 && atoi(nd) <= 8 ? atoi(nd) : 1, k;
-    for (int i = 0; i < n; i++) {
-        snprintf(devs[i].name, sizeof devs[i].name, "fake GPU %d", i);
-        snprintf(devs[i].id, sizeof devs[i].id, "GPU-fake-%d", i);
-        snprintf(devs[i].arch, sizeof devs[i].arch, "host");
-    }
-    int rc = frx_gpu_pick(init, "fakegpu", NULL, 0, devs, (size_t)n, &k);
-    if (rc == FRX_OK)
-        rc = frx_gpu_start(g);
-    if (rc) {
-        fake_destroy(s);
-        return rc;
-    }
-    info->soasz = 32;
-    info->alignment = FRX_GPU_ALIGNMENT;
-    info->host_accessible = 0;
-    snprintf(info->device, sizeof info->device, "fake GPU (host memory)");
-    *state = s;
     return FRX_OK;
 }
 
-static const frx_backend_ops fake_ops = {
-    .size = sizeof(frx_backend_ops),
-    .priority = 0,
-    .probe = fake_probe,
-    .create = fake_create,
-    .destroy = fake_destroy,
-    .target = FRX_TARGET_CUDA,
-    FRX_GPU_BACKEND_OPS,
-    FRX_GPU_PRODUCT_OPS(fake_libs),
-};
+static void fake_versions(const struct gpu *g, char *buf, size_t n)
+{
+    (void)g;
+    snprintf(buf, n, "a GPU made of host memory (tests only)");
+}
 
-static const frx_plugin_desc fake_desc = {
-    FRX_PLUGIN_DESC_INIT(FRX_PLUGIN_BACKEND, "fakegpu", FRX_VERSION,
-                         "gpu-common on host memory (tests only)"),
-    .backend = &fake_ops,
-};
+static void fake_close(struct gpu *g) { free(fk(g)->q); }
 
-FRX_PLUGIN_DEFINE(fake_desc)
+static const struct gpu_backend fake_backend = {
+    .name = "fakegpu", .target = FRX_TARGET_CUDA,
+    .state_size = sizeof(struct fake), .vd = &fake_vendor,
+    .suffix = ".so", .src_suffix = ".cu", .chunk = "warp",
+    .mpi_kind = NULL, .block = 16, /* small blocks: every launch spans
+                                      several */
+    .arch_opt = "--fake-arch=", .open = fake_open,
+    .describe = fake_describe, .compiles = fake_compiles,
+    .open_device = fake_open_device, .versions = fake_versions,
+    .close = fake_close};
+
+FRX_GPU_PLUGIN(fake_backend, "fakegpu", FRX_TARGET_CUDA, 0, NULL,
+               "gpu-common on host memory (tests only)",
+               FRX_GPU_PRODUCT_OPS(fake_libs))
