@@ -1,9 +1,10 @@
 /* frx: Gmsh .msh files. mesh_gmsh_read.c reads what a file says
  * (struct frx__msh: physical names, entities, nodes, elements, each
- * with the line or byte offset it came from); mesh_gmsh.c turns that
- * into the global mesh (struct frx__gmesh), checking it on the way so
- * that every problem is reported at its place in the file. Private to
- * those and mesh_tool.c. */
+ * with the line or byte offset it came from; mesh_gmsh_types.c knows
+ * Gmsh's element types); mesh_gmsh.c turns that into the global mesh
+ * (struct frx__gmesh), with mesh_gmsh_nodes.c, mesh_gmsh_faces.c and
+ * mesh_gmsh_shape.c, checking it on the way so that every problem is
+ * reported at its place in the file. Private to the mesh folder. */
 #ifndef FRX_MESH_GMSH_H
 #define FRX_MESH_GMSH_H
 
@@ -20,6 +21,8 @@ struct frx__gmsh_type {
     int serendipity;    /* an incomplete type: 8-node quad, 20-node hex */
 };
 
+/* mesh_gmsh_types.c. The most nodes a type has. */
+#define FRX__GMSH_MAX_NODES 1000
 /* The type of Gmsh number num, or NULL if frx does not know it. */
 const struct frx__gmsh_type *frx__gmsh_type(int num);
 

@@ -8,7 +8,12 @@
  * must be on one line, so a wrong number of values is caught on its own
  * line. Binary parts are fixed-width little-endian values: int is 4
  * bytes, size_t and double 8 (the header's data-size must say 8).
- * Sections frx does not use are skipped to their $End line. */
+ *
+ * Table-driven, so that both formats share each reader: the table of
+ * sections says which are read in which format (the rest are skipped to
+ * their $End line), and $Nodes and $Elements, lists of items in blocks,
+ * are walked by one reader (read_list) over a row per format saying how
+ * its counts, block headers and items look. */
 #include "mesh/gmsh-impl.h"
 
 #include <errno.h>
@@ -17,79 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ------------------------------------------------------ element types */
-
-/* Every type of Gmsh's list up to the 1000-node hexahedron, so that
- * elements frx does not use can still be read past. */
-static const struct frx__gmsh_type types[] = {
-    {1, "line", 1, 2, 2, 1, 0},          {2, "triangle", 2, 3, 3, 1, 0},
-    {3, "quadrilateral", 2, 4, 4, 1, 0}, {4, "tetrahedron", 3, 4, 4, 1, 0},
-    {5, "hexahedron", 3, 8, 8, 1, 0},    {6, "prism", 3, 6, 6, 1, 0},
-    {7, "pyramid", 3, 5, 5, 1, 0},       {8, "line", 1, 3, 2, 2, 0},
-    {9, "triangle", 2, 6, 3, 2, 0},      {10, "quadrilateral", 2, 9, 4, 2, 0},
-    {11, "tetrahedron", 3, 10, 4, 2, 0}, {12, "hexahedron", 3, 27, 8, 2, 0},
-    {13, "prism", 3, 18, 6, 2, 0},       {14, "pyramid", 3, 14, 5, 2, 0},
-    {15, "point", 0, 1, 1, 0, 0},        {16, "quadrilateral", 2, 8, 4, 2, 1},
-    {17, "hexahedron", 3, 20, 8, 2, 1},  {18, "prism", 3, 15, 6, 2, 1},
-    {19, "pyramid", 3, 13, 5, 2, 1},     {20, "triangle", 2, 9, 3, 3, 1},
-    {21, "triangle", 2, 10, 3, 3, 0},    {22, "triangle", 2, 12, 3, 4, 1},
-    {23, "triangle", 2, 15, 3, 4, 0},    {24, "triangle", 2, 15, 3, 5, 1},
-    {25, "triangle", 2, 21, 3, 5, 0},    {26, "line", 1, 4, 2, 3, 0},
-    {27, "line", 1, 5, 2, 4, 0},         {28, "line", 1, 6, 2, 5, 0},
-    {29, "tetrahedron", 3, 20, 4, 3, 0}, {30, "tetrahedron", 3, 35, 4, 4, 0},
-    {31, "tetrahedron", 3, 56, 4, 5, 0}, {32, "tetrahedron", 3, 22, 4, 4, 1},
-    {33, "tetrahedron", 3, 28, 4, 5, 1}, {36, "quadrilateral", 2, 16, 4, 3, 0},
-    {37, "quadrilateral", 2, 25, 4, 4, 0},
-    {38, "quadrilateral", 2, 36, 4, 5, 0},
-    {39, "quadrilateral", 2, 12, 4, 3, 1},
-    {40, "quadrilateral", 2, 16, 4, 4, 1},
-    {41, "quadrilateral", 2, 20, 4, 5, 1},
-    {42, "triangle", 2, 28, 3, 6, 0},    {43, "triangle", 2, 36, 3, 7, 0},
-    {44, "triangle", 2, 45, 3, 8, 0},    {45, "triangle", 2, 55, 3, 9, 0},
-    {46, "triangle", 2, 66, 3, 10, 0},
-    {47, "quadrilateral", 2, 49, 4, 6, 0},
-    {48, "quadrilateral", 2, 64, 4, 7, 0},
-    {49, "quadrilateral", 2, 81, 4, 8, 0},
-    {50, "quadrilateral", 2, 100, 4, 9, 0},
-    {51, "quadrilateral", 2, 121, 4, 10, 0},
-    {62, "line", 1, 7, 2, 6, 0},         {63, "line", 1, 8, 2, 7, 0},
-    {64, "line", 1, 9, 2, 8, 0},         {65, "line", 1, 10, 2, 9, 0},
-    {66, "line", 1, 11, 2, 10, 0},
-    {92, "hexahedron", 3, 64, 8, 3, 0},  {93, "hexahedron", 3, 125, 8, 4, 0},
-    {94, "hexahedron", 3, 216, 8, 5, 0}, {95, "hexahedron", 3, 343, 8, 6, 0},
-    {96, "hexahedron", 3, 512, 8, 7, 0}, {97, "hexahedron", 3, 729, 8, 8, 0},
-    {98, "hexahedron", 3, 1000, 8, 9, 0},
-};
-
-#define MAX_TYPE_NODES 1000
-
-const struct frx__gmsh_type *frx__gmsh_type(int num)
-{
-    size_t lo = 0, hi = sizeof types / sizeof *types; /* ascending */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (types[mid].num < num)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < sizeof types / sizeof *types && types[lo].num == num
-               ? &types[lo] : NULL;
-}
-
-const char *frx__gmsh_type_name(const struct frx__gmsh_type *t, char *buf,
-                                size_t n)
-{
-    if (t->dim == 0)
-        snprintf(buf, n, "a point (Gmsh type %d)", t->num);
-    else
-        snprintf(buf, n, "a%s %d-node %s (Gmsh type %d)",
-                 t->nnodes == 8 || t->nnodes == 11 || t->nnodes == 18
-                     ? "n" : "",
-                 t->nnodes, t->shape, t->num);
-    return buf;
-}
 
 /* ------------------------------------------------------------- cursor */
 
@@ -104,6 +36,9 @@ struct cur {
     uint64_t sect_at;
     const char *item;
     uint64_t index, count;
+    /* $Elements: the arrays' room, and one element's node tags */
+    size_t ecap, ncap, entcap;
+    uint64_t *nodes;
 };
 
 const char *frx__msh_place(const struct frx__msh *m, uint64_t where,
@@ -514,8 +449,121 @@ static int read_entities(struct cur *c)
     return FRX_OK;
 }
 
-static int alloc_nodes(struct frx__msh *m, uint64_t n)
+/* --------------------------------------------------- lists of blocks */
+
+/* $Nodes and $Elements list their items in blocks, each after a header
+ * that says what its items share (4.1: entity, type; 2.2 binary
+ * elements: type and tag count); a format without block headers lists
+ * them as one block. One reader walks every such list (read_list); a
+ * format's row (struct list) says how its counts and blocks look, and
+ * reads a header and a block's items. */
+
+struct block {
+    uint64_t number;  /* its place among the blocks, from 0 */
+    uint64_t at;      /* where its header is */
+    uint64_t n;       /* items in it */
+    uint64_t first;   /* the first item's number, for messages */
+    int64_t dim, tag, param, ntags; /* what its header says */
+    const struct frx__gmsh_type *t; /* elements: their type */
+};
+
+enum {
+    LIST_COUNT = 1, /* one count on its own line (2.2) */
+    LIST_BLOCKS     /* numBlocks numItems minTag maxTag (4.1) */
+};
+
+struct list {
+    const char *item, *plural; /* "node", "nodes" */
+    const char *block;        /* "node block" (LIST_BLOCKS) */
+    int counts;
+    size_t item_bytes[2];     /* the least an item takes: ASCII, binary */
+    size_t block_bytes[2];    /* the same of a block header */
+    int (*start)(struct cur *c, uint64_t n); /* room for n items */
+    /* a block's header into b (b->n, of left items); NULL: the items
+     * follow the count as one block */
+    int (*header)(struct cur *c, struct block *b, uint64_t left);
+    int (*read_block)(struct cur *c, const struct block *b);
+};
+
+static int read_counts(struct cur *c, const struct list *L, uint64_t *nb,
+                       uint64_t *n, uint64_t at)
 {
+    int rc;
+    if (L->counts == LIST_COUNT) {
+        int64_t k;
+        rc = ascii_int(c, &k);
+        if (rc == FRX_OK && k < 0)
+            return fail(c, FRX_ECONFIG, at, "a negative count of %s",
+                        L->plural);
+        if (rc)
+            return rc;
+        *n = (uint64_t)k;
+        return end_line(c);
+    }
+    uint64_t lo, hi;
+    c->bin = c->m->binary;
+    if ((rc = get_size(c, nb)) || (rc = get_size(c, n)) ||
+        (rc = get_size(c, &lo)) || (rc = get_size(c, &hi)))
+        return rc;
+    return FRX_OK;
+}
+
+static int read_list(struct cur *c, const struct list *L)
+{
+    int bin = c->m->binary;
+    uint64_t nb = 0, n = 0, at = here(c);
+    char blocks[64];
+    snprintf(blocks, sizeof blocks, "%ss", L->block ? L->block : "block");
+    int rc = read_counts(c, L, &nb, &n, at);
+    if (rc || (rc = count_ok(c, n, L->item_bytes[bin], L->plural, at)) ||
+        (L->counts == LIST_BLOCKS &&
+         (rc = count_ok(c, nb, L->block_bytes[bin], blocks, at))) ||
+        (L->start && (rc = L->start(c, n))))
+        return rc;
+    c->bin = bin;
+    uint64_t seen = 0;
+    for (uint64_t k = 0; L->counts == LIST_BLOCKS ? k < nb : seen < n;
+         k++) {
+        struct block b = {.number = k, .n = n - seen, .first = seen};
+        int blocked = L->counts == LIST_BLOCKS;
+        if (L->header) {
+            c->item = blocked ? L->block : L->item;
+            c->index = blocked ? k : seen;
+            c->count = blocked ? nb : n;
+            if (!c->bin)
+                skip_blank(c);
+            b.at = here(c);
+            if ((rc = L->header(c, &b, n - seen)))
+                return rc;
+            if (b.n > n - seen)
+                return fail(c, FRX_ECONFIG, b.at, "%s %llu has %llu %s, "
+                            "more than the %llu the section's count "
+                            "leaves", L->block, (unsigned long long)k + 1,
+                            (unsigned long long)b.n, L->plural,
+                            (unsigned long long)(n - seen));
+        }
+        /* messages count items by block (4.1), or in the section */
+        c->item = L->item;
+        c->count = blocked ? b.n : n;
+        if (blocked)
+            b.first = 0;
+        if ((rc = L->read_block(c, &b)))
+            return rc;
+        seen += b.n;
+    }
+    c->bin = 0;
+    if (L->counts == LIST_BLOCKS && seen != n)
+        return fail(c, FRX_ECONFIG, at, "$%s says %llu %s but its blocks "
+                    "hold %llu", c->sect, (unsigned long long)n, L->plural,
+                    (unsigned long long)seen);
+    return FRX_OK;
+}
+
+/* ------------------------------------------------------------- nodes */
+
+static int start_nodes(struct cur *c, uint64_t n)
+{
+    struct frx__msh *m = c->m;
     m->ntag = frx__calloc((size_t)n, sizeof *m->ntag, "nodes");
     m->x = frx__calloc((size_t)n, 3 * sizeof *m->x, "nodes");
     m->nwhere = frx__calloc((size_t)n, sizeof *m->nwhere, "nodes");
@@ -531,22 +579,12 @@ static int check_tag(struct cur *c, int64_t tag, uint64_t where)
                 (long long)tag, item_text(c, it, sizeof it));
 }
 
-static int read_nodes_22(struct cur *c)
+/* 2.2: each node a line "tag x y z". */
+static int nodes_22(struct cur *c, const struct block *b)
 {
     struct frx__msh *m = c->m;
-    int64_t n;
-    uint64_t at = here(c);
-    int rc = ascii_int(c, &n);
-    if (rc == FRX_OK && n < 0)
-        return fail(c, FRX_ECONFIG, at, "a negative count of nodes");
-    if (rc || (rc = end_line(c)) ||
-        (rc = count_ok(c, (uint64_t)n, m->binary ? 28 : 8, "nodes", at)) ||
-        (rc = alloc_nodes(m, (uint64_t)n)))
-        return rc;
-    c->bin = m->binary;
-    c->item = "node";
-    c->count = (uint64_t)n;
-    for (c->index = 0; c->index < (uint64_t)n; c->index++) {
+    int rc;
+    for (c->index = b->first; c->index < b->first + b->n; c->index++) {
         size_t i = m->nnodes;
         int64_t tag;
         if (!c->bin)
@@ -565,89 +603,74 @@ static int read_nodes_22(struct cur *c)
             return rc;
         m->nnodes++;
     }
-    c->bin = 0;
     return FRX_OK;
 }
 
-static int read_nodes_41(struct cur *c)
+/* 4.1: "entityDim entityTag parametric numNodes". */
+static int node_header_41(struct cur *c, struct block *b, uint64_t left)
+{
+    (void)left;
+    int rc;
+    if ((rc = get_int(c, &b->dim)) || (rc = get_int(c, &b->tag)) ||
+        (rc = get_int(c, &b->param)) || (rc = get_size(c, &b->n)))
+        return rc;
+    return FRX_OK;
+}
+
+/* 4.1: the block's tags, then its coordinates (and parameters). */
+static int nodes_41(struct cur *c, const struct block *b)
 {
     struct frx__msh *m = c->m;
-    uint64_t nb, n, lo, hi, at = here(c);
+    int npar = b->param ? (int)(b->dim < 0 ? 0 : b->dim > 3 ? 3 : b->dim)
+                        : 0;
+    size_t first = m->nnodes;
     int rc;
-    c->bin = m->binary;
-    if ((rc = get_size(c, &nb)) || (rc = get_size(c, &n)) ||
-        (rc = get_size(c, &lo)) || (rc = get_size(c, &hi)) ||
-        (rc = count_ok(c, n, m->binary ? 32 : 8, "nodes", at)) ||
-        (rc = count_ok(c, nb, m->binary ? 20 : 8, "node blocks", at)) ||
-        (rc = alloc_nodes(m, n)))
-        return rc;
-    for (uint64_t b = 0; b < nb; b++) {
-        int64_t dim, tag, param;
-        uint64_t nn, bat;
-        c->item = "node block";
-        c->index = b;
-        c->count = nb;
+    for (c->index = 0; c->index < b->n; c->index++) {
+        size_t i = first + (size_t)c->index;
         if (!c->bin)
             skip_blank(c);
-        bat = here(c);
-        if ((rc = get_int(c, &dim)) || (rc = get_int(c, &tag)) ||
-            (rc = get_int(c, &param)) || (rc = get_size(c, &nn)))
+        m->nwhere[i] = here(c);
+        if ((rc = get_size(c, &m->ntag[i])) ||
+            (rc = check_tag(c, (int64_t)m->ntag[i], m->nwhere[i])))
             return rc;
-        if (nn > n - m->nnodes)
-            return fail(c, FRX_ECONFIG, bat, "node block %llu has %llu "
-                        "nodes, more than the %llu the section's count "
-                        "leaves", (unsigned long long)b + 1,
-                        (unsigned long long)nn,
-                        (unsigned long long)(n - m->nnodes));
-        int npar = param ? (int)(dim < 0 ? 0 : dim > 3 ? 3 : dim) : 0;
-        size_t first = m->nnodes;
-        c->item = "node";
-        c->count = nn;
-        for (c->index = 0; c->index < nn; c->index++) {
-            size_t i = first + (size_t)c->index;
-            if (!c->bin)
-                skip_blank(c);
-            m->nwhere[i] = here(c);
-            if ((rc = get_size(c, &m->ntag[i])) ||
-                (rc = check_tag(c, (int64_t)m->ntag[i], m->nwhere[i])))
-                return rc;
-        }
-        for (c->index = 0; c->index < nn; c->index++) {
-            size_t i = first + (size_t)c->index;
-            double par;
-            for (int k = 0; k < 3; k++)
-                if ((rc = get_double(c, &m->x[3 * i + (size_t)k])))
-                    return rc;
-            for (int k = 0; k < npar; k++)
-                if ((rc = get_double(c, &par)))
-                    return rc;
-        }
-        m->nnodes += (size_t)nn;
     }
-    c->bin = 0;
-    if (m->nnodes != n)
-        return fail(c, FRX_ECONFIG, at, "$Nodes says %llu nodes but its "
-                    "blocks hold %zu", (unsigned long long)n, m->nnodes);
+    for (c->index = 0; c->index < b->n; c->index++) {
+        size_t i = first + (size_t)c->index;
+        double par;
+        for (int k = 0; k < 3; k++)
+            if ((rc = get_double(c, &m->x[3 * i + (size_t)k])))
+                return rc;
+        for (int k = 0; k < npar; k++)
+            if ((rc = get_double(c, &par)))
+                return rc;
+    }
+    m->nnodes += (size_t)b->n;
     return FRX_OK;
 }
 
-/* The element buffer grows as elements come (2.2 does not say how many
- * node tags there are). */
-struct ebuf {
-    size_t ecap, ncap;
-};
+/* ---------------------------------------------------------- elements */
 
-static int add_element(struct cur *c, struct ebuf *eb, uint64_t tag,
-                       int type, int32_t ent, uint64_t where,
-                       const uint64_t *nodes, int nn)
+static int start_elements(struct cur *c, uint64_t n)
+{
+    (void)n; /* 2.2 does not say how many node tags there are: grown */
+    c->ecap = c->ncap = 0;
+    c->entcap = c->m->nents;
+    c->nodes = malloc(FRX__GMSH_MAX_NODES * sizeof *c->nodes);
+    return c->nodes ? FRX_OK
+                    : frx_error(FRX_ENOMEM, "out of memory reading %s",
+                                c->m->path);
+}
+
+static int add_element(struct cur *c, uint64_t tag, int type, int32_t ent,
+                       uint64_t where, int nn)
 {
     struct frx__msh *m = c->m;
-    struct frx__msh_ele *e = grow(m->eles, &eb->ecap, m->neles + 1,
+    struct frx__msh_ele *e = grow(m->eles, &c->ecap, m->neles + 1,
                                   sizeof *e);
     if (!e)
         return frx_error(FRX_ENOMEM, "out of memory reading elements");
     m->eles = e;
-    uint64_t *nt = grow(m->enodes, &eb->ncap, m->nenodes + (size_t)nn,
+    uint64_t *nt = grow(m->enodes, &c->ncap, m->nenodes + (size_t)nn,
                         sizeof *nt);
     if (!nt)
         return frx_error(FRX_ENOMEM, "out of memory reading elements");
@@ -658,7 +681,7 @@ static int add_element(struct cur *c, struct ebuf *eb, uint64_t tag,
     e->ent = ent;
     e->where = where;
     e->off = m->nenodes;
-    memcpy(m->enodes + m->nenodes, nodes, (size_t)nn * sizeof *nodes);
+    memcpy(m->enodes + m->nenodes, c->nodes, (size_t)nn * sizeof *c->nodes);
     m->nenodes += (size_t)nn;
     return FRX_OK;
 }
@@ -678,15 +701,16 @@ static int element_type(struct cur *c, int64_t type, uint64_t where,
 
 /* 2.2 groups elements by physical tag: one entity per (dim, physical
  * tag), made as they come. */
-static int32_t entity_22(struct frx__msh *m, size_t *cap, int dim,
-                         int64_t phys)
+static int32_t entity_22(struct cur *c, int dim, int64_t phys)
 {
+    struct frx__msh *m = c->m;
     if (phys == 0)
         return -1;
     int32_t e = find_entity(m, dim, phys);
     if (e >= 0)
         return e;
-    struct frx__msh_entity *p = grow(m->ents, cap, m->nents + 1, sizeof *p);
+    struct frx__msh_entity *p = grow(m->ents, &c->entcap, m->nents + 1,
+                                     sizeof *p);
     if (!p)
         return -2;
     m->ents = p;
@@ -701,208 +725,207 @@ static int32_t entity_22(struct frx__msh *m, size_t *cap, int dim,
     return (int32_t)m->nents++;
 }
 
-static int ascii_element_22(struct cur *c, struct ebuf *eb, size_t *entcap,
-                            uint64_t *nodes)
+/* 2.2, after an element's tag (and, in ASCII, its type and tag count):
+ * its tags, the first its physical group, and its node tags; in ASCII
+ * all on one line. */
+static int element_22(struct cur *c, int64_t tag,
+                      const struct frx__gmsh_type *t, int64_t ntags,
+                      uint64_t at)
 {
-    int64_t tag, type, ntags, phys = 0, v;
-    skip_blank(c);
-    uint64_t at = here(c);
-    const struct frx__gmsh_type *t;
+    int64_t phys = 0, v;
     int rc;
-    if ((rc = ascii_int(c, &tag)) || (rc = check_tag(c, tag, at)) ||
-        (rc = ascii_int(c, &type)) || (rc = element_type(c, type, at, &t)) ||
-        (rc = ascii_int(c, &ntags)))
-        return rc;
-    if (ntags < 0 || ntags > 1000)
-        return fail(c, FRX_ECONFIG, at, "element %lld has %lld tags",
-                    (long long)tag, (long long)ntags);
     for (int64_t i = 0; i < ntags; i++) {
-        if ((rc = ascii_int(c, &v)))
+        if ((rc = get_int(c, &v)))
             return rc;
         if (i == 0)
             phys = v;
     }
     for (int i = 0; i < t->nnodes; i++) {
-        if ((rc = ascii_int(c, &v)) || (rc = check_tag(c, v, at)))
+        if ((rc = get_int(c, &v)) || (rc = check_tag(c, v, at)))
             return rc;
-        nodes[i] = (uint64_t)v;
+        c->nodes[i] = (uint64_t)v;
     }
     char tn[80];
-    if (here(c) != at)
+    if (!c->bin && here(c) != at)
         return fail(c, FRX_ECONFIG, at, "element %lld has fewer values than "
                     "%s with %lld tags needs (%d node tags after the tags)",
                     (long long)tag, frx__gmsh_type_name(t, tn, sizeof tn),
                     (long long)ntags, t->nnodes);
-    if (end_line(c))
+    if (!c->bin && end_line(c))
         return fail(c, FRX_ECONFIG, at, "element %lld has more values than "
                     "%s with %lld tags needs (%d node tags after the tags)",
                     (long long)tag, frx__gmsh_type_name(t, tn, sizeof tn),
                     (long long)ntags, t->nnodes);
-    int32_t ent = entity_22(c->m, entcap, t->dim, phys);
+    int32_t ent = entity_22(c, t->dim, phys);
     if (ent == -2)
         return frx_error(FRX_ENOMEM, "out of memory reading elements");
-    return add_element(c, eb, (uint64_t)tag, t->num, ent, at, nodes,
-                       t->nnodes);
+    return add_element(c, (uint64_t)tag, t->num, ent, at, t->nnodes);
 }
 
-/* 2.2 binary: blocks of elements of one type and number of tags. */
-static int binary_block_22(struct cur *c, struct ebuf *eb, size_t *entcap,
-                           uint64_t *nodes, uint64_t left)
+/* 2.2 ASCII: each element a line "tag type ntags tags... nodes...". */
+static int elements_22_ascii(struct cur *c, const struct block *b)
 {
-    int64_t type, nfollow, ntags, tag, v, phys = 0;
-    uint64_t at = here(c);
-    const struct frx__gmsh_type *t;
-    int rc;
-    if ((rc = get_int(c, &type)) || (rc = get_int(c, &nfollow)) ||
-        (rc = get_int(c, &ntags)) || (rc = element_type(c, type, at, &t)))
-        return rc;
-    if (nfollow < 1 || (uint64_t)nfollow > left || ntags < 0 ||
-        ntags > 1000)
-        return fail(c, FRX_ECONFIG, at, "an element block header says %lld "
-                    "elements with %lld tags; %llu elements are left to "
-                    "read: the file is damaged", (long long)nfollow,
-                    (long long)ntags, (unsigned long long)left);
-    for (int64_t k = 0; k < nfollow; k++, c->index++) {
-        at = here(c);
-        if ((rc = get_int(c, &tag)) || (rc = check_tag(c, tag, at)))
+    int rc = FRX_OK;
+    for (c->index = b->first; c->index < b->first + b->n && !rc;
+         c->index++) {
+        int64_t tag, type, ntags;
+        const struct frx__gmsh_type *t;
+        skip_blank(c);
+        uint64_t at = here(c);
+        if ((rc = ascii_int(c, &tag)) || (rc = check_tag(c, tag, at)) ||
+            (rc = ascii_int(c, &type)) ||
+            (rc = element_type(c, type, at, &t)) ||
+            (rc = ascii_int(c, &ntags)))
             return rc;
-        for (int64_t i = 0; i < ntags; i++) {
-            if ((rc = get_int(c, &v)))
-                return rc;
-            if (i == 0)
-                phys = v;
-        }
-        for (int i = 0; i < t->nnodes; i++) {
-            if ((rc = get_int(c, &v)) || (rc = check_tag(c, v, at)))
-                return rc;
-            nodes[i] = (uint64_t)v;
-        }
-        int32_t ent = entity_22(c->m, entcap, t->dim, phys);
-        if (ent == -2)
-            return frx_error(FRX_ENOMEM, "out of memory reading elements");
-        if ((rc = add_element(c, eb, (uint64_t)tag, t->num, ent, at, nodes,
-                              t->nnodes)))
-            return rc;
+        if (ntags < 0 || ntags > 1000)
+            return fail(c, FRX_ECONFIG, at, "element %lld has %lld tags",
+                        (long long)tag, (long long)ntags);
+        rc = element_22(c, tag, t, ntags, at);
     }
-    return FRX_OK;
-}
-
-static int read_elements_22(struct cur *c, uint64_t *nodes)
-{
-    struct frx__msh *m = c->m;
-    struct ebuf eb = {0};
-    size_t entcap = m->nents;
-    int64_t n;
-    uint64_t at = here(c);
-    int rc = ascii_int(c, &n);
-    if (rc == FRX_OK && n < 0)
-        return fail(c, FRX_ECONFIG, at, "a negative count of elements");
-    if (rc || (rc = end_line(c)) ||
-        (rc = count_ok(c, (uint64_t)n, m->binary ? 12 : 8, "elements", at)))
-        return rc;
-    c->item = "element";
-    c->count = (uint64_t)n;
-    c->index = 0;
-    c->bin = m->binary;
-    while (rc == FRX_OK && c->index < (uint64_t)n) {
-        if (m->binary) {
-            rc = binary_block_22(c, &eb, &entcap, nodes,
-                                 (uint64_t)n - c->index);
-        } else {
-            rc = ascii_element_22(c, &eb, &entcap, nodes);
-            c->index++;
-        }
-    }
-    c->bin = 0;
     return rc;
 }
 
-static int read_elements_41(struct cur *c, uint64_t *nodes)
+/* 2.2 binary: blocks "type numFollowing numTags" of elements of one type
+ * and tag count. */
+static int element_header_22(struct cur *c, struct block *b, uint64_t left)
+{
+    int64_t type;
+    int rc;
+    if ((rc = get_int(c, &type)) || (rc = get_int(c, &b->param)) ||
+        (rc = get_int(c, &b->ntags)) ||
+        (rc = element_type(c, type, b->at, &b->t)))
+        return rc;
+    if (b->param < 1 || (uint64_t)b->param > left || b->ntags < 0 ||
+        b->ntags > 1000)
+        return fail(c, FRX_ECONFIG, b->at, "an element block header says "
+                    "%lld elements with %lld tags; %llu elements are left "
+                    "to read: the file is damaged", (long long)b->param,
+                    (long long)b->ntags, (unsigned long long)left);
+    b->n = (uint64_t)b->param;
+    return FRX_OK;
+}
+
+static int elements_22_binary(struct cur *c, const struct block *b)
+{
+    int rc = FRX_OK;
+    for (c->index = b->first; c->index < b->first + b->n && !rc;
+         c->index++) {
+        int64_t tag;
+        uint64_t at = here(c);
+        if ((rc = get_int(c, &tag)) || (rc = check_tag(c, tag, at)))
+            return rc;
+        rc = element_22(c, tag, b->t, b->ntags, at);
+    }
+    return rc;
+}
+
+/* 4.1: "entityDim entityTag elementType numElements". */
+static int element_header_41(struct cur *c, struct block *b, uint64_t left)
+{
+    (void)left;
+    int64_t type;
+    int rc;
+    if ((rc = get_int(c, &b->dim)) || (rc = get_int(c, &b->tag)) ||
+        (rc = get_int(c, &type)) || (rc = get_size(c, &b->n)) ||
+        (rc = element_type(c, type, b->at, &b->t)))
+        return rc;
+    return FRX_OK;
+}
+
+/* 4.1: the block's elements, "tag nodes...", each on its line in
+ * ASCII, in the block's entity. */
+static int elements_41(struct cur *c, const struct block *b)
 {
     struct frx__msh *m = c->m;
-    struct ebuf eb = {0};
-    uint64_t nb, n, lo, hi, at = here(c);
+    const struct frx__gmsh_type *t = b->t;
+    char tn[80];
+    if (b->dim != t->dim)
+        return fail(c, FRX_ECONFIG, b->at, "element block %llu is of "
+                    "dimension %lld but holds %s, of dimension %d",
+                    (unsigned long long)b->number + 1, (long long)b->dim,
+                    frx__gmsh_type_name(t, tn, sizeof tn), t->dim);
+    int32_t ent = find_entity(m, (int)b->dim, b->tag);
+    if (ent < 0 && m->nents) /* else read as in no physical group */
+        return fail(c, FRX_ECONFIG, b->at, "element block %llu names "
+                    "entity %lld of dimension %lld, which $Entities "
+                    "does not define", (unsigned long long)b->number + 1,
+                    (long long)b->tag, (long long)b->dim);
     int rc;
-    c->bin = m->binary;
-    if ((rc = get_size(c, &nb)) || (rc = get_size(c, &n)) ||
-        (rc = get_size(c, &lo)) || (rc = get_size(c, &hi)) ||
-        (rc = count_ok(c, n, m->binary ? 16 : 4, "elements", at)) ||
-        (rc = count_ok(c, nb, m->binary ? 20 : 8, "element blocks", at)))
-        return rc;
-    uint64_t seen = 0;
-    for (uint64_t b = 0; b < nb; b++) {
-        int64_t dim, etag, type;
-        uint64_t ne, bat;
-        const struct frx__gmsh_type *t;
-        c->item = "element block";
-        c->index = b;
-        c->count = nb;
+    for (c->index = 0; c->index < b->n; c->index++) {
+        uint64_t tag, at;
         if (!c->bin)
             skip_blank(c);
-        bat = here(c);
-        if ((rc = get_int(c, &dim)) || (rc = get_int(c, &etag)) ||
-            (rc = get_int(c, &type)) || (rc = get_size(c, &ne)) ||
-            (rc = element_type(c, type, bat, &t)))
+        at = here(c);
+        if ((rc = get_size(c, &tag)) ||
+            (rc = check_tag(c, (int64_t)tag, at)))
             return rc;
-        if (ne > n - seen)
-            return fail(c, FRX_ECONFIG, bat, "element block %llu has %llu "
-                        "elements, more than the %llu the section's count "
-                        "leaves", (unsigned long long)b + 1,
-                        (unsigned long long)ne,
-                        (unsigned long long)(n - seen));
-        if (dim != t->dim) {
-            char tn[80];
-            return fail(c, FRX_ECONFIG, bat, "element block %llu is of "
-                        "dimension %lld but holds %s, of dimension %d",
-                        (unsigned long long)b + 1, (long long)dim,
-                        frx__gmsh_type_name(t, tn, sizeof tn), t->dim);
-        }
-        int32_t ent = find_entity(m, (int)dim, etag);
-        if (ent < 0 && m->nents) /* else read as in no physical group */
-            return fail(c, FRX_ECONFIG, bat, "element block %llu names "
-                        "entity %lld of dimension %lld, which $Entities "
-                        "does not define", (unsigned long long)b + 1,
-                        (long long)etag, (long long)dim);
-        c->item = "element";
-        c->count = ne;
-        for (c->index = 0; c->index < ne; c->index++) {
-            uint64_t tag, eat;
-            if (!c->bin)
-                skip_blank(c);
-            eat = here(c);
-            if ((rc = get_size(c, &tag)) ||
-                (rc = check_tag(c, (int64_t)tag, eat)))
+        for (int i = 0; i < t->nnodes; i++)
+            if ((rc = get_size(c, &c->nodes[i])) ||
+                (rc = check_tag(c, (int64_t)c->nodes[i], at)))
                 return rc;
-            for (int i = 0; i < t->nnodes; i++)
-                if ((rc = get_size(c, &nodes[i])) ||
-                    (rc = check_tag(c, (int64_t)nodes[i], eat)))
-                    return rc;
-            if (!c->bin && here(c) != eat) {
-                char tn[80];
-                return fail(c, FRX_ECONFIG, eat, "element %llu has fewer "
-                            "than the %d node tags of %s on its line",
-                            (unsigned long long)tag, t->nnodes,
-                            frx__gmsh_type_name(t, tn, sizeof tn));
-            }
-            if (!c->bin && end_line(c)) {
-                char tn[80];
-                return fail(c, FRX_ECONFIG, eat, "element %llu has more "
-                            "than the %d node tags of %s on its line",
-                            (unsigned long long)tag, t->nnodes,
-                            frx__gmsh_type_name(t, tn, sizeof tn));
-            }
-            if ((rc = add_element(c, &eb, tag, t->num, ent, eat, nodes,
-                                  t->nnodes)))
-                return rc;
-        }
-        seen += ne;
+        if (!c->bin && here(c) != at)
+            return fail(c, FRX_ECONFIG, at, "element %llu has fewer "
+                        "than the %d node tags of %s on its line",
+                        (unsigned long long)tag, t->nnodes,
+                        frx__gmsh_type_name(t, tn, sizeof tn));
+        if (!c->bin && end_line(c))
+            return fail(c, FRX_ECONFIG, at, "element %llu has more "
+                        "than the %d node tags of %s on its line",
+                        (unsigned long long)tag, t->nnodes,
+                        frx__gmsh_type_name(t, tn, sizeof tn));
+        if ((rc = add_element(c, tag, t->num, ent, at, t->nnodes)))
+            return rc;
     }
-    c->bin = 0;
-    if (seen != n)
-        return fail(c, FRX_ECONFIG, at, "$Elements says %llu elements but "
-                    "its blocks hold %llu", (unsigned long long)n,
-                    (unsigned long long)seen);
     return FRX_OK;
+}
+
+/* ----------------------------------------------- the formats' lists */
+
+static const struct list node_lists[] = {
+    /* 2.2 */
+    {.item = "node", .plural = "nodes", .counts = LIST_COUNT,
+     .item_bytes = {8, 28}, .start = start_nodes, .read_block = nodes_22},
+    /* 4.1 */
+    {.item = "node", .plural = "nodes", .block = "node block",
+     .counts = LIST_BLOCKS, .item_bytes = {8, 32}, .block_bytes = {8, 20},
+     .start = start_nodes, .header = node_header_41, .read_block = nodes_41},
+};
+
+static const struct list element_lists[] = {
+    /* 2.2 ASCII */
+    {.item = "element", .plural = "elements", .counts = LIST_COUNT,
+     .item_bytes = {8, 12}, .start = start_elements,
+     .read_block = elements_22_ascii},
+    /* 2.2 binary */
+    {.item = "element", .plural = "elements", .block = "element block",
+     .counts = LIST_COUNT, .item_bytes = {8, 12}, .start = start_elements,
+     .header = element_header_22, .read_block = elements_22_binary},
+    /* 4.1 */
+    {.item = "element", .plural = "elements", .block = "element block",
+     .counts = LIST_BLOCKS, .item_bytes = {4, 16}, .block_bytes = {8, 20},
+     .start = start_elements, .header = element_header_41,
+     .read_block = elements_41},
+};
+
+static int v41(const struct cur *c) { return c->m->version[0] == '4'; }
+
+static int read_nodes(struct cur *c)
+{
+    return read_list(c, &node_lists[v41(c)]);
+}
+
+static int read_elements(struct cur *c)
+{
+    int rc = read_list(c, &element_lists[v41(c) ? 2 : c->m->binary]);
+    free(c->nodes);
+    c->nodes = NULL;
+    return rc;
+}
+
+static int refuse_partitioned(struct cur *c)
+{
+    return fail(c, FRX_ENOTSUP, c->sect_at, "the mesh is partitioned: frx "
+                "partitions meshes itself; save it unpartitioned");
 }
 
 /* --------------------------------------------------------- the walk */
@@ -970,13 +993,57 @@ static int section_name(struct cur *c)
     return end_line(c);
 }
 
+/* The sections frx reads, in the formats it reads them in (skipped in
+ * the other); the first must come first. A second section of a kind is
+ * refused where two would be ambiguous, else skipped. */
+enum { F22 = 1, F41 = 2 };
+
+static const struct section {
+    const char *name;
+    int formats;
+    int second_refused;
+    int needed; /* the file is refused without it */
+    int (*read)(struct cur *c);
+} sections[] = {
+    {"MeshFormat", F22 | F41, 1, 1, read_format},
+    {"PhysicalNames", F22 | F41, 0, 0, read_names},
+    {"Entities", F41, 0, 0, read_entities},
+    {"PartitionedEntities", F22 | F41, 0, 0, refuse_partitioned},
+    {"Nodes", F22 | F41, 1, 1, read_nodes},
+    {"Elements", F22 | F41, 1, 1, read_elements},
+};
+#define NSECTIONS (sizeof sections / sizeof *sections)
+
+/* Section c->sect, just opened: read, skipped or refused. */
+static int one_section(struct cur *c, unsigned char *seen)
+{
+    const char *s = c->sect;
+    if (!seen[0] && strcmp(s, sections[0].name))
+        return fail(c, FRX_ECONFIG, c->sect_at, "the file starts with $%s, "
+                    "not $%s: is this a Gmsh .msh file?", s,
+                    sections[0].name);
+    if (!strncmp(s, "End", 3))
+        return fail(c, FRX_ECONFIG, c->sect_at, "$%s without its $%s", s,
+                    s + 3);
+    int format = v41(c) ? F41 : F22;
+    for (size_t i = 0; i < NSECTIONS; i++) {
+        const struct section *k = &sections[i];
+        if (strcmp(s, k->name) || (i && !(k->formats & format)))
+            continue;
+        if (seen[i] && k->second_refused)
+            return fail(c, FRX_ECONFIG, c->sect_at, "a second $%s section",
+                        s);
+        if (seen[i]) /* a second one of the others: skipped */
+            break;
+        seen[i] = 1;
+        return k->read(c);
+    }
+    return skip_section(c);
+}
+
 static int read_sections(struct cur *c)
 {
-    struct frx__msh *m = c->m;
-    int seen_format = 0, seen_nodes = 0, seen_eles = 0, rc = FRX_OK;
-    uint64_t *nodes = malloc(MAX_TYPE_NODES * sizeof *nodes);
-    if (!nodes)
-        return frx_error(FRX_ENOMEM, "out of memory reading %s", m->path);
+    unsigned char seen[NSECTIONS] = {0};
     for (;;) {
         c->sect[0] = 0;
         c->item = NULL;
@@ -985,63 +1052,22 @@ static int read_sections(struct cur *c)
         if (c->pos >= c->len)
             break;
         c->sect_at = here(c);
-        if (c->buf[c->pos] != '$') {
-            rc = fail(c, FRX_ECONFIG, here(c), "expected a section like "
-                      "$Nodes, found '%.20s': is this a Gmsh .msh file?",
-                      c->buf + c->pos);
-            break;
-        }
-        if ((rc = section_name(c)))
-            break;
-        const char *s = c->sect;
-        if (!seen_format && strcmp(s, "MeshFormat")) {
-            rc = fail(c, FRX_ECONFIG, c->sect_at, "the file starts with $%s, "
-                      "not $MeshFormat: is this a Gmsh .msh file?", s);
-            break;
-        }
-        if (!strncmp(s, "End", 3)) {
-            rc = fail(c, FRX_ECONFIG, c->sect_at, "$%s without its $%s",
-                      s, s + 3);
-            break;
-        }
-        int v2 = m->version[0] == '2';
-        int *once = !strcmp(s, "MeshFormat") ? &seen_format
-                  : !strcmp(s, "Nodes") ? &seen_nodes
-                  : !strcmp(s, "Elements") ? &seen_eles : NULL;
-        if (once && *once) {
-            rc = fail(c, FRX_ECONFIG, c->sect_at, "a second $%s section", s);
-            break;
-        }
-        if (once)
-            *once = 1;
-        if (!strcmp(s, "MeshFormat"))
-            rc = read_format(c);
-        else if (!strcmp(s, "PhysicalNames") && !m->names)
-            rc = read_names(c);
-        else if (!strcmp(s, "Entities") && !v2 && !m->ents)
-            rc = read_entities(c);
-        else if (!strcmp(s, "PartitionedEntities"))
-            rc = fail(c, FRX_ENOTSUP, c->sect_at, "the mesh is partitioned: "
-                      "frx partitions meshes itself; save it unpartitioned");
-        else if (!strcmp(s, "Nodes"))
-            rc = v2 ? read_nodes_22(c) : read_nodes_41(c);
-        else if (!strcmp(s, "Elements"))
-            rc = v2 ? read_elements_22(c, nodes) : read_elements_41(c, nodes);
-        else
-            rc = skip_section(c);
-        if (rc || (rc = end_section(c)))
-            break;
+        if (c->buf[c->pos] != '$')
+            return fail(c, FRX_ECONFIG, here(c), "expected a section like "
+                        "$Nodes, found '%.20s': is this a Gmsh .msh file?",
+                        c->buf + c->pos);
+        int rc = section_name(c);
+        if (rc || (rc = one_section(c, seen)) || (rc = end_section(c)))
+            return rc;
     }
-    free(nodes);
-    if (rc)
-        return rc;
     c->sect[0] = 0;
-    if (!seen_format)
+    if (!seen[0])
         return fail(c, FRX_ECONFIG, 1, "the file is empty: a Gmsh .msh file "
                     "starts with $MeshFormat");
-    if (!seen_nodes || !seen_eles)
-        return fail(c, FRX_ECONFIG, here(c), "the file has no $%s section",
-                    seen_nodes ? "Elements" : "Nodes");
+    for (size_t i = 1; i < NSECTIONS; i++)
+        if (sections[i].needed && !seen[i])
+            return fail(c, FRX_ECONFIG, here(c), "the file has no $%s "
+                        "section", sections[i].name);
     return FRX_OK;
 }
 
