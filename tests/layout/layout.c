@@ -302,9 +302,14 @@ static void check_angle(const char *file, const struct include *inc,
                 "call it through that folder", inc->name, who);
 }
 
-/* A file of libfrx, in folder me of core/src. */
-static void check_core_file(const struct layers *core, int me,
-                            const char *rel, const char *dir)
+/* Each #include of the file rel (in dir): a third-party header checked
+ * against owner's (NULL: a folder that owns none), a quoted one handed
+ * to fn. */
+typedef void (*quoted_fn)(const char *rel, const char *dir,
+                          const struct include *inc, void *ud);
+
+static void scan_includes(const char *rel, const char *dir,
+                          const struct layer *owner, quoted_fn fn, void *ud)
 {
     char p[4096];
     FILE *f = fopen(path_of(p, sizeof p, rel), "r");
@@ -312,56 +317,69 @@ static void check_core_file(const struct layers *core, int me,
         fatal("cannot read %s: %s", p, strerror(errno));
     struct include inc;
     int lineno = 0;
-    const char *name = core->l[me].name;
-    while (next_include(f, &lineno, &inc)) {
-        if (!inc.quoted) {
-            check_angle(rel, &inc, &core->l[me]);
-            continue;
-        }
-        const char *slash = strchr(inc.name, '/');
-        char q[4096];
-        if (!slash) {
-            put(q, sizeof q, "%s/%s/%s", root, dir, inc.name);
-            if (!is_file(q))
-                problem(rel, inc.line, "includes \"%s\", which is not in "
-                        "core/src/%s: name the folder of a header of "
-                        "another one (\"<folder>/<folder>-impl.h\")",
-                        inc.name, name);
-            continue;
-        }
-        char folder[NAME_MAX_LEN];
-        size_t len = (size_t)(slash - inc.name);
-        put(folder, sizeof folder, "%.*s", (int)len, inc.name);
-        int g = find_layer(core, folder);
-        put(q, sizeof q, "%s/core/src/%s", root, inc.name);
-        if (g < 0) {
-            problem(rel, inc.line, "includes \"%s\", which is in no folder "
-                    "of core/src/layers.txt: a file of libfrx includes "
-                    "\"<folder>/<header>\" of core/src or a public "
-                    "<frx/...> header", inc.name);
-        } else if (g != me && !core->l[me].below[g]) {
-            char u[1024];
-            problem(rel, inc.line, "includes \"%s\", but %s does not use "
-                    "%s (it uses %s; core/src/layers.txt): a folder "
-                    "includes only the folders below it; move what it "
-                    "needs down, or pass it in from above", inc.name, name,
-                    folder, uses_text(core, me, u, sizeof u));
-        } else if (g != me) {
-            char want[NAME_MAX_LEN * 2 + 8];
-            put(want, sizeof want, "%s/%s-impl.h", folder, folder);
-            if (strcmp(inc.name, want) != 0)
-                problem(rel, inc.line, "includes \"%s\": other folders see "
-                        "%s through \"%s\" only; its other headers are "
-                        "its own", inc.name, folder, want);
-            else if (!is_file(q))
-                problem(rel, inc.line, "includes \"%s\", which does not "
-                        "exist", inc.name);
-        } else if (!is_file(q)) {
-            problem(rel, inc.line, "includes \"%s\", which does not exist",
-                    inc.name);
-        }
-    }
+    while (next_include(f, &lineno, &inc))
+        if (inc.quoted)
+            fn(rel, dir, &inc, ud);
+        else
+            check_angle(rel, &inc, owner);
     fclose(f);
+}
+
+struct core_walk {
+    const struct layers *core;
+    int me;
+};
+
+/* A quoted include of a file of libfrx, in folder w->me of core/src. */
+static void core_quoted(const char *rel, const char *dir,
+                        const struct include *inc, void *ud)
+{
+    const struct core_walk *w = ud;
+    const struct layers *core = w->core;
+    int me = w->me;
+    const char *name = core->l[me].name;
+    const char *slash = strchr(inc->name, '/');
+    char q[4096];
+    if (!slash) {
+        put(q, sizeof q, "%s/%s/%s", root, dir, inc->name);
+        if (!is_file(q))
+            problem(rel, inc->line, "includes \"%s\", which is not in "
+                    "core/src/%s: name the folder of a header of "
+                    "another one (\"<folder>/<folder>-impl.h\")",
+                    inc->name, name);
+        return;
+    }
+    char folder[NAME_MAX_LEN];
+    size_t len = (size_t)(slash - inc->name);
+    put(folder, sizeof folder, "%.*s", (int)len, inc->name);
+    int g = find_layer(core, folder);
+    put(q, sizeof q, "%s/core/src/%s", root, inc->name);
+    if (g < 0) {
+        problem(rel, inc->line, "includes \"%s\", which is in no folder "
+                "of core/src/layers.txt: a file of libfrx includes "
+                "\"<folder>/<header>\" of core/src or a public "
+                "<frx/...> header", inc->name);
+    } else if (g != me && !core->l[me].below[g]) {
+        char u[1024];
+        problem(rel, inc->line, "includes \"%s\", but %s does not use "
+                "%s (it uses %s; core/src/layers.txt): a folder "
+                "includes only the folders below it; move what it "
+                "needs down, or pass it in from above", inc->name, name,
+                folder, uses_text(core, me, u, sizeof u));
+    } else if (g != me) {
+        char want[NAME_MAX_LEN * 2 + 8];
+        put(want, sizeof want, "%s/%s-impl.h", folder, folder);
+        if (strcmp(inc->name, want) != 0)
+            problem(rel, inc->line, "includes \"%s\": other folders see "
+                    "%s through \"%s\" only; its other headers are "
+                    "its own", inc->name, folder, want);
+        else if (!is_file(q))
+            problem(rel, inc->line, "includes \"%s\", which does not "
+                    "exist", inc->name);
+    } else if (!is_file(q)) {
+        problem(rel, inc->line, "includes \"%s\", which does not exist",
+                inc->name);
+    }
 }
 
 /* Every .c and .h below rel (a folder of the tree), depth first, sorted
@@ -395,15 +413,10 @@ static void walk(const char *dir, visit_fn fn, void *ud)
     free(ents);
 }
 
-struct core_walk {
-    const struct layers *core;
-    int me;
-};
-
 static void core_visit(const char *rel, const char *dir, void *ud)
 {
     struct core_walk *w = ud;
-    check_core_file(w->core, w->me, rel, dir);
+    scan_includes(rel, dir, &w->core->l[w->me], core_quoted, w);
 }
 
 static void check_core(const struct layers *core)
@@ -447,41 +460,34 @@ static void check_core(const struct layers *core)
 
 /* ------------------------------------------------------------ the CLI */
 
-static void cli_visit(const char *rel, const char *dir, void *ud)
+static void cli_quoted(const char *rel, const char *dir,
+                       const struct include *inc, void *ud)
 {
     const struct layers *core = ud;
-    char p[4096];
-    FILE *f = fopen(path_of(p, sizeof p, rel), "r");
-    if (!f)
-        fatal("cannot read %s: %s", p, strerror(errno));
-    struct include inc;
-    int lineno = 0;
-    while (next_include(f, &lineno, &inc)) {
-        if (!inc.quoted) {
-            check_angle(rel, &inc, NULL);
-            continue;
-        }
-        char q[4096];
-        const char *slash = strchr(inc.name, '/');
-        if (!slash) {
-            put(q, sizeof q, "%s/%s/%s", root, dir, inc.name);
-            if (!is_file(q))
-                problem(rel, inc.line, "includes \"%s\", which is not in "
-                        "%s", inc.name, dir);
-            continue;
-        }
-        char folder[NAME_MAX_LEN];
-        put(folder, sizeof folder, "%.*s", (int)(slash - inc.name),
-                 inc.name);
-        put(q, sizeof q, "%s/core/src/%s", root, inc.name);
-        if (find_layer(core, folder) < 0 || strchr(slash + 1, '/') ||
-            !ends_with(inc.name, "-tool.h") || !is_file(q))
-            problem(rel, inc.line, "includes \"%s\": the frx program uses "
-                    "libfrx through the public headers and the "
-                    "<folder>/<name>-tool.h headers of core/src only",
-                    inc.name);
+    char q[4096];
+    const char *slash = strchr(inc->name, '/');
+    if (!slash) {
+        put(q, sizeof q, "%s/%s/%s", root, dir, inc->name);
+        if (!is_file(q))
+            problem(rel, inc->line, "includes \"%s\", which is not in "
+                    "%s", inc->name, dir);
+        return;
     }
-    fclose(f);
+    char folder[NAME_MAX_LEN];
+    put(folder, sizeof folder, "%.*s", (int)(slash - inc->name),
+         inc->name);
+    put(q, sizeof q, "%s/core/src/%s", root, inc->name);
+    if (find_layer(core, folder) < 0 || strchr(slash + 1, '/') ||
+        !ends_with(inc->name, "-tool.h") || !is_file(q))
+        problem(rel, inc->line, "includes \"%s\": the frx program uses "
+                "libfrx through the public headers and the "
+                "<folder>/<name>-tool.h headers of core/src only",
+                inc->name);
+}
+
+static void cli_visit(const char *rel, const char *dir, void *ud)
+{
+    scan_includes(rel, dir, NULL, cli_quoted, ud);
 }
 
 /* -------------------------------------------------- plugins, examples */
@@ -500,48 +506,43 @@ static int in_plugin(const struct layers *ls, int i, const char *name)
     return is_file(q);
 }
 
+static void plugin_quoted(const char *rel, const char *dir,
+                          const struct include *inc, void *ud)
+{
+    const struct plugin_walk *w = ud;
+    const struct layer *me = w->plugins ? &w->plugins->l[w->me] : NULL;
+    char q[4096];
+    put(q, sizeof q, "%s/core/src/%s", root, inc->name);
+    if (strstr(inc->name, "core/src") || strstr(inc->name, "..") ||
+        (strchr(inc->name, '/') && is_file(q))) {
+        problem(rel, inc->line, "includes \"%s\": %s see libfrx only "
+                "through the public headers <frx/frx.h>, <frx/plugin.h>, "
+                "<frx/comm.h> and <frx/mesh.h>", inc->name,
+                w->plugins ? "plugins" : "examples");
+        return;
+    }
+    put(q, sizeof q, "%s/%s/%s", root, dir, inc->name);
+    if (is_file(q))
+        return;
+    int found = 0;
+    for (int k = 0; w->plugins && k < w->plugins->n && !found; k++)
+        found = me->below[k] && in_plugin(w->plugins, k, inc->name);
+    if (!found) {
+        char u[1024] = "";
+        if (w->plugins)
+            uses_text(w->plugins, w->me, u, sizeof u);
+        problem(rel, inc->line, "includes \"%s\", which is in none of "
+                "its folders (%s%s%s%s)", inc->name, dir,
+                w->plugins ? "; it uses " : "", u,
+                w->plugins ? ": plugins/layers.txt" : "");
+    }
+}
+
 static void plugin_visit(const char *rel, const char *dir, void *ud)
 {
     const struct plugin_walk *w = ud;
-    char p[4096];
-    FILE *f = fopen(path_of(p, sizeof p, rel), "r");
-    if (!f)
-        fatal("cannot read %s: %s", p, strerror(errno));
-    const struct layer *me = w->plugins ? &w->plugins->l[w->me] : NULL;
-    struct include inc;
-    int lineno = 0;
-    while (next_include(f, &lineno, &inc)) {
-        if (!inc.quoted) {
-            check_angle(rel, &inc, me);
-            continue;
-        }
-        char q[4096];
-        put(q, sizeof q, "%s/core/src/%s", root, inc.name);
-        if (strstr(inc.name, "core/src") || strstr(inc.name, "..") ||
-            (strchr(inc.name, '/') && is_file(q))) {
-            problem(rel, inc.line, "includes \"%s\": %s see libfrx only "
-                    "through the public headers <frx/frx.h>, <frx/plugin.h>, "
-                    "<frx/comm.h> and <frx/mesh.h>", inc.name,
-                    w->plugins ? "plugins" : "examples");
-            continue;
-        }
-        put(q, sizeof q, "%s/%s/%s", root, dir, inc.name);
-        if (is_file(q))
-            continue;
-        int found = 0;
-        for (int k = 0; w->plugins && k < w->plugins->n && !found; k++)
-            found = me->below[k] && in_plugin(w->plugins, k, inc.name);
-        if (!found) {
-            char u[1024] = "";
-            if (w->plugins)
-                uses_text(w->plugins, w->me, u, sizeof u);
-            problem(rel, inc.line, "includes \"%s\", which is in none of "
-                    "its folders (%s%s%s%s)", inc.name, dir,
-                    w->plugins ? "; it uses " : "", u,
-                    w->plugins ? ": plugins/layers.txt" : "");
-        }
-    }
-    fclose(f);
+    scan_includes(rel, dir, w->plugins ? &w->plugins->l[w->me] : NULL,
+                  plugin_quoted, ud);
 }
 
 /* The plugin folder a folder of plugins/ belongs to: the longest listed
