@@ -254,7 +254,7 @@ static int layout(MPI_Comm comm, const struct frx__io_fields *f,
         if (t->n[k] && lo[k] != hi[k])
             return frx_error(FRX_EINVAL, "checkpoint: ranks disagree on the "
                              "points per %s element (%llu and %llu)",
-                             frx__etype_info(k)->name,
+                             frx__io_etype(k)->name,
                              (unsigned long long)lo[k],
                              (unsigned long long)hi[k]);
     }
@@ -391,7 +391,7 @@ static int write_type(struct ctx *c, hid_t sol,
     hid_t grp = -1, du = -1, dg = -1;
     if (!rc) {
         hsize_t dims[3] = {rt.nrows, t->nupts[k], f->nvars};
-        grp = H5Gcreate2(sol, frx__etype_info(k)->name, H5P_DEFAULT,
+        grp = H5Gcreate2(sol, frx__io_etype(k)->name, H5P_DEFAULT,
                          H5P_DEFAULT, H5P_DEFAULT);
         if (ok(c, grp, "add a group to"))
             du = make_dataset(c, grp, "u", f->fpsize == 4 ? H5T_IEEE_F32LE
@@ -634,7 +634,7 @@ static int check_type(struct ctx *c, hid_t sol, const struct types *t,
                       const struct frx__io_fields *f, int k, hid_t *du,
                       hid_t *dg, char *bad, size_t cap)
 {
-    const char *name = frx__etype_info(k)->name;
+    const char *name = frx__io_etype(k)->name;
     htri_t has = H5Lexists(sol, name, H5P_DEFAULT);
     if (!ok(c, has, "look into"))
         return c->rc;
@@ -714,7 +714,7 @@ static int read_type(struct ctx *c, hid_t du, hid_t dg,
                               "%llu there: restart on the mesh the "
                               "checkpoint was written for", c->path,
                               (unsigned long long)(rt.row0 + j),
-                              frx__etype_info(k)->name,
+                              frx__io_etype(k)->name,
                               (unsigned long long)gid[j],
                               (unsigned long long)rt.gid[j]);
     rc = frx__io_agree(c->comm, c->rc);

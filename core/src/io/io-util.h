@@ -35,13 +35,13 @@ int frx__io_commit(FILE *fp, int werr, const char *tmp, const char *path);
 
 /* Element types (enum frx_etype): name ("quad") and corner count, or
  * NULL for a type frx does not know. */
-struct frx__etype_info {
+struct frx__io_etype {
     const char *name;
     int ndims;
     size_t ncorners;
     int vtk_linear, vtk_lagrange; /* VTK cell types */
 };
-const struct frx__etype_info *frx__etype_info(int etype);
+const struct frx__io_etype *frx__io_etype(int etype);
 
 /* Variable v's name. */
 const char *frx__io_var(const struct frx__io_fields *f, size_t v);

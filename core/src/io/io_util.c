@@ -155,10 +155,10 @@ int frx__io_commit(FILE *fp, int werr, const char *tmp, const char *path)
     return rc;
 }
 
-const struct frx__etype_info *frx__etype_info(int etype)
+const struct frx__io_etype *frx__io_etype(int etype)
 {
     /* VTK cell types: vtkCellType.h */
-    static const struct frx__etype_info types[] = {
+    static const struct frx__io_etype types[] = {
         [FRX_ETYPE_TRI] = {"tri", 2, 3, 5, 69},
         [FRX_ETYPE_QUAD] = {"quad", 2, 4, 9, 70},
         [FRX_ETYPE_TET] = {"tet", 3, 4, 10, 71},
@@ -190,7 +190,7 @@ int frx__io_check(const struct frx__io_fields *f, const char *what)
         return frx_error(FRX_EINVAL, "%s: no blocks", what);
     for (size_t i = 0; i < f->nblocks; i++) {
         const struct frx__io_block *b = &f->blocks[i];
-        const struct frx__etype_info *et = frx__etype_info(b->etype);
+        const struct frx__io_etype *et = frx__io_etype(b->etype);
         if (!et)
             return frx_error(FRX_EINVAL, "%s: block %zu has unknown "
                              "element type %d", what, i, b->etype);

@@ -30,7 +30,7 @@ static size_t lagrange_npts(int etype, size_t p)
  * nvis, checked against the element type and nvis. */
 static int cell_type(const struct frx__io_block *b, size_t ib, int *type)
 {
-    const struct frx__etype_info *et = frx__etype_info(b->etype);
+    const struct frx__io_etype *et = frx__io_etype(b->etype);
     size_t nvis = b->sb->nvis;
     int linear = nvis == et->ncorners, lagrange = 0;
     for (size_t p = 1; lagrange_npts(b->etype, p) <= nvis; p++)
