@@ -48,7 +48,7 @@ void frx_log_set_level(int level)
     frx__timers_update();
 }
 
-/* The exchange timers run where their report shows (frx-impl.h). */
+/* The exchange timers run where their report shows (base/base-impl.h). */
 int frx__timers_update(void)
 {
     read_env();

@@ -220,7 +220,7 @@ struct types {
     uint64_t n[5];          /* elements in all */
     uint64_t nupts[5];
     const struct frx__io_block *b[5]; /* this rank's block, or NULL */
-    uint64_t chunk;         /* gids per owning rank (io_util.h) */
+    uint64_t chunk;         /* gids per owning rank (io-util.h) */
 };
 
 static int layout(MPI_Comm comm, const struct frx__io_fields *f,

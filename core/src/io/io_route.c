@@ -1,5 +1,5 @@
 /* Elements of one type moved between the ranks that hold them and the
- * ranks that own their range of global numbers (io_util.h): checkpoints
+ * ranks that own their range of global numbers (io-util.h): checkpoints
  * then read and write one contiguous run of rows per rank, in an order
  * that does not depend on the partition. */
 #include "io/io-util.h"

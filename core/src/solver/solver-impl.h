@@ -1,7 +1,8 @@
 /* frx solver: a solver plugin driven by the time loop. Shared by
- * settings.c (time.* and the rest the loop reads), solver.c (the
- * plugin's lifecycle), lincomb.c, stepper.c (time schemes), run.c (the
- * loop), run_io.c (output, checkpoints, norms) and progress.c. Uses
+ * settings.c (time.* and the rest the loop reads), calls.c (calls into
+ * the plugin, the RHS), solver.c (the plugin's lifecycle), lincomb.c,
+ * stepper.c (time schemes), run.c (the loop), run_io.c (output,
+ * checkpoints, norms), progress.c and case/run_case.c. Uses
  * comm, mesh and io, and what they use. Never installed. */
 #ifndef FRX_SOLVER_IMPL_H
 #define FRX_SOLVER_IMPL_H
