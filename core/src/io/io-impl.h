@@ -1,8 +1,9 @@
-/* frx: output (VTK) and checkpoints (HDF5) of a solution, as the time
- * loop hands them over. Internal: the time loop (solver/run_io.c) calls these;
- * solvers never do. Every function here is collective over comm and
- * returns the same code on every rank: where one rank fails, all return
- * that rank's error ("rank R: ..."; no prefix when every rank failed). */
+/* frx io: output (VTK) and checkpoints (HDF5) of a solution, as the
+ * time loop hands them over. Internal: the time loop (solver/run_io.c)
+ * calls these; solvers never do. Every function here is collective over
+ * comm and returns the same code on every rank: where one rank fails,
+ * all return that rank's error ("rank R: ..."; no prefix when every
+ * rank failed). */
 #ifndef FRX_IO_H
 #define FRX_IO_H
 
