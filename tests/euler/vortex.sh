@@ -13,6 +13,12 @@
 #   uniform MPIEXEC FRX ETYPE        a uniform flow through boundaries
 #       (supersonic along the slip walls: sup-in-fa, sup-out-fn; subsonic:
 #       char-riem-inv all round) stays uniform to 1e-12
+#   inflow MPIEXEC FRX ETYPE         a density wave let in through a
+#       supersonic inflow whose rho is an expression in t: the solution
+#       matches the wave carried downstream (exact) to 1e-6, where a
+#       constant inflow misses it by over 1e-2
+#   source MPIEXEC FRX ETYPE         a fluid at rest with a density
+#       source in x, y and t: rho grows as its integral in time, to 1e-9
 #   ranks MPIEXEC FRX P ETYPE        1 rank, 2 ranks, and 2 ranks with
 #       rank 1 on opencl (skipped, 77, where opencl cannot start; left
 #       out where FRX_EULER_NO_MIXED says why: sanitizer builds): the
@@ -141,6 +147,63 @@ END
             printf "vortex.sh: uniform %s flow: L2 errors %s\n", f, $0
             exit bad }'
     done
+    ;;
+inflow)
+    etype=$1
+    # rho' = 0.1 sin(2 pi (t - x/U)) rides the flow U = 2 (Mach 1.7)
+    wave="1 + 0.1*sin(2*pi*(t - x/U))"
+    for bc in "1 + 0.1*sin(2*pi*t)" "1"; do
+        cat > inflow.yaml <<END
+backend: {name: openmp, precision: double, $one_variant}
+mesh: {type: box, n: [8, 2], etype: $etype, lower: [0, 0],
+       upper: [1, 0.25], periodic: [false, true]}
+solver:
+  name: euler
+  order: 3
+  riemann-solver: rusanov
+  constants: {gamma: 1.4, U: 2}
+  ics: {rho: "$(echo "$wave" | sed 's/t - /0 - /')", u: U, v: 0, p: 1}
+  exact: {rho: "$wave", u: U, v: 0, p: 1}
+  boundaries:
+    left: {type: sup-in-fa, rho: $bc, u: U, v: 0, p: 1}
+    right: {type: sup-out-fn}
+time: {scheme: rk4, dt: 0.002, t-end: 1}
+progress: {mode: off}
+END
+        "$mpiexec" -n 2 "$frx" run inflow.yaml > inflow.txt
+        e=$(rho_error inflow.txt)
+        echo "vortex.sh: inflow rho = $bc: the density's L2 error $e"
+        if [ "$bc" = 1 ]; then
+            awk -v e="$e" 'BEGIN { exit !(e > 1e-2) }'
+        else
+            awk -v e="$e" 'BEGIN { exit !(e < 1e-6) }'
+        fi
+    done
+    ;;
+source)
+    etype=$1
+    # d rho/dt = s: rho = 1 + 0.1 sin(t) (1 + x(1-x) y(1-y)), of degree 4
+    # (order 4 holds it on triangles too); at rest, p uniform: nothing
+    # moves
+    cat > source.yaml <<END
+backend: {name: openmp, precision: double, $one_variant}
+mesh: {type: box, n: [4, 4], etype: $etype, periodic: [true, true]}
+solver:
+  name: euler
+  order: 4
+  constants: {gamma: 1.4}
+  ics: {rho: 1, u: 0, v: 0, p: 1}
+  sources: {rho: 0.1*cos(t)*(1 + x*(1 - x)*y*(1 - y))}
+  exact: {rho: 1 + 0.1*sin(t)*(1 + x*(1 - x)*y*(1 - y)), u: 0, v: 0, p: 1}
+time: {scheme: rk4, dt: 0.01, t-end: 1}
+progress: {mode: off}
+END
+    "$mpiexec" -n 2 "$frx" run source.yaml > source.txt
+    sed -n 's/^frx: L2 error at t = [^:]*: //p' source.txt | awk '{
+        bad = NF != 8
+        for (i = 2; i <= NF; i += 2) bad += !($i < 1e-9)
+        printf "vortex.sh: source: L2 errors %s\n", $0
+        exit bad }'
     ;;
 ranks)
     p=$1 etype=$2

@@ -14,7 +14,8 @@
 # rusanov, hllc), every time scheme (rk4, ssp-rk3, rk45: the lincomb
 # kernels and rk45's error), dt from time.cfl (the wave-speed
 # reduction), lee's base-flow check (its reductions) and the NaN/Inf
-# check (check.interval 1). euler-quad-single runs in single precision.
+# check (check.interval 1), expressions in a boundary value and a
+# source. euler-quad-single runs in single precision.
 set -eu
 mpiexec=$1 frx=$2 keep=$3 name=$4
 here=$(cd "$(dirname "$0")" && pwd)
@@ -89,14 +90,17 @@ mesh: {type: box, n: [6, 6], lower: [-10, -10], upper: [10, 10],
        periodic: [true, true]}
 time: {scheme: rk45, dt: 0.01, t-end: 0.05}" ;;
 euler-tri-rusanov)
-    # every boundary kind, far from the vortex
+    # every boundary kind, far from the vortex; a boundary value and a
+    # source as expressions (in x, y, t: a conditional, functions)
     body="solver:
   name: euler
   order: 2
   riemann-solver: rusanov
 $vortex
+  sources: {E: 'x > 0 ? 1e-3*max(x, y) : 1e-3*atan2(y, x)'}
   boundaries:
-    bottom: {type: sup-in-fa, rho: 1, u: 0, v: 1, p: 4.4642857}
+    bottom: {type: sup-in-fa, rho: 1 + 0.01*sin(2*pi*t), u: 0, v: 1,
+             p: 4.4642857}
     top: {type: sup-out-fn}
     left: {type: slp-adia-wall}
     right: {type: char-riem-inv, rho: 1, u: 0, v: 1, p: 4.4642857}

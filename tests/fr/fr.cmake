@@ -6,6 +6,26 @@ foreach(t poly element geometry vis expr)
   set_tests_properties(fr-${t} PROPERTIES ENVIRONMENT "${FRX_TEST_ENV}")
 endforeach()
 
+# Expressions as kernels on every backend and precision: each function
+# against C's math library, in ulps (fr/test_fr_expr_kernels.c). On
+# fakegpu (CUDA compiled as C) with a cache of its own, keeping every
+# source for the gpu-compile-solvers-* tests (NVRTC, hiprtc).
+frx_check_test(test_fr_expr_kernels fr/test_fr_expr_kernels.c testutil.c)
+target_link_libraries(test_fr_expr_kernels PRIVATE frx-fr-common)
+foreach(be IN LISTS FRX_TEST_BACKENDS)
+  add_test(NAME fr-expr-kernels-${be} COMMAND test_fr_expr_kernels ${be})
+  set_tests_properties(fr-expr-kernels-${be} PROPERTIES SKIP_RETURN_CODE 77
+    TIMEOUT 600 ENVIRONMENT "${FRX_TEST_ENV}")
+endforeach()
+set(FRX_EXPR_FAKEGPU_CACHE ${CMAKE_CURRENT_BINARY_DIR}/expr-kernels-cache)
+add_test(NAME fr-expr-kernels-fakegpu COMMAND sh -c
+  "rm -rf \"$0\" \"$1\" && mkdir -p \"$1\" && FRX_CACHE_DIR=\"$0\" FRX_FAKEGPU_KEEP_SOURCES=\"$1\" exec \"$2\" fakegpu"
+  ${FRX_EXPR_FAKEGPU_CACHE} ${FRX_GPU_SOLVER_SOURCES}/expr-kernels
+  $<TARGET_FILE:test_fr_expr_kernels>)
+set_tests_properties(fr-expr-kernels-fakegpu PROPERTIES TIMEOUT 600
+  FIXTURES_REQUIRED gpu-solver-clean FIXTURES_SETUP gpu-solver-sources
+  ENVIRONMENT "${FRX_TEST_ENV};FRX_PLUGIN_PATH=${FRX_FAKEGPU_DIR}")
+
 # PNG pictures: serial, and gathered from 2 and 3 ranks under mpirun.
 frx_check_test(test_fr_png fr/test_fr_png.c)
 target_link_libraries(test_fr_png PRIVATE frx-fr-common PkgConfig::LIBPNG)

@@ -212,6 +212,7 @@ static const struct {
     {"asinh", asinh, 0.7},  {"acosh", acosh, 1.7},  {"atanh", atanh, 0.4},
     {"acoth", acoth_, 1.7}, {"asech", asech_, 0.4}, {"acsch", acsch_, 0.7},
     {"abs", fabs, -0.7},    {"step", step_, 0.7},   {"erf", erf, 0.7},
+    {"fabs", fabs, -0.7},   {"log10", log10, 1.7},
 };
 
 START_TEST(every_function_and_its_derivative)
@@ -382,27 +383,37 @@ START_TEST(syntax_errors)
         {"()", "expected a number, a name or '(' before ')' (character 2)"},
         {"x $ y", "unexpected character '$' (character 3)"},
         {"x, y", "unexpected character ',' (character 2)"},
-        {"x < 1", "unexpected character '<' (character 3)"},
         {"sin(x; y)", "unexpected character ';' (character 6)"},
         {"x + \x01", "unexpected byte 0x01 (character 5)"},
         {"x + .", "unexpected character '.' (character 5)"},
+        {"x & y", "unexpected character '&' (character 3)"},
         {"sin x", "function 'sin' (character 1) takes its argument in "
                   "parentheses: sin(...)"},
-        {"2^3^2", "a^b^c is ambiguous (libmatheval reads (a^b)^c): add "
-                  "parentheses (character 4)"},
-        {"x^-y^2", "a^b^c is ambiguous (libmatheval reads (a^b)^c): add "
-                   "parentheses (character 5)"},
-        {"pow(x, 2)", "unknown function 'pow' (character 1); functions: exp, "
-                      "log, sqrt, sin, cos, tan, cot, sec, csc, asin, acos, "
-                      "atan, acot, asec, acsc, sinh, cosh, tanh, coth, sech, "
-                      "csch, asinh, acosh, atanh, acoth, asech, acsch, abs, "
-                      "step, delta, nandelta, erf (write a^b for a power)"},
-        {"1 + max (x, y)", "unknown function 'max' (character 5); functions: "
-                           "exp, log, sqrt, sin, cos, tan, cot, sec, csc, "
-                           "asin, acos, atan, acot, asec, acsc, sinh, cosh, "
-                           "tanh, coth, sech, csch, asinh, acosh, atanh, "
-                           "acoth, asech, acsch, abs, step, delta, nandelta, "
-                           "erf (write a^b for a power)"},
+        {"pow x", "function 'pow' (character 1) takes its arguments in "
+                  "parentheses: pow(a, b)"},
+        {"pow(x)", "function 'pow' (character 1) takes 2 arguments, not 1: "
+                   "pow(a, b)"},
+        {"sin(x, y)", "function 'sin' (character 1) takes 1 argument, not "
+                      "more: sin(...)"},
+        {"max(x, y", "missing ')' for the '(' at character 4 (expected an "
+                     "operator, ',' or ')' at the end)"},
+        {"2^3^2", "a^b^c is ambiguous: write (a^b)^c or a^(b^c) "
+                  "(character 4)"},
+        {"x^-y^2", "a^b^c is ambiguous: write (a^b)^c or a^(b^c) "
+                   "(character 5)"},
+        {"x < y < 1", "a chain of comparisons is not a range test: write "
+                      "(a < b) && (b < c) (character 7)"},
+        {"x == y != 1", "a chain of comparisons is not a range test: write "
+                        "(a < b) && (b < c) (character 8)"},
+        {"x > 0 ? 1", "expected ':' for the '?' at character 7 at the end"},
+        {"x > 0 ? 1 ; 2", "unexpected character ';' (character 11)"},
+        {"x ? 1 :", "expected a number, a name or '(' at the end"},
+        {"pow2(x, 2)", "unknown function 'pow2' (character 1); functions: "
+                       "exp, log, sqrt, sin, cos, tan, cot, sec, csc, asin, "
+                       "acos, atan, acot, asec, acsc, sinh, cosh, tanh, "
+                       "coth, sech, csch, asinh, acosh, atanh, acoth, asech, "
+                       "acsch, abs, step, delta, nandelta, erf, fabs, log10, "
+                       "pow, atan2, min, max, hypot"},
         {"1 + foo*x", "unknown variable 'foo' (character 5); known names: x, "
                       "y, gamma"},
         {"x + t", "unknown variable 't' (character 5); known names: x, y, "
@@ -472,8 +483,8 @@ START_TEST(not_finite_is_an_error)
 }
 END_TEST
 
-/* libmatheval prints characters it does not know to stdout; none may get
- * that far, and nothing bad is printed. */
+/* Nothing is printed for bad input (the library libmatheval that frx
+ * used before printed characters it did not know to stdout). */
 START_TEST(nothing_printed)
 {
     fflush(stdout);
@@ -486,7 +497,7 @@ START_TEST(nothing_printed)
     int fd = mkstemp(tmpdir ? buf : path);
     ck_assert_int_ge(fd, 0);
     dup2(fd, STDOUT_FILENO);
-    static const char *const bad[] = {"x $ y", "x, y", "x # y", "x ? 1 : 2",
+    static const char *const bad[] = {"x $ y", "x, y", "x # y", "x ? 1 ;",
                                       "{x}", "x @ y", "x & y"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         fr_expr *e = NULL;
@@ -502,6 +513,169 @@ START_TEST(nothing_printed)
     ck_assert_int_eq(lseek(fd, 0, SEEK_END), 0);
     close(fd);
     unlink(tmpdir ? buf : path);
+}
+END_TEST
+
+/* The functions of two arguments, against C, with their partial
+ * derivatives against central differences (y held at 0.8). */
+START_TEST(functions_of_two)
+{
+    static const struct {
+        const char *name;
+        double (*c)(double, double);
+        double x; /* away from a kink: min and max at x != y */
+    } fn2[] = {{"pow", pow, 1.3},   {"atan2", atan2, -0.6},
+               {"min", fmin, 0.5},  {"min", fmin, 1.1},
+               {"max", fmax, 0.5},  {"max", fmax, 1.1},
+               {"hypot", hypot, -0.6}};
+    const double y = 0.8, h = 1e-5;
+    for (size_t i = 0; i < sizeof fn2 / sizeof *fn2; i++) {
+        char text[64];
+        snprintf(text, sizeof text, "%s(x, y)", fn2[i].name);
+        fr_expr *e = compile(text, XY, NULL), *d;
+        double x = fn2[i].x;
+        ck_assert_msg(fr_expr_eval(e, x, y, 0, 0) == fn2[i].c(x, y),
+                      "%s at (%g, %g)", text, x, y);
+        for (int k = 0; k < 2; k++) {
+            ck_assert_int_eq(fr_expr_derivative(e, k ? FR_EXPR_Y : FR_EXPR_X,
+                                                &d), 0);
+            double fd = (fn2[i].c(x + (k ? 0 : h), y + (k ? h : 0)) -
+                         fn2[i].c(x - (k ? 0 : h), y - (k ? h : 0))) / (2 * h);
+            double got = fr_expr_eval(d, x, y, 0, 0);
+            ck_assert_msg(fabs(got - fd) <= 1e-7 * fmax(1, fabs(fd)),
+                          "d(%s)/d%c = %.17g ('%s'), a difference gives "
+                          "%.17g", text, "xy"[k], got, fr_expr_text(d), fd);
+            fr_expr_destroy(d);
+        }
+        fr_expr_destroy(e);
+    }
+}
+END_TEST
+
+/* Comparisons and logic are 1 or 0; the conditional takes one branch;
+ * precedence as in C (the conditional lowest, then ||, &&, equality,
+ * order, sums). */
+START_TEST(comparisons_and_conditional)
+{
+    static const struct {
+        const char *text;
+        double want; /* at x = 3, y = 2 */
+    } p[] = {{"x < y", 0},           {"x > y", 1},          {"x <= 3", 1},
+             {"x >= 3.5", 0},        {"x == 3", 1},         {"x != 3", 0},
+             {"!x", 0},              {"!(x - 3)", 1},       {"!x + 1", 1},
+             {"x > 1 && y < 3", 1},  {"x > 4 || y < 1", 0}, {"1 + (x < y)", 1},
+             {"x < y + 2", 1},       {"-x^2 < 0", 1},       {"x > 1 ? 10 : 20", 10},
+             {"x < 1 ? 10 : y < 3 ? 30 : 40", 30},
+             {"(x < 1 ? 10 : 20) + 1", 21},
+             {"x > 2 && y > 2 || x == 3", 1}};
+    for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) {
+        fr_expr *e = compile(p[i].text, XY, NULL);
+        ck_assert_msg(fr_expr_eval(e, 3, 2, 0, 0) == p[i].want, "%s = %g",
+                      p[i].text, fr_expr_eval(e, 3, 2, 0, 0));
+        fr_expr_destroy(e);
+    }
+    /* only the branch taken is evaluated: no NaN from the other */
+    fr_expr *e = compile("x > 0 ? sqrt(x) : sqrt(-x)", XY, NULL);
+    double pts2[2][2] = {{4, 0}, {-9, 0}}, out[2];
+    ck_assert_int_eq(fr_expr_eval_points(e, 2, 2, &pts2[0][0], 0, out), 0);
+    ck_assert(out[0] == 2 && out[1] == 3);
+    fr_expr_destroy(e);
+}
+END_TEST
+
+/* Nesting deeper than the parser recurses is refused, not a crash. */
+START_TEST(deep_nesting)
+{
+    char text[1024];
+    size_t n = 0;
+    for (int i = 0; i < 300; i++)
+        text[n++] = '(';
+    text[n++] = 'x';
+    for (int i = 0; i < 300; i++)
+        text[n++] = ')';
+    text[n] = '\0';
+    const char *msg = fails(text, XY, NULL);
+    ck_assert_msg(strstr(msg, "nested more than 200 deep (character 201)"),
+                  "%s", msg);
+    memset(text, '-', 400);
+    strcpy(text + 400, "x");
+    msg = fails(text, XY, NULL);
+    ck_assert_msg(strstr(msg, "nested more than 200 deep"), "%s", msg);
+    /* 150 deep is fine */
+    n = 0;
+    for (int i = 0; i < 150; i++)
+        text[n++] = '(';
+    text[n++] = 'x';
+    for (int i = 0; i < 150; i++)
+        text[n++] = ')';
+    text[n] = '\0';
+    fr_expr *e = compile(text, XY, NULL);
+    ck_assert(fr_expr_eval(e, 2, 0, 0, 0) == 2);
+    fr_expr_destroy(e);
+}
+END_TEST
+
+static const char *const xyt[4] = {"X[0]", "X[1]", NULL, "t"};
+
+/* An expression as C for a kernel: each node in parentheses, numbers as
+ * fpdtype_t, the functions by C's names or their definitions. */
+START_TEST(emitted_c)
+{
+    static const struct {
+        const char *text, *c;
+    } em[] = {
+        {"2*x + y", "((((fpdtype_t)2) * X[0]) + X[1])"},
+        {"-x^2", "(-pow(X[0], ((fpdtype_t)2)))"},
+        {"x < y ? t : 0.5", "(((fpdtype_t)(X[0] < X[1])) != 0 ? t : "
+                            "((fpdtype_t)0.5))"},
+        {"cot(x) + max(x, y)", "((1/tan(X[0])) + fmax(X[0], X[1]))"},
+        {"step(x) * abs(y)", "(((fpdtype_t)!((X[0]) < 0)) * fabs(X[1]))"},
+        {"x && !y", "((fpdtype_t)(X[0] != 0 && ((fpdtype_t)(X[1] == 0)) "
+                    "!= 0))"},
+        {"2*pi", "((fpdtype_t)6.2831853071795862)"},
+    };
+    for (size_t i = 0; i < sizeof em / sizeof *em; i++) {
+        fr_expr *e = compile(em[i].text, XY | FR_EXPR_T, NULL);
+        char *src = NULL;
+        ck_assert_int_eq(fr_expr_emit(e, xyt, FRX_DOUBLE, &src), 0);
+        ck_assert_str_eq(src, em[i].c);
+        free(src);
+        fr_expr_destroy(e);
+    }
+    static const struct {
+        const char *text;
+        int precision;
+        const char *msg;
+    } no[] = {
+        {"delta(x)", FRX_DOUBLE, "delta(a) is inf where a is 0: no field "
+                                 "can hold it"},
+        {"x + z", FRX_DOUBLE, "it uses z, which this kernel does not have"},
+        {"x + 1/0", FRX_DOUBLE, "its value is inf where it is a number (a "
+                                "division by 0?)"},
+        {"1e300*x", FRX_SINGLE, "the number 1.0000000000000001e+300 is out "
+                                "of single precision's range (1.17549e-38 "
+                                "to 3.40282e+38)"},
+        {"1e-300*x", FRX_SINGLE, "the number 1e-300 is out "
+                                 "of single precision's range (1.17549e-38 "
+                                 "to 3.40282e+38)"},
+    };
+    for (size_t i = 0; i < sizeof no / sizeof *no; i++) {
+        fr_expr *e = compile(no[i].text, XY | FR_EXPR_Z | FR_EXPR_T, NULL);
+        char *src = (char *)1, want[512];
+        ck_assert_int_eq(fr_expr_emit(e, xyt, no[i].precision, &src),
+                         FRX_ECONFIG);
+        ck_assert_ptr_null(src);
+        snprintf(want, sizeof want, "case.yaml:1:1: ic = '%s': it cannot be "
+                 "part of a kernel: %s", no[i].text, no[i].msg);
+        ck_assert_str_eq(frx_errmsg(), want);
+        fr_expr_destroy(e);
+    }
+    /* 1e300 is fine in double */
+    fr_expr *e = compile("1e300*x", XY, NULL);
+    char *src = NULL;
+    ck_assert_int_eq(fr_expr_emit(e, xyt, FRX_DOUBLE, &src), 0);
+    free(src);
+    fr_expr_destroy(e);
 }
 END_TEST
 
@@ -522,6 +696,10 @@ int main(void)
     tcase_add_test(tc, yaml_place);
     tcase_add_test(tc, not_finite_is_an_error);
     tcase_add_test(tc, nothing_printed);
+    tcase_add_test(tc, functions_of_two);
+    tcase_add_test(tc, comparisons_and_conditional);
+    tcase_add_test(tc, deep_nesting);
+    tcase_add_test(tc, emitted_c);
     suite_add_tcase(s, tc);
     return ft_run(s);
 }

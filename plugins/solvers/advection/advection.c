@@ -41,10 +41,15 @@ struct adv {
 
 static const char *const vars[] = {"u"}, *const aux[] = {"ax", "ay"};
 
+/* The exact solution at x, t: the initial wave carried along. */
+#define EXACT "sin(twopi*(x[0] - ax*t)/lx)*sin(twopi*(x[1] - ay*t)/ly)"
+
 static const fr_bc_kind bcs[] = {
-    {.type = "exact", .ghost =
-     "ur[0] = sin(twopi*(x[0] - ax*t)/lx)*sin(twopi*(x[1] - ay*t)/ly);",
+    {.type = "exact", .ghost = "ur[0] = " EXACT ";",
      .help = "the exact solution outside (inflow and outflow)"},
+    {.type = "value", .keys = "u", .ghost = "ur[0] = bc_u;",
+     .help = "a given value outside (inflow): u, a number or an expression "
+             "in x, y and t"},
 };
 
 /* The velocity as a field: the same at every point. */
@@ -202,11 +207,13 @@ static int adv_create(const frx_solver_init *init, frx_solver_info *info,
         .ctx = a,
         .initial = exact_at,
         .exact = exact_at,
+        .initial_src = "u[0] = " EXACT ";",
     };
     if (field) {
         p.naux = 2;
         p.aux = aux;
         p.aux_at = velocity_at;
+        p.aux_src = "a[0] = ax;\na[1] = ay;";
         p.flux = "f[0][0] = a[0]*u[0];\nf[1][0] = a[1]*u[0];";
         /* the mean of both sides' velocities: symmetric, so consistent */
         p.rsolve = "fpdtype_t an = 0.5*((al[0] + ar[0])*n[0] + "

@@ -29,23 +29,30 @@ static const frx_option options[] = {
     {.key = "exact", .type = FRX_OPT_MAP,
      .help = "the exact solution (L2 errors at the end): rho, u, v, p in "
              "x, y, t and the constants"},
+    {.key = "sources", .type = FRX_OPT_MAP,
+     .help = "source terms added to d/dt of the conserved variables: any "
+             "of rho, rhou, rhov, E as expressions in x, y, t and the "
+             "constants"},
     {0},
 };
 
 static const char *const var_names[] = {"rho", "rhou", "rhov", "E"};
 
-/* A free stream (rho, u, v, p) needs rho > 0 and p > 0: else the ghost
- * state is no state, and the run blows up later with no word of why. */
+/* A free stream (rho, u, v, p) needs rho > 0 and p > 0 at every point
+ * (at the start: values in t are checked there): else the ghost state
+ * is no state, and the run blows up later with no word of why. */
 static int free_stream_check(void *ctx, const char *where,
                              const double *vals, size_t n, const double *x,
                              const double *nrm, const double *aux)
 {
-    (void)ctx, (void)n, (void)x, (void)nrm, (void)aux;
-    for (int k = 0; k < 4; k += 3)
-        if (!(vals[k] > 0))
-            return frx_error(FRX_ECONFIG, "%s: the free stream's %s is %g: "
-                             "rho and p must be positive", where,
-                             k ? "p" : "rho", vals[k]);
+    (void)ctx, (void)nrm, (void)aux;
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < 4; k += 3)
+            if (!(vals[4 * i + k] > 0))
+                return frx_error(FRX_ECONFIG, "%s: the free stream's %s is "
+                                 "%g at (%g, %g): rho and p must be "
+                                 "positive", where, k ? "p" : "rho",
+                                 vals[4 * i + k], x[2 * i], x[2 * i + 1]);
     return FRX_OK;
 }
 
@@ -65,6 +72,7 @@ static const fr_bc_kind bc_kinds[] = {
 
 struct euler {
     euler_fields *fields;
+    char *initial_src, *source_src; /* the fields' fragments */
     frx_kernel_macro *macros;
     size_t nmacros;
     fr_const consts[1];
@@ -117,6 +125,10 @@ static int euler_create(const frx_solver_init *init, frx_solver_info *info,
         rc = euler_fields_create(init->options, 2, &s->fields);
     if (rc == FRX_OK)
         rc = euler_macros(2, &s->macros, &s->nmacros);
+    if (rc == FRX_OK)
+        rc = euler_fields_fragments(s->fields,
+                                    frx_backend_precision(init->backend),
+                                    &s->initial_src, &s->source_src);
     if (rc) /* the other ranks agree in fr_system_create (system.h) */
         return fr_agree_setup(frx_comm_mpi(init->comm), rc, "euler's set-up");
     s->consts[0] = (fr_const){"gamma", euler_fields_gamma(s->fields)};
@@ -132,11 +144,14 @@ static int euler_create(const frx_solver_init *init, frx_solver_info *info,
         .rsolve = rs ? "euler_hllc(ul, ur, n, fn);"
                      : "euler_rusanov(ul, ur, n, fn);",
         .wavespeed = "euler_wavespeed(u, s);",
+        .source = s->source_src,
         .bcs = bc_kinds,
         .nbcs = sizeof bc_kinds / sizeof bc_kinds[0],
         .ctx = s->fields,
         .initial = initial_cb,
         .exact = euler_fields_has_exact(s->fields) ? exact_cb : NULL,
+        .initial_src = s->initial_src,
+        .expr_consts = euler_fields_consts(s->fields),
     };
     rc = fr_system_create(init, &s->phys, info, &s->sys);
     if (rc == FRX_OK && !s->phys.exact)
@@ -153,6 +168,8 @@ static void euler_destroy(void *state)
     free(s->blocks);
     euler_macros_free(s->macros, s->nmacros);
     euler_fields_destroy(s->fields);
+    free(s->initial_src);
+    free(s->source_src);
     free(s);
 }
 

@@ -18,11 +18,14 @@ struct euler_fields {
     double gamma;
     fr_expr_consts *consts;
     fr_expr *ics[MAXV], *exact[MAXV]; /* rho, u, v(, w), p */
+    fr_expr *sources[MAXV];           /* rho, rhou, rhov(, rhow), E */
     char ics_at[512], exact_at[512];  /* "file:line:col" of each map */
 };
 
 static const char *const prim_2d[] = {"rho", "u", "v", "p"};
 static const char *const prim_3d[] = {"rho", "u", "v", "w", "p"};
+static const char *const cons_2d[] = {"rho", "rhou", "rhov", "E"};
+static const char *const cons_3d[] = {"rho", "rhou", "rhov", "rhow", "E"};
 
 static const char *const *prim_names(int ndims)
 {
@@ -79,6 +82,40 @@ static int compile_map(const euler_fields *f, const frx_cfgnode *opts,
     return FRX_OK;
 }
 
+/* solver.sources: any of the conserved variables' names, each an
+ * expression. */
+static int compile_sources(euler_fields *f, const frx_cfgnode *map,
+                           unsigned vars)
+{
+    const char *const *names = f->ndims == 3 ? cons_3d : cons_2d;
+    int nv = f->ndims + 2;
+    char at[512], full[64];
+    where(map, at, sizeof at);
+    if (frx_cfg_type(map) != FRX_CFG_MAP)
+        return frx_error(FRX_ECONFIG, "%s: 'solver.sources' must be a "
+                         "mapping of conserved variables (rho, rhou, rhov%s, "
+                         "E) to expressions in x, y and t", at,
+                         f->ndims == 3 ? ", rhow" : "");
+    for (size_t i = 0; i < frx_cfg_len(map); i++) {
+        const char *k = frx_cfg_key_at(map, i);
+        int v = 0;
+        while (v < nv && strcmp(k, names[v]))
+            v++;
+        where(frx_cfg_key_node_at(map, i), at, sizeof at);
+        if (v == nv)
+            return frx_error(FRX_ECONFIG, "%s: unknown key '%s' in "
+                             "'solver.sources': the conserved variables are "
+                             "rho, rhou, rhov%s and E", at, k,
+                             f->ndims == 3 ? ", rhow" : "");
+        snprintf(full, sizeof full, "solver.sources.%s", k);
+        int rc = fr_expr_compile(frx_cfg_at(map, i), full, vars, f->consts,
+                                 &f->sources[v]);
+        if (rc)
+            return rc;
+    }
+    return FRX_OK;
+}
+
 int euler_fields_create(const frx_cfgnode *opts, int ndims,
                         euler_fields **out)
 {
@@ -109,6 +146,9 @@ int euler_fields_create(const frx_cfgnode *opts, int ndims,
     if (rc == FRX_OK && frx_cfg_get(opts, "exact"))
         rc = compile_map(f, opts, "exact", xy | FR_EXPR_T, f->exact,
                          f->exact_at, sizeof f->exact_at);
+    if (rc == FRX_OK && frx_cfg_get(opts, "sources"))
+        rc = compile_sources(f, frx_cfg_get(opts, "sources"),
+                             xy | FR_EXPR_T);
     return rc;
 }
 
@@ -119,12 +159,18 @@ void euler_fields_destroy(euler_fields *f)
     for (int v = 0; v < MAXV; v++) {
         fr_expr_destroy(f->ics[v]);
         fr_expr_destroy(f->exact[v]);
+        fr_expr_destroy(f->sources[v]);
     }
     fr_expr_consts_destroy(f->consts);
     free(f);
 }
 
 double euler_fields_gamma(const euler_fields *f) { return f->gamma; }
+
+const fr_expr_consts *euler_fields_consts(const euler_fields *f)
+{
+    return f->consts;
+}
 
 int euler_fields_has_exact(const euler_fields *f)
 {
@@ -176,4 +222,81 @@ int euler_fields_exact(const euler_fields *f, double t, size_t n,
         return frx_error(FRX_ENOTSUP, "euler: the case has no "
                          "solver.exact");
     return conserved(f, f->exact, "exact", f->exact_at, t, n, xyz, vals);
+}
+
+/* ------------------------------------------------------------ kernels */
+
+static const char *const kernel_names[4] = {"x[0]", "x[1]", "x[2]", "t"};
+
+/* "<lhs> = <expression's C>;\n" to f */
+static int emit(FILE *out, const fr_expr *e, int precision, const char *lhs)
+{
+    char *c = NULL;
+    int rc = fr_expr_emit(e, kernel_names, precision, &c);
+    if (!rc)
+        fprintf(out, "%s = %s;\n", lhs, c);
+    free(c);
+    return rc;
+}
+
+/* The primitive variables as q_rho, q_u... then the conserved ones. */
+static int initial_text(const euler_fields *f, int precision, FILE *out)
+{
+    const char *const *names = prim_names(f->ndims);
+    int d = f->ndims, rc = FRX_OK;
+    for (int v = 0; v < d + 2 && !rc; v++) {
+        char lhs[32];
+        snprintf(lhs, sizeof lhs, "fpdtype_t q_%s", names[v]);
+        rc = emit(out, f->ics[v], precision, lhs);
+    }
+    fprintf(out, "fpdtype_t q_ke = 0;\n");
+    for (int k = 1; k <= d; k++)
+        fprintf(out, "q_ke += q_%s*q_%s;\nu[%d] = q_rho*q_%s;\n", names[k],
+                names[k], k, names[k]);
+    fprintf(out, "u[0] = q_rho;\n"
+                 "u[%d] = q_p/(gamma - 1) + ((fpdtype_t)0.5)*q_rho*q_ke;\n"
+                 "bad = !(q_rho > 0 && q_p > 0);", d + 1);
+    return rc;
+}
+
+static int source_text(const euler_fields *f, int precision, FILE *out)
+{
+    int rc = FRX_OK;
+    for (int v = 0; v < f->ndims + 2 && !rc; v++) {
+        char lhs[32];
+        snprintf(lhs, sizeof lhs, "src[%d]", v);
+        if (f->sources[v])
+            rc = emit(out, f->sources[v], precision, lhs);
+    }
+    return rc;
+}
+
+static int text(const euler_fields *f, int precision, int which, char **out)
+{
+    size_t len;
+    FILE *m = open_memstream(out, &len);
+    if (!m)
+        return frx_error(FRX_ENOMEM, "euler: out of memory");
+    int rc = which ? source_text(f, precision, m)
+                   : initial_text(f, precision, m);
+    if (fclose(m) && !rc)
+        rc = frx_error(FRX_ENOMEM, "euler: out of memory");
+    if (rc) {
+        free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+int euler_fields_fragments(const euler_fields *f, int precision,
+                           char **initial, char **source)
+{
+    *initial = *source = NULL;
+    int any = 0;
+    for (int v = 0; v < f->ndims + 2; v++)
+        any |= f->sources[v] != NULL;
+    int rc = text(f, precision, 0, initial);
+    if (!rc && any)
+        rc = text(f, precision, 1, source);
+    return rc;
 }

@@ -4,6 +4,8 @@
 #ifndef FRX_EULER_FIELDS_H
 #define FRX_EULER_FIELDS_H
 
+#include "expr.h"
+
 #include <frx/frx.h>
 
 #include <stddef.h>
@@ -11,13 +13,17 @@
 typedef struct euler_fields euler_fields;
 
 /* From solver.constants (gamma required: the ratio of specific heats),
- * solver.ics (rho, u, v, p in x, y) and solver.exact (the same in x, y
- * and t; absent: no exact solution). opts is the solver.* node. */
+ * solver.ics (rho, u, v, p in x, y), solver.exact (the same in x, y
+ * and t; absent: no exact solution) and solver.sources (any of rho,
+ * rhou, rhov, E in x, y and t: terms added to d/dt of those conserved
+ * variables). opts is the solver.* node. */
 int euler_fields_create(const frx_cfgnode *opts, int ndims,
                         euler_fields **out);
 void euler_fields_destroy(euler_fields *f);
 
 double euler_fields_gamma(const euler_fields *f);
+/* The case's named constants (for boundary values too). */
+const fr_expr_consts *euler_fields_consts(const euler_fields *f);
 int euler_fields_has_exact(const euler_fields *f);
 
 /* The conserved variables at n points xyz [n][ndims] at time t into
@@ -28,5 +34,12 @@ int euler_fields_initial(const euler_fields *f, double t, size_t n,
                          const double *xyz, double *vals);
 int euler_fields_exact(const euler_fields *f, double t, size_t n,
                        const double *xyz, double *vals);
+
+/* The FR system's fragments (system.h) for a backend of this precision:
+ * the initial condition (u from x; bad where rho or p <= 0) and the
+ * source (src from x and t; NULL without solver.sources). Both
+ * malloc'd. */
+int euler_fields_fragments(const euler_fields *f, int precision,
+                           char **initial, char **source);
 
 #endif

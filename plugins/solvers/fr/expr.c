@@ -1,19 +1,13 @@
-/* Expressions through GNU libmatheval: named constants, compiling
- * (after expr_check.c has vouched for the text), evaluation into arrays
- * and derivatives. */
+/* Expressions (expr.h): named constants, compiling text into a tree
+ * (expr_parse.c), evaluation on the host into arrays, derivatives, and
+ * the C that puts an expression into a kernel (expr_print.c). */
 #include "expr-internal.h"
 #include "fr.h"
 
-#include <matheval.h>
-
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* libmatheval's parser communicates through globals. */
-static pthread_mutex_t parse_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static char *dupstr(const char *s)
 {
@@ -37,6 +31,7 @@ const char *fr_cfg_place(const frx_cfgnode *node, char *buf, size_t n)
 }
 
 /* ------------------------------------------------------------ constants */
+
 
 /* Why name cannot be a constant's, or NULL. */
 static const char *bad_const_name(const char *name)
@@ -123,45 +118,37 @@ int fr_expr_consts_create(const frx_cfgnode *map, const char *key,
 
 /* ---------------------------------------------------------- expressions */
 
-static char nx[] = "x", ny[] = "y", nz[] = "z", nt[] = "t";
-static char *const coord_names[4] = {nx, ny, nz, nt};
+static const char *const coord_names[4] = {"x", "y", "z", "t"};
 
 struct fr_expr {
-    void *ev;     /* libmatheval's evaluator */
-    void *dev;    /* the one to differentiate (NULL: ev) */
-    char *text;   /* as written */
-    char *where;  /* "file:line:col" or "" */
+    struct fr__etree tree;
+    char *text;  /* as written (a derivative: as expr_print.c writes it) */
+    char *where; /* "file:line:col" or "" */
     char *key;
     unsigned uses;
-    int nuse;
-    char *names[4]; /* the coordinates it uses, for evaluator_evaluate */
-    int slot[4];    /* their index: 0 x, 1 y, 2 z, 3 t */
 };
 
 void fr_expr_destroy(fr_expr *e)
 {
     if (!e)
         return;
-    if (e->ev)
-        evaluator_destroy(e->ev);
-    if (e->dev)
-        evaluator_destroy(e->dev);
+    fr__etree_free(&e->tree);
     free(e->text);
     free(e->where);
     free(e->key);
     free(e);
 }
 
-/* A new expression around evaluator ev (taken even on failure). */
-static int wrap(void *ev, const char *text, const char *where,
+/* A new expression around tree (taken, even on failure). */
+static int wrap(struct fr__etree *tree, const char *text, const char *where,
                 const char *key, fr_expr **out)
 {
     fr_expr *e = calloc(1, sizeof *e);
     if (!e) {
-        evaluator_destroy(ev);
+        fr__etree_free(tree);
         return frx_error(FRX_ENOMEM, "out of memory for expression %s", key);
     }
-    e->ev = ev;
+    e->tree = *tree;
     e->text = dupstr(text);
     e->where = dupstr(where ? where : "");
     e->key = dupstr(key);
@@ -169,16 +156,7 @@ static int wrap(void *ev, const char *text, const char *where,
         fr_expr_destroy(e);
         return frx_error(FRX_ENOMEM, "out of memory for expression %s", key);
     }
-    char **names;
-    int count;
-    evaluator_get_variables(ev, &names, &count);
-    for (int i = 0; i < count; i++)
-        for (int k = 0; k < 4; k++)
-            if (!strcmp(names[i], coord_names[k]) && !(e->uses & (1u << k))) {
-                e->uses |= 1u << k;
-                e->names[e->nuse] = coord_names[k];
-                e->slot[e->nuse++] = k;
-            }
+    e->uses = fr__etree_uses(&e->tree, e->tree.root);
     *out = e;
     return FRX_OK;
 }
@@ -193,37 +171,9 @@ int fr_expr_compile_text(const char *text, const char *where,
     if (!text)
         return frx_error(FRX_EINVAL, "%s%s%s: no expression given",
                          where ? where : "", where ? ": " : "", key);
-    char *clean = NULL, *diff = NULL;
-    int rc = fr__expr_rewrite(text, where, key, vars & 15u, consts, &clean);
-    if (!rc)
-        rc = fr__expr_for_derivative(clean, &diff);
-    if (rc) {
-        free(clean);
-        return rc;
-    }
-    pthread_mutex_lock(&parse_lock);
-    void *ev = evaluator_create(clean);
-    void *dev = strcmp(diff, clean) ? evaluator_create(diff) : NULL;
-    pthread_mutex_unlock(&parse_lock);
-    int parsed = ev && (dev || !strcmp(diff, clean));
-    free(clean);
-    free(diff);
-    if (!parsed) { /* expr_check.c let through what libmatheval refuses */
-        if (ev)
-            evaluator_destroy(ev);
-        if (dev)
-            evaluator_destroy(dev);
-        return fr__expr_fail(FRX_ECONFIG, where, key, text,
-                             "libmatheval cannot parse it (a bug of frx's "
-                             "check: please report it)");
-    }
-    if ((rc = wrap(ev, text, where, key, out))) {
-        if (dev)
-            evaluator_destroy(dev);
-        return rc;
-    }
-    (*out)->dev = dev;
-    return FRX_OK;
+    struct fr__etree tree;
+    int rc = fr__expr_parse(text, where, key, vars & 15u, consts, &tree);
+    return rc ? rc : wrap(&tree, text, where, key, out);
 }
 
 int fr_expr_compile(const frx_cfgnode *node, const char *key, unsigned vars,
@@ -255,13 +205,17 @@ int fr_expr_derivative(const fr_expr *e, unsigned var, fr_expr **out)
                          "FR_EXPR_X, _Y, _Z or _T, not %u", e->key, var);
     char key[512];
     snprintf(key, sizeof key, "d(%s)/d%s", e->key, coord_names[k]);
-    pthread_mutex_lock(&parse_lock);
-    void *ev = evaluator_derivative(e->dev ? e->dev : e->ev,
-                                    coord_names[k]);
-    pthread_mutex_unlock(&parse_lock);
-    if (!ev)
+    struct fr__etree d;
+    char *text = NULL;
+    if (fr__etree_derivative(&e->tree, k, &d))
         return frx_error(FRX_ENOMEM, "out of memory for %s", key);
-    return wrap(ev, evaluator_get_string(ev), e->where, key, out);
+    if (fr__etree_text(&d, &text)) {
+        fr__etree_free(&d);
+        return frx_error(FRX_ENOMEM, "out of memory for %s", key);
+    }
+    int rc = wrap(&d, text, e->where, key, out);
+    free(text);
+    return rc;
 }
 
 unsigned fr_expr_uses(const fr_expr *e) { return e->uses; }
@@ -270,12 +224,11 @@ const char *fr_expr_text(const fr_expr *e) { return e->text; }
 
 const char *fr_expr_where(const fr_expr *e) { return e->where; }
 
+const char *fr_expr_key(const fr_expr *e) { return e->key; }
+
 double fr_expr_eval(const fr_expr *e, double x, double y, double z, double t)
 {
-    double c[4] = {x, y, z, t}, v[4];
-    for (int i = 0; i < e->nuse; i++)
-        v[i] = c[e->slot[i]];
-    return evaluator_evaluate(e->ev, e->nuse, (char **)e->names, v);
+    return fr__etree_eval(&e->tree, e->tree.root, (double[4]){x, y, z, t});
 }
 
 int fr_expr_eval_points(const fr_expr *e, size_t n, size_t ndims,
@@ -284,17 +237,16 @@ int fr_expr_eval_points(const fr_expr *e, size_t n, size_t ndims,
     if (ndims < 1 || ndims > 3)
         return frx_error(FRX_EINVAL, "%s: points of %zu dimensions (1, 2 "
                          "or 3)", e->key, ndims);
-    for (int i = 0; i < e->nuse; i++)
-        if (e->slot[i] < 3 && (size_t)e->slot[i] >= ndims)
+    for (size_t k = ndims; k < 3; k++)
+        if (e->uses & (1u << k))
             return fr__expr_fail(FRX_EINVAL, e->where, e->key, e->text,
                                  "it uses %s, but the points are %zu-D",
-                                 coord_names[e->slot[i]], ndims);
+                                 coord_names[k], ndims);
     for (size_t p = 0; p < n; p++) {
         const double *q = pts + p * ndims;
-        double v[4];
-        for (int i = 0; i < e->nuse; i++)
-            v[i] = e->slot[i] == 3 ? t : q[e->slot[i]];
-        out[p] = evaluator_evaluate(e->ev, e->nuse, (char **)e->names, v);
+        double v[4] = {0, 0, 0, t};
+        memcpy(v, q, ndims * sizeof *q);
+        out[p] = fr__etree_eval(&e->tree, e->tree.root, v);
         if (!isfinite(out[p])) {
             char at[160];
             int m = snprintf(at, sizeof at, "x = %.9g", q[0]);
@@ -307,5 +259,19 @@ int fr_expr_eval_points(const fr_expr *e, size_t n, size_t ndims,
                                  not_finite(out[p]), at, t);
         }
     }
+    return FRX_OK;
+}
+
+int fr_expr_emit(const fr_expr *e, const char *const names[4],
+                 int precision, char **src)
+{
+    char why[512];
+    *src = NULL;
+    int rc = fr__etree_c(&e->tree, names, precision, src, why, sizeof why);
+    if (rc == FRX_ENOMEM)
+        return frx_error(rc, "out of memory for the kernel of %s", e->key);
+    if (rc)
+        return fr__expr_fail(rc, e->where, e->key, e->text, "it cannot be "
+                             "part of a kernel: %s", why);
     return FRX_OK;
 }

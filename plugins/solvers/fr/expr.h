@@ -1,21 +1,21 @@
 /* frx-fr-common: expressions in a case (initial conditions, base flows,
- * boundary values), as PyFR's [soln-ics] and [constants].
+ * sources, boundary values), as PyFR's [soln-ics] and [constants].
  *
  * An expression is a YAML scalar in the coordinates x, y (z and t where
- * the caller allows them) and named constants; GNU libmatheval parses and
- * evaluates it. Named constants come from a YAML map (solver.constants:
- * {gamma: 1.4, S: 13.5, gm1: gamma - 1}); each value is a number or an
- * expression in the constants above it. docs/expressions.md has the
- * syntax, the functions and every error.
+ * the caller allows them) and named constants. Named constants come
+ * from a YAML map (solver.constants: {gamma: 1.4, S: 13.5, gm1: gamma -
+ * 1}); each value is a number or an expression in the constants above
+ * it. docs/expressions.md has the syntax, the functions and every
+ * error.
  *
- * Every expression is checked by frx before libmatheval sees it, so that
- * bad input gets an error naming the YAML place (file:line:col), the key,
- * the expression and what is wrong, and libmatheval (whose parser uses
- * global state, prints stray characters to stdout and leaks on a syntax
- * error) only ever parses valid text. Compiling is serialised by a lock;
- * one fr_expr must not be evaluated by two threads at once (libmatheval
- * keeps variable values in the expression). Constants are folded in as
- * numbers, so evaluation sets at most x, y, z and t per point.
+ * frx parses an expression once into a tree (its own code, no library):
+ * bad input gets an error naming the YAML place (file:line:col), the
+ * key, the expression, what is wrong and at which character. The tree
+ * is evaluated on the host (fr_expr_eval: exact solutions, messages) or
+ * written as C of the kernel language (fr_expr_emit), so that a kernel
+ * computes it on the backend, GPUs included. Constants are folded in as
+ * numbers. An fr_expr is read-only once compiled: threads may evaluate
+ * it at once.
  *
  * Errors are negative FRX_E* codes with a message from frx_error. */
 #ifndef FRX_FR_EXPR_H
@@ -61,8 +61,9 @@ int fr_expr_compile_text(const char *text, const char *where,
                          const fr_expr_consts *consts, fr_expr **out);
 void fr_expr_destroy(fr_expr *e);
 
-/* The derivative along var (one FR_EXPR_* bit), by libmatheval's
- * symbolic differentiation; its messages name "d(key)/dvar". */
+/* The derivative along var (one FR_EXPR_* bit), symbolic (0 where a
+ * comparison, step or the like jumps); its messages name
+ * "d(key)/dvar", its text is the derivative written out. */
 int fr_expr_derivative(const fr_expr *e, unsigned var, fr_expr **out);
 
 /* The variables the expression uses once simplified (0: a constant). */
@@ -71,6 +72,7 @@ const char *fr_expr_text(const fr_expr *e); /* as written */
 /* Its place in the case, "file:line:col", or "" (a derivative: the
  * expression's own). */
 const char *fr_expr_where(const fr_expr *e);
+const char *fr_expr_key(const fr_expr *e); /* "solver.ics.rho" */
 
 /* The value at one point, unchecked (NaN and inf come back as they are). */
 double fr_expr_eval(const fr_expr *e, double x, double y, double z,
@@ -80,6 +82,17 @@ double fr_expr_eval(const fr_expr *e, double x, double y, double z,
  * lack; FRX_ERANGE, naming the point, if a value is not finite. */
 int fr_expr_eval_points(const fr_expr *e, size_t n, size_t ndims,
                         const double *pts, double t, double *out);
+
+/* The expression as C of the kernel language, to paste into a kernel
+ * body (*src, malloc'd): a parenthesised expression of type fpdtype_t
+ * in which names[0..3] stand for x, y, z and t (what the kernel calls
+ * them: "x[0]", "t"; NULL for one it lacks). FRX_ECONFIG, naming the
+ * expression, for what a kernel of this precision (enum frx_precision)
+ * cannot compute as the host does: a coordinate it lacks, delta or
+ * nandelta, a number that is not finite or that single precision
+ * cannot hold. */
+int fr_expr_emit(const fr_expr *e, const char *const names[4],
+                 int precision, char **src);
 
 #ifdef __cplusplus
 }

@@ -1,18 +1,19 @@
 /* solver.boundaries: one condition per boundary of the mesh,
  *
  *   boundaries:
- *     left: {type: <kind>, <key>: <number>, ...}
+ *     left: {type: <kind>, <key>: <value>, ...}
  *
- * the kinds and their keys from the physics (fr_bc_kind). Every mesh
- * boundary needs one; an entry that names no boundary of the mesh, a
- * kind the physics lacks and a key the kind does not take are refused
- * at their line. */
+ * the kinds and their keys from the physics (fr_bc_kind), each value a
+ * number or an expression in x, y (z), t and the case's constants.
+ * Every mesh boundary needs one; an entry that names no boundary of the
+ * mesh, a kind the physics lacks, a key the kind does not take and an
+ * expression that does not parse are refused at their line. */
 #include "system-internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
 
 static void kinds_list(const fr_physics *p, char *buf, size_t len)
 {
@@ -79,7 +80,8 @@ static int read_one(fr_system *s, struct fr_bc *bc, const frx_cfgnode *keyn,
                          bc->name, p->name, type, kinds);
     bc->nvals = key_count(bc->kind);
     bc->vals = calloc(bc->nvals ? bc->nvals : 1, sizeof *bc->vals);
-    if (!bc->vals)
+    bc->exprs = calloc(bc->nvals ? bc->nvals : 1, sizeof *bc->exprs);
+    if (!bc->vals || !bc->exprs)
         return frx_error(FRX_ENOMEM, "fr: out of memory");
     for (size_t i = 0; i < frx_cfg_len(m); i++) {
         const char *key = frx_cfg_key_at(m, i);
@@ -92,21 +94,66 @@ static int read_one(fr_system *s, struct fr_bc *bc, const frx_cfgnode *keyn,
                              bc->name, type, key,
                              bc->kind->keys ? bc->kind->keys : "none");
     }
+    unsigned vars = FR_EXPR_X | FR_EXPR_Y | FR_EXPR_T |
+                    (s->ndims == 3 ? FR_EXPR_Z : 0);
     const char *c = bc->kind->keys;
     for (size_t i = 0; i < bc->nvals; i++) {
         size_t len = strcspn(c, "|");
-        char key[64];
+        char key[64], full[600];
         snprintf(key, sizeof key, "%.*s", (int)len, c);
         c += len + (c[len] == '|');
-        if (!frx_cfg_get(m, key))
+        const frx_cfgnode *v = frx_cfg_get(m, key);
+        if (!v)
             return frx_error(FRX_ECONFIG, "%s: solver.boundaries.%s: '%s' "
                              "needs '%s' (its keys: %s)",
                              fr_cfg_place(keyn, at, sizeof at), bc->name, type, key,
                              bc->kind->keys);
-        if ((rc = frx_cfg_double(m, key, 0, -1e300, 1e300, &bc->vals[i])))
+        snprintf(full, sizeof full, "solver.boundaries.%s.%s", bc->name,
+                 key);
+        if ((rc = fr_expr_compile(v, full, vars, p->expr_consts,
+                                  &bc->exprs[i])))
             return rc;
+        /* a number is a scalar argument: a case that changes it shares
+         * the kernel */
+        bc->vals[i] = NAN;
+        if (!fr_expr_uses(bc->exprs[i])) {
+            bc->vals[i] = fr_expr_eval(bc->exprs[i], 0, 0, 0, 0);
+            if (!isfinite(bc->vals[i]))
+                return frx_error(FRX_ECONFIG, "%s: %s = '%s' is %g: give a "
+                                 "finite value", fr_cfg_place(v, at,
+                                                              sizeof at),
+                                 full, frx_cfg_scalar(v), bc->vals[i]);
+        }
     }
     return FRX_OK;
+}
+
+void fr__free_bcs(fr_system *s)
+{
+    for (size_t i = 0; s->bcs && i < s->nbcs; i++) {
+        for (size_t k = 0; s->bcs[i].exprs && k < s->bcs[i].nvals; k++)
+            fr_expr_destroy(s->bcs[i].exprs[k]);
+        free(s->bcs[i].exprs);
+        free(s->bcs[i].vals);
+    }
+    free(s->bcs);
+    s->bcs = NULL;
+}
+
+int fr__bc_values(const fr_system *s, const struct fr_bc *bc, size_t n,
+                  const double *x, double t, double *vals)
+{
+    double *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        return frx_error(FRX_ENOMEM, "fr: out of memory");
+    int rc = FRX_OK;
+    for (size_t k = 0; k < bc->nvals && !rc; k++) {
+        rc = fr_expr_eval_points(bc->exprs[k], n, (size_t)s->ndims, x, t, v);
+        for (size_t i = 0; i < n && !rc; i++)
+            vals[i * bc->nvals + k] = v[i];
+    }
+    free(v);
+    return rc;
 }
 
 int fr__read_bcs(fr_system *s, const frx_cfgnode *opts, const frx_mesh *mesh)

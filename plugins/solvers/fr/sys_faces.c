@@ -163,7 +163,7 @@ static int kernel_make(fr_system *s, struct fr_faces *fs)
         name = s->kn.mpiflux;
         a[na++] = frx_arg_xchg(fs->recv);
     } else {
-        name = s->kn.bcflux[fs->bc->kind - p->bcs];
+        name = s->kn.bcflux[fs->bc - s->bcs];
     }
     a[na++] = frx_arg_matrix(fs->nl);
     a[na++] = frx_arg_matrix(fs->mag);
@@ -177,7 +177,8 @@ static int kernel_make(fr_system *s, struct fr_faces *fs)
     if (fs->kind == FR_FACES_BC) {
         a[na++] = frx_arg_scalar(s->t0);
         for (size_t i = 0; i < fs->bc->nvals; i++)
-            a[na++] = frx_arg_scalar(fs->bc->vals[i]);
+            if (!fr_expr_uses(fs->bc->exprs[i])) /* else in the kernel */
+                a[na++] = frx_arg_scalar(fs->bc->vals[i]);
     }
     na += (size_t)fr__bind_consts(s, a + na);
     int rc = frx_kernel_create(s->be, name, 1, fs->n, a, na, &fs->k);
@@ -391,7 +392,8 @@ static int peer(fr_system *s, const frx_mesh *mesh, size_t i)
 }
 
 /* The kind's own check of a boundary (fr_bc_kind.check), on its flux
- * points as the kernels will see them. */
+ * points as the kernels will see them, with its values there at the
+ * start. */
 static int bc_check(fr_system *s, const struct fr_faces *fs,
                     const struct geo_host *g)
 {
@@ -399,9 +401,11 @@ static int bc_check(fr_system *s, const struct fr_faces *fs,
     if (!k->check)
         return FRX_OK;
     size_t n = fs->n, nd = (size_t)s->ndims, na = s->phys.naux;
+    size_t nk = fs->bc->nvals;
     double *x = malloc(n * nd * sizeof *x), *nrm = malloc(n * nd * sizeof *nrm);
-    double *aux = na ? malloc(n * na * sizeof *aux) : NULL;
-    int rc = x && nrm && (aux || !na)
+    double *vals = malloc((n * nk > 0 ? n * nk : 1) * sizeof *vals);
+    double *aux = na && s->phys.aux_at ? malloc(n * na * sizeof *aux) : NULL;
+    int rc = x && nrm && vals && (aux || !na || !s->phys.aux_at)
                  ? FRX_OK
                  : frx_error(FRX_ENOMEM, "fr: out of memory");
     for (size_t i = 0; i < n && !rc; i++) /* g's layout: [ndims][n] */
@@ -409,13 +413,15 @@ static int bc_check(fr_system *s, const struct fr_faces *fs,
             x[i * nd + d] = g->x[d * n + i];
             nrm[i * nd + d] = g->nl[d * n + i];
         }
-    if (!rc && na)
+    if (!rc && aux)
         rc = s->phys.aux_at(s->phys.ctx, n, x, aux);
     if (!rc)
-        rc = k->check(s->phys.ctx, fs->bc->where, fs->bc->vals, n, x, nrm,
-                      aux);
+        rc = fr__bc_values(s, fs->bc, n, x, s->t0, vals);
+    if (!rc)
+        rc = k->check(s->phys.ctx, fs->bc->where, vals, n, x, nrm, aux);
     free(x);
     free(nrm);
+    free(vals);
     free(aux);
     return rc;
 }

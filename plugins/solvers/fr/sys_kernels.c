@@ -188,10 +188,14 @@ static void bc_scalar(const char *key, size_t len, char *out, size_t n)
             *c = '_';
 }
 
-/* Boundary faces of one kind: a ghost state, then the common flux. */
-static int reg_bcflux(fr_system *s, size_t i)
+/* Boundary bc's faces: its values, a ghost state, then the common
+ * flux. A value that is a number is a scalar argument; an expression
+ * is computed at each point, from x and t. */
+static int reg_bcflux(fr_system *s, const struct fr_bc *bc, char *out)
 {
-    const fr_bc_kind *k = &s->phys.bcs[i];
+    const fr_bc_kind *k = bc->kind;
+    const char *const names[4] = {"x[0]", "x[1]",
+                                  s->ndims == 3 ? "x[2]" : NULL, "t"};
     struct str a, b;
     if (str_open(&a) || str_open(&b))
         return FRX_ENOMEM;
@@ -201,15 +205,25 @@ static int reg_bcflux(fr_system *s, size_t i)
     if (s->phys.naux)
         put(&a, ", in xchg fpdtype_t[%zu] al", s->phys.naux);
     put(&a, ", scalar fpdtype_t t");
-    for (const char *key = k->keys; key && *key;) {
+    prelude(&b, s);
+    int rc = FRX_OK;
+    const char *key = k->keys;
+    for (size_t i = 0; i < bc->nvals && !rc; i++) {
         size_t len = strcspn(key, "|");
-        char name[80];
+        char name[80], *src = NULL;
         bc_scalar(key, len, name, sizeof name);
-        put(&a, ", scalar fpdtype_t %s", name);
         key += len + (key[len] == '|');
+        if (!fr_expr_uses(bc->exprs[i])) {
+            put(&a, ", scalar fpdtype_t %s", name);
+            continue;
+        }
+        rc = fr_expr_emit(bc->exprs[i], names, frx_backend_precision(s->be),
+                          &src);
+        if (!rc)
+            put(&b, "fpdtype_t %s = %s;\n", name, src);
+        free(src);
     }
     consts_args(&a, s);
-    prelude(&b, s);
     put(&b, "fpdtype_t n[NDIMS];\nfor (int _d = 0; _d < NDIMS; _d++)\n"
             "    n[_d] = nl[_d];\n");
     zeroed(&b, "ur", "NVARS");
@@ -221,7 +235,46 @@ static int reg_bcflux(fr_system *s, size_t i)
     fragment(&b, "rsolve", s->phys.rsolve);
     put(&b, "for (int _w = 0; _w < NVARS; _w++)\n"
             "    ul[_w] = mag[0]*fn[_w];\n");
-    return reg(s, "bcflux", 1, &a, &b, s->kn.bcflux[i], 64);
+    if (rc) {
+        free(str_close(&a));
+        free(str_close(&b));
+        return rc;
+    }
+    return reg(s, "bcflux", 1, &a, &b, out, 64);
+}
+
+/* A field at the points of a block (ndim 2: npts x neles) from its
+ * fragment: the initial condition (from x, t and a) or the auxiliary
+ * fields (from x); nbad counts the points where a value is not finite
+ * or the fragment set bad. */
+static int reg_field(fr_system *s, int initial)
+{
+    const char *v = initial ? "u" : "a";
+    size_t nv = initial ? s->phys.nvars : s->phys.naux;
+    struct str a, b;
+    if (str_open(&a) || str_open(&b))
+        return FRX_ENOMEM;
+    put(&a, "in fpdtype_t[%d] x, out fpdtype_t[%zu] %s, "
+            "out reduce(sum) fpdtype_t[1] nbad", s->ndims, nv, v);
+    if (initial) {
+        put(&a, ", scalar fpdtype_t t");
+        if (s->phys.naux)
+            put(&a, ", in fpdtype_t[%zu] a", s->phys.naux);
+    }
+    consts_args(&a, s);
+    prelude(&b, s);
+    put(&b, "for (int _z = 0; _z < %zu; _z++)\n    %s[_z] = 0;\n"
+            "fpdtype_t bad = 0;\n", nv, v);
+    fragment(&b, initial ? "initial" : "auxiliary fields",
+             initial ? s->phys.initial_src : s->phys.aux_src);
+    /* x - x is 0 for a finite x, NaN for inf and NaN */
+    put(&b, "for (int _z = 0; _z < %zu; _z++)\n"
+            "    bad += %s[_z] - %s[_z] != 0;\n"
+            "nbad[0] = bad != 0;\n", nv, v, v);
+    return initial ? reg(s, "initial", 2, &a, &b, s->kn.initial,
+                         sizeof s->kn.initial)
+                   : reg(s, "auxat", 2, &a, &b, s->kn.auxat,
+                         sizeof s->kn.auxat);
 }
 
 /* f = -rcpdjac f (+ source) at every solution point (ndim 2). */
@@ -280,27 +333,24 @@ int fr__register_kernels(fr_system *s)
         return rc;
     if (p->wavespeed && (rc = reg_wave(s)))
         return rc;
-    s->kn.bcflux = calloc(p->nbcs ? p->nbcs : 1, sizeof *s->kn.bcflux);
+    if (p->initial_src && (rc = reg_field(s, 1)))
+        return rc;
+    if (p->naux && p->aux_src && (rc = reg_field(s, 0)))
+        return rc;
+    s->kn.bcflux = calloc(s->nbcs ? s->nbcs : 1, sizeof *s->kn.bcflux);
     if (!s->kn.bcflux)
         return frx_error(FRX_ENOMEM, "fr: out of memory");
-    for (size_t i = 0; i < p->nbcs && !rc; i++) {
-        /* only the kinds the case uses: a kind's fragment may need
-         * constants another case does not give */
-        int used = 0;
-        for (size_t j = 0; j < s->nbcs; j++)
-            used |= s->bcs[j].kind == &p->bcs[i];
-        if (!used)
-            continue;
+    for (size_t i = 0; i < s->nbcs && !rc; i++) {
         if (!(s->kn.bcflux[i] = calloc(64, 1)))
             return frx_error(FRX_ENOMEM, "fr: out of memory");
-        rc = reg_bcflux(s, i);
+        rc = reg_bcflux(s, &s->bcs[i], s->kn.bcflux[i]);
     }
     return rc;
 }
 
 void fr__free_knames(fr_system *s)
 {
-    for (size_t i = 0; s->kn.bcflux && i < s->phys.nbcs; i++)
+    for (size_t i = 0; s->kn.bcflux && i < s->nbcs; i++)
         free(s->kn.bcflux[i]);
     free(s->kn.bcflux);
     s->kn.bcflux = NULL;

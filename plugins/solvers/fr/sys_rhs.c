@@ -11,7 +11,9 @@
 int fr_system_initial(fr_system *s, frx_matrix *const *u)
 {
     int rc = FRX_OK;
-    for (size_t i = 0; i < s->nblocks && !rc; i++) {
+    for (size_t i = 0; i < s->nblocks && !rc && s->phys.initial_src; i++)
+        rc = fr__field_fill(s, &s->blk[i], 1, 0, u[i]);
+    for (size_t i = 0; i < s->nblocks && !rc && !s->phys.initial_src; i++) {
         struct fr_blk *b = &s->blk[i];
         size_t n = b->neles * b->nupts, nv = s->phys.nvars;
         size_t nn = n * nv > 0 ? n * nv : 1;

@@ -37,7 +37,11 @@ struct fr_blk {
 struct fr_bc {
     const char *name;              /* the mesh's boundary name */
     const fr_bc_kind *kind;
-    double *vals;                  /* the kind's keys, in its order */
+    /* the kind's keys, in its order: each an expression; the value of
+     * each that is a number (a scalar of the kernel, NAN for the
+     * others, which the kernel computes) */
+    fr_expr **exprs;
+    double *vals;
     size_t nvals;
     char where[1024];              /* "file:line:col: solver.boundaries.
                                     * <name>", for the kind's check */
@@ -77,7 +81,8 @@ struct fr_faces {
 /* The kernels' registered names (hash-suffixed, see sys_kernels.c). */
 struct fr_knames {
     char tflux[64], intflux[64], mpiflux[64], negdivconf[64], wave[64];
-    char **bcflux;                 /* one per bc kind of the physics */
+    char initial[64], auxat[64];   /* fields from fragments, or "" */
+    char **bcflux;                 /* one per boundary (s->bcs) */
 };
 
 /* max_dt's kernels for one register (found by its first matrix). */
@@ -130,9 +135,21 @@ void fr__free_knames(fr_system *s);
 /* The physics' constants as kernel arguments, after a kernel's own. */
 int fr__bind_consts(const fr_system *s, frx_arg *a);
 
-/* sys_bcs.c: solver.boundaries against the mesh's boundaries. */
+/* sys_bcs.c: solver.boundaries against the mesh's boundaries, and
+ * their values at points (for the kinds' checks). */
 int fr__read_bcs(fr_system *s, const frx_cfgnode *opts,
                  const frx_mesh *mesh);
+void fr__free_bcs(fr_system *s);
+/* vals [n][bc->nvals]: bc's values at points x [n][ndims], time t. */
+int fr__bc_values(const fr_system *s, const struct fr_bc *bc, size_t n,
+                  const double *x, double t, double *vals);
+
+/* sys_fields.c: a field from the physics' fragment (initial_src or
+ * aux_src, as initial says) at the solution points (fpts 0) or flux
+ * points of block b into out; refused, with the host callback's
+ * message where there is one, where a point's value is no value. */
+int fr__field_fill(fr_system *s, const struct fr_blk *b, int initial,
+                   int fpts, frx_matrix *out);
 
 /* sys_faces.c: face sets, their views, exchanges and kernels: build
  * (local: views, normals, snapshots, exchanges registered), then, once

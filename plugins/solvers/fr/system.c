@@ -22,10 +22,16 @@ static int upload(fr_system *s, const double *src, size_t neles,
     return rc;
 }
 
-/* Auxiliary fields at n points [n][ndims], into a matrix of npts rows. */
-static int aux_upload(fr_system *s, const double *xyz, size_t neles,
-                      size_t npts, frx_matrix *m)
+/* The auxiliary fields at the solution points (fpts 0) or flux points
+ * of block b into m: by the physics' fragment on the backend, or its
+ * host callback. */
+static int aux_upload(fr_system *s, const struct fr_blk *b, int fpts,
+                      frx_matrix *m)
 {
+    if (s->phys.aux_src)
+        return fr__field_fill(s, b, 0, fpts, m);
+    size_t neles = b->neles, npts = fpts ? b->nfpts : b->nupts;
+    const double *xyz = fpts ? b->geo.xfpts : b->geo.xupts;
     size_t n = neles * npts, na = s->phys.naux, nn = n * na > 0 ? n * na : 1;
     double *v = malloc(nn * sizeof *v), *h = malloc(nn * sizeof *h);
     int rc = v && h ? s->phys.aux_at(s->phys.ctx, n, xyz, v)
@@ -123,13 +129,15 @@ static int block_make(fr_system *s, const frx_mesh *mesh, size_t i)
         (rc = frx_matrix_create(s->be, nd * b->nupts, nv,
                                 fr__stretch_elements(s, b), &b->tf)))
         return rc;
-    if (s->phys.source &&
+    /* the solution points, where a kernel computes a field or a source */
+    const fr_physics *p = &s->phys;
+    if ((p->source || p->initial_src || p->aux_src) &&
         (rc = upload(s, b->geo.xupts, b->neles, b->nupts, nd, &b->ploc)))
         return rc;
     if (s->phys.naux &&
         ((rc = frx_matrix_create(s->be, b->nupts, s->phys.naux, b->neles,
                                  &b->aux)) ||
-         (rc = aux_upload(s, b->geo.xupts, b->neles, b->nupts, b->aux))))
+         (rc = aux_upload(s, b, 0, b->aux))))
         return rc;
     b->info = (frx_solver_block){
         .size = sizeof b->info, .nupts = b->nupts, .neles = b->neles,
@@ -158,8 +166,7 @@ static int fpts_groups(fr_system *s)
         for (size_t i = 0; i < s->nblocks; i++)
             *(aux ? &s->blk[i].auxfp : &s->blk[i].ufp) = m[i];
         for (size_t i = 0; aux && i < s->nblocks && !rc; i++)
-            rc = aux_upload(s, s->blk[i].geo.xfpts, s->blk[i].neles,
-                            s->blk[i].nfpts, s->blk[i].auxfp);
+            rc = aux_upload(s, &s->blk[i], 1, s->blk[i].auxfp);
     }
     free(sh);
     free(m);
@@ -171,13 +178,14 @@ static int fpts_groups(fr_system *s)
 static int check_physics(const fr_physics *p)
 {
     const char *name = p->name ? p->name : "fr";
-    if (!p->nvars || !p->vars || !p->flux || !p->rsolve || !p->initial)
+    if (!p->nvars || !p->vars || !p->flux || !p->rsolve ||
+        (!p->initial && !p->initial_src))
         return frx_error(FRX_EINVAL, "%s: the physics needs variables, a "
                          "flux, a common flux (rsolve) and an initial "
-                         "condition", name);
-    if (p->naux && (!p->aux || !p->aux_at))
+                         "condition (initial or initial_src)", name);
+    if (p->naux && (!p->aux || (!p->aux_at && !p->aux_src)))
         return frx_error(FRX_EINVAL, "%s: %zu auxiliary field(s) need "
-                         "names and aux_at", name, p->naux);
+                         "names and aux_at or aux_src", name, p->naux);
     if ((p->nconsts && !p->consts) || (p->nbcs && !p->bcs) ||
         (p->nmacros && !p->macros))
         return frx_error(FRX_EINVAL, "%s: a count without its array in "
@@ -351,10 +359,8 @@ void fr_system_destroy(fr_system *s)
         fr_element_destroy(b->el);
     }
     free(s->blk);
-    for (size_t i = 0; s->bcs && i < s->nbcs; i++)
-        free(s->bcs[i].vals);
-    free(s->bcs);
     fr__free_knames(s);
+    fr__free_bcs(s);
     free(s->vars);
     free(s->infos);
     free(s);

@@ -43,6 +43,7 @@
 #ifndef FRX_FR_SYSTEM_H
 #define FRX_FR_SYSTEM_H
 
+#include "expr.h"
 #include "fr.h"
 
 #include <frx/comm.h>
@@ -71,9 +72,11 @@ extern "C" {
 typedef struct fr_bc_kind {
     const char *type; /* the YAML name, e.g. "slip-wall" */
     /* The keys of solver.boundaries.<name> it takes, "|"-separated
-     * ("rho|u|v|p"), or NULL: each is required, a number, and reaches
-     * the fragment as the scalar bc_<key> with '-' written '_'
-     * ("bc_rho"). */
+     * ("rho|u|v|p"), or NULL: each is required and reaches the fragment
+     * as bc_<key> with '-' written '_' ("bc_rho"). A value is a number
+     * or an expression (expr.h) in x, y (z), t and the case's constants
+     * (fr_physics.expr_consts), computed in the kernel at each flux
+     * point and stage time. */
     const char *keys;
     /* The ghost state: from ul[NVARS] (this side at the flux point),
      * al[NAUX], n[NDIMS] (unit outward normal), x[NDIMS] (the flux
@@ -82,12 +85,13 @@ typedef struct fr_bc_kind {
     const char *ghost;
     const char *help; /* one line for messages */
     /* Optional: refuse a boundary this kind cannot serve, from its
-     * keys' values (vals, in the order of keys) and its flux points (x
-     * [n][ndims], unit outward normals nrm [n][ndims], the auxiliary
-     * fields aux [n][naux] or NULL): FRX_OK, or frx_error (FRX_ECONFIG)
-     * naming the value or the point and starting with where
-     * ("file:line:col: solver.boundaries.<name>"). Run at create, on
-     * every rank that holds faces of the boundary. */
+     * keys' values at its flux points at the start time (vals
+     * [n][nkeys], in the order of keys), the points (x [n][ndims]), the
+     * unit outward normals (nrm [n][ndims]) and the auxiliary fields
+     * (aux [n][naux], or NULL where the physics has no aux_at): FRX_OK,
+     * or frx_error (FRX_ECONFIG) naming the value or the point and
+     * starting with where ("file:line:col: solver.boundaries.<name>").
+     * Run at create, on every rank that holds faces of the boundary. */
     int (*check)(void *ctx, const char *where, const double *vals,
                  size_t n, const double *x, const double *nrm,
                  const double *aux);
@@ -133,24 +137,44 @@ typedef struct fr_physics {
     /* Host callbacks; ctx is passed back. Points xyz are [n][ndims];
      * values [n][nvars] (aux: [n][naux]). */
     void *ctx;
-    /* The initial condition at time t0 (required). */
+    /* The initial condition at time t0 (required, or initial_src). */
     int (*initial)(void *ctx, double t0, size_t n, const double *xyz,
                    double *vals);
     /* The exact solution at time t (optional: L2 errors). */
     int (*exact)(void *ctx, double t, size_t n, const double *xyz,
                  double *vals);
-    /* The auxiliary fields (required when naux > 0), evaluated at the
-     * solution points and at the flux points; fixed for the run. */
+    /* The auxiliary fields (required when naux > 0, or aux_src),
+     * evaluated at the solution points and at the flux points; fixed
+     * for the run. */
     int (*aux_at)(void *ctx, size_t n, const double *xyz, double *vals);
+
+    /* The same fields as fragments, computed on the backend at every
+     * point at once (a plugin writes them from a case's expressions
+     * with fr_expr_emit). Where one is given, its callback above is
+     * optional and is called only to name the point, when the kernel
+     * found a value that is not finite or a point the fragment marked
+     * bad (a message from the host's evaluation, which is the
+     * fragment's own in double):
+     *   initial_src: from x[NDIMS], t and (NAUX > 0) a[NAUX], set
+     *                u[NVARS] (the initial condition at t = t0);
+     *   aux_src:     from x[NDIMS] set a[NAUX].
+     * Both may set bad (a scalar, 0 before) nonzero where the values
+     * are no state (a density <= 0). */
+    const char *initial_src;
+    const char *aux_src;
+    /* The case's named constants (expr.h) that expressions in boundary
+     * values may use; NULL: none. */
+    const fr_expr_consts *expr_consts;
 } fr_physics;
 
 /* ------------------------------------------------------------- system */
 
 /* The options every FR solver takes; put them in the plugin's schema:
  *   static const frx_option options[] = { FR_SYSTEM_OPTIONS, ..., {0} };
- * solver.boundaries.<name> is {type: <kind>, <key>: <number>...}, one
- * per boundary of the mesh (periodic pairs need none); the system
- * checks its keys against the physics' bc kinds. */
+ * solver.boundaries.<name> is {type: <kind>, <key>: <value>...}, one
+ * per boundary of the mesh (periodic pairs need none), a value a number
+ * or an expression in x, y, t; the system checks its keys against the
+ * physics' bc kinds. */
 #define FR_MIN_ORDER 1
 #define FR_MAX_ORDER 6
 #define FR_SYSTEM_OPTIONS                                                   \

@@ -95,6 +95,10 @@ static int lee_create(const frx_solver_init *init, frx_solver_info *info,
         rc = lee__base_read(l, init);
     if (!rc)
         rc = lee__waves_read(l, init);
+    if (!rc) /* the base flow and the waves, computed on the backend */
+        rc = lee__aux_fragment(l, frx_backend_precision(init->backend));
+    if (!rc)
+        rc = lee__waves_fragment(l);
     if (!rc)
         rc = lee__png_setup(l, init);
     fr_physics p;

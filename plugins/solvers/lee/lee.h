@@ -38,6 +38,7 @@ struct lee {
     char auxname[LEE_MAXAUX][16];
     int daux[LEE_NBASE][2];            /* aux index of a derivative, -1 */
     char *source;                      /* the source fragment, or NULL */
+    char *aux_src, *initial_src;       /* the fields' fragments */
     int flux;                          /* 0 upwind, 1 rusanov */
     struct lee_wave *waves;
     size_t nwaves;
@@ -60,12 +61,17 @@ extern const char *const lee__vars[4]; /* rho, u, v, p */
 int lee__base_read(struct lee *l, const frx_solver_init *init);
 void lee__base_free(struct lee *l);
 int lee__aux_at(void *ctx, size_t n, const double *xyz, double *vals);
+/* l->aux_src: the base flow and its derivatives from x, for a backend
+ * of this precision (bad where rho0 or p0 <= 0). */
+int lee__aux_fragment(struct lee *l, int precision);
 void lee__physics(struct lee *l, fr_physics *p);
 
 /* lee_waves.c */
 int lee__waves_read(struct lee *l, const frx_solver_init *init);
 int lee__waves_at(void *ctx, double t, size_t n, const double *xyz,
                   double *vals);
+/* l->initial_src: the waves at x and t about the base flow a[]. */
+int lee__waves_fragment(struct lee *l);
 
 /* lee_end.c */
 int lee__check_setup(struct lee *l, const frx_solver_init *init);

@@ -78,6 +78,32 @@ int lee__base_read(struct lee *l, const frx_solver_init *init)
     return FRX_OK;
 }
 
+/* a[k] = the base flow's field k (then its derivatives) */
+int lee__aux_fragment(struct lee *l, int precision)
+{
+    static const char *const names[4] = {"x[0]", "x[1]", NULL, NULL};
+    size_t len;
+    FILE *f = open_memstream(&l->aux_src, &len);
+    if (!f)
+        return frx_error(FRX_ENOMEM, "lee: out of memory");
+    int rc = FRX_OK;
+    for (size_t k = 0; k < l->naux && !rc; k++) {
+        const fr_expr *e = k < LEE_NBASE ? l->base[k] : NULL;
+        for (int b = 0; b < LEE_NBASE && !e; b++)
+            for (int d = 0; d < 2; d++)
+                if (l->daux[b][d] == (int)k)
+                    e = l->dbase[b][d];
+        char *c = NULL;
+        if (!(rc = fr_expr_emit(e, names, precision, &c)))
+            fprintf(f, "a[%zu] = %s;\n", k, c);
+        free(c);
+    }
+    fprintf(f, "bad = !(a[0] > 0 && a[3] > 0);");
+    if (fclose(f) && !rc)
+        rc = frx_error(FRX_ENOMEM, "lee: out of memory");
+    return rc;
+}
+
 void lee__base_free(struct lee *l)
 {
     for (int f = 0; f < LEE_NBASE; f++) {
@@ -87,6 +113,8 @@ void lee__base_free(struct lee *l)
     }
     fr_expr_consts_destroy(l->consts);
     free(l->source);
+    free(l->aux_src);
+    free(l->initial_src);
 }
 
 /* The base flow and its derivatives at n points [n][2] into vals
@@ -328,5 +356,8 @@ void lee__physics(struct lee *l, fr_physics *p)
         .initial = lee__waves_at,
         .exact = l->uniform ? lee__waves_at : NULL,
         .aux_at = lee__aux_at,
+        .initial_src = l->initial_src,
+        .aux_src = l->aux_src,
+        .expr_consts = l->consts,
     };
 }

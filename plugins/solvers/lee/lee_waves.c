@@ -145,3 +145,41 @@ int lee__waves_at(void *ctx, double t, size_t n, const double *xyz,
     }
     return FRX_OK;
 }
+
+/* The waves as lee__waves_at computes them, about the base flow a[] at
+ * the point (the auxiliary fields): one block a wave. */
+int lee__waves_fragment(struct lee *l)
+{
+    size_t len;
+    FILE *f = open_memstream(&l->initial_src, &len);
+    if (!f)
+        return frx_error(FRX_ENOMEM, "lee: out of memory");
+    fprintf(f, "fpdtype_t w_c = sqrt(gamma*a[3]/a[0]);\n");
+    for (size_t j = 0; j < l->nwaves; j++) {
+        const struct lee_wave *w = &l->waves[j];
+        double kk = hypot(w->k[0], w->k[1]);
+        /* th = k.x - om t; om = k.U0 (+ c0 |k| for sound) */
+        fprintf(f, "{\n    fpdtype_t w_om = ((fpdtype_t)%.17g)*a[1] + "
+                   "((fpdtype_t)%.17g)*a[2];\n", w->k[0], w->k[1]);
+        if (w->type == 0)
+            fprintf(f, "    w_om += w_c*((fpdtype_t)%.17g);\n", kk);
+        fprintf(f, "    fpdtype_t w_cs = ((fpdtype_t)%.17g)*cos("
+                   "((fpdtype_t)%.17g)*x[0] + ((fpdtype_t)%.17g)*x[1] - "
+                   "w_om*t);\n", w->amp, w->k[0], w->k[1]);
+        if (w->type == 0)
+            fprintf(f, "    u[0] += w_cs/(w_c*w_c);\n"
+                       "    u[1] += ((fpdtype_t)%.17g)*w_cs/(a[0]*w_c);\n"
+                       "    u[2] += ((fpdtype_t)%.17g)*w_cs/(a[0]*w_c);\n"
+                       "    u[3] += w_cs;\n", w->k[0] / kk, w->k[1] / kk);
+        else if (w->type == 1)
+            fprintf(f, "    u[1] -= ((fpdtype_t)%.17g)*w_cs;\n"
+                       "    u[2] += ((fpdtype_t)%.17g)*w_cs;\n",
+                    w->k[1] / kk, w->k[0] / kk);
+        else
+            fprintf(f, "    u[0] += w_cs;\n");
+        fprintf(f, "}\n");
+    }
+    if (fclose(f))
+        return frx_error(FRX_ENOMEM, "lee: out of memory");
+    return FRX_OK;
+}
