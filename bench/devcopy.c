@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench/devcopy: the device's own copy bandwidth, the reference that
  * tests/gpu/run.sh holds pack and pointwise against: one device-to-device
  * copy through the vendor's API (cuMemcpyDtoDAsync, hipMemcpyDtoDAsync),

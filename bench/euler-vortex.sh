@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # bench/euler-vortex: frx's Euler solver on PyFR's 2-D isentropic vortex,
 # in nanoseconds per DOF per RHS evaluation (DOFs = solution points x 4
 # variables), for p = 1..4 on PyFR's 20 x 20 mesh and on a generated

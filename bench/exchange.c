@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench/exchange: on 2 ranks, for 8 B, 64 KiB and 1 MiB, an frx exchange
  * of a packed buffer against raw MPI_Sendrecv, and a full halo (pack,
  * transfer, unpack) against a plain gather + raw MPI + a plain scatter,

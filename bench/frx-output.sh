@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Sourced by bench/solver.sh and bench/weak-pyfr.sh: what both read the
 # same way, so that their meshes and numbers stay comparable.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench/matmul: operator products C = A*B of the FR operators of
  * quadrilaterals p = 1..6 and hexahedra p = 1..4 (interpolation to the
  * flux points and the gradient) over enough elements that B and C are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench/pack: pack throughput of a shuffled and a contiguous view against
  * a plain C gather of the same index list and a STREAM-like copy, and,
  * for a backend other than openmp, against the same pack on openmp; all

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench/pointwise: a generated triad kernel against a hand-written
  * C+OpenMP triad and a STREAM triad over arrays of the same size, for a
  * backend other than openmp against the same kernel on openmp, and a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # bench/pool.sh OUTPUT...: pool the weak-scaling rounds of several runs
 # of bench/solver.sh (their saved outputs) and say, for each p, whether
 # they meet the target (TARGET, default 0.9).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # bench/pyfr_rhs.py MESH.pyfrm CASE.ini ORDER STEPS: PyFR's seconds per
 # RHS evaluation over STEPS steps of rk4, after 3 untimed steps (PyFR
 # compiles its kernels on first use), the slowest rank's; printed by

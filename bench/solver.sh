@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # bench/solver.sh BUILD [N]: the lee solver (config-like cases written
 # here), p = 1..4, for STEPS rk4 steps (default 10):
 #

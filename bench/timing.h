@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What the benchmarks share: a backend to measure on, and the median
  * of repeated timings. */
 #ifndef FRX_BENCH_TIMING_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench/triad: a STREAM triad a = b + 3 c over three arrays of MB
  * megabytes each (argument; default 256), OpenMP threads as
  * OMP_NUM_THREADS; prints the median GB/s of 9 runs after a warm-up.

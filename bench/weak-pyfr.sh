@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # bench/weak-pyfr.sh [BUILD] [N]: 2-rank weak scaling of frx beside
 # PyFR 1.15's, on the same machine in the same minutes, for the Euler
 # equations (Rusanov flux, rk4, Gauss-Legendre points on quadrilaterals,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fault injection for the tests, as an LD_PRELOAD library: nothing of
  * it is in libfrx. FRX_FAULT holds comma-separated faults, those with R
  * for one rank of MPI_COMM_WORLD (OMPI_COMM_WORLD_RANK):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Flux-reconstruction operators of tensor-product elements, built from
  * 1-D Gauss-Legendre points and Lagrange polynomials: what a solver
  * multiplies into its solution every stage. Shared by the product tests

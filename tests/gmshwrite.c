@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Gmsh .msh files for the tests (gmshwrite.h), written from Gmsh's
  * format description: version 2.2 and 4.1, ASCII and little-endian
  * binary. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Gmsh .msh files written by the tests: structured meshes of quads,
  * triangles or hexahedra (order 1 or 2, curved by a map), with named
  * sides, in versions 2.2 and 4.1, ASCII or binary, written here without

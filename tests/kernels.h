@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The kernels of the test suite: the conformance tests run them on each
  * backend and the GPU compile test compiles all of them with NVRTC and
  * hiprtc. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What the Check-based mesh tests (test_mesh, test_gmsh) read of a mesh:
  * its info, blocks, boundary conditions and periodic pairs, each call
  * asserted to succeed, and a check that the last error names something. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Geometry of a rank's mesh part, for the mesh tests: the conventions
  * of docs/mesh.md written out again independently of the core. */
 #ifndef FRX_MESHUTIL_H

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # own-tmpdir.sh CMD...: run CMD with a TMPDIR of its own, removed after.
 # Open MPI 4.1 creates its session directory (/tmp/ompi.<host>.<uid>)
 # with a check-then-mkdir that fails ("File exists") when two jobs start

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests of the disk cache of compiled artefacts: SHA-256, keys,
  * hits across processes, damaged entries, directory checks, locking,
  * failed builds and FRX_CACHE=off. Each test gets a fresh directory. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests of the config subsystem: parsing (positions, syntax and
  * text errors), the tree and typed getters, and frx_config_check with
  * the exact messages users see. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The cuda plugin's own declarations of the driver API (cudrv.h) and of
  * cuBLAS (cublasdl.h) against the toolkit's cuda.h and cublas_v2.h where
  * they are installed (values, sizes and the symbol each call's name

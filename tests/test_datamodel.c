@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Conformance: matrices, slices, const matrices, views, xchg matrices,
  * pack/unpack and snapshots, against plain C references. Run once per
  * backend (argv[1]) in both precisions; exits 77 when the backend cannot

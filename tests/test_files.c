@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests of the folders of outputs (frx_make_parent_folder,
  * frx_check_parent_folder): made with the folders above them, a bare
  * name left alone, a file in the way named, and the check making

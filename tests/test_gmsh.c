@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Gmsh import on one rank: files written by the tests (gmshwrite.c) in
  * versions 2.2 and 4.1, ASCII and binary, read through a case's
  * mesh: {type: gmsh, file} into frx_mesh: counts, boundaries, periodic

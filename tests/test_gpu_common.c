@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* gpu-common's parts that need no GPU (device choice, launch geometry and
  * parameters, the compilers' loader, products by a vendor BLAS on a
  * vendor that records its gemm) and the core's pack kernel generator,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Every kernel the tests generate for CUDA and HIP (the conformance
  * kernels, and the pack kernels for views of any shape and of several
  * shapes), in both precisions, must compile with no error and an empty

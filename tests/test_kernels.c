@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Conformance: pointwise kernels (every argument kind against plain C
  * references), binding checks, scalars bound after compile, the disk
  * cache across processes, and graphs. Run once per backend (argv[1]) in

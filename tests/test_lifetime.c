@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Conformance: objects that use others hold references on them, so that
  * destroying in any order is safe. Each test destroys what a kernel,
  * an xchg view or a graph uses before running it, then checks what it

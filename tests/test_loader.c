@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The plugin loader: every refusal with its message, the registry, the
  * search path and the listing. Fixtures (tests/fixtures) are found
  * through FRX_FIXTURE_DIR. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests of the box mesh on one rank: counts of elements, faces and
  * boundaries, orientation, face geometry (both sides of every face meet,
  * periodic ones one shift apart), shape points of order 2, the mesh id,

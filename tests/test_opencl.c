@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The opencl backend's own behaviour: device choice and its errors, the
  * probe that `frx plugins` shows, the fp64 and alignment rules, build
  * errors, program binaries reloaded from the disk cache, and the queue:

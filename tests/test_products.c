@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Conformance: operator products C = alpha*A*B + beta*C. Every provider
  * of the backend against a plain reference, on the FR operators of
  * quadrilaterals p = 1..6 and hexahedra p = 1..4 (sparse) and their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Conformance: reductions (max, min, sum over points, into host values)
  * against plain C references, and host nodes in graphs. Run once per
  * backend (argv[1]) in both precisions; exits 77 when the backend

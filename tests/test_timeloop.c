@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The time loop on an ODE at every point (tests/fixtures/ode.c), on the
  * backend argv[1] (exits 77 where it cannot start): each scheme's order
  * of accuracy, the rk45 controller meeting its tolerance, dt from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Helpers shared by the conformance tests. */
 #ifndef FRX_TESTUTIL_H
 #define FRX_TESTUTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What every command of the frx program reads of its arguments alike. */
 #include "cli.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The `frx` program's subcommands. Each returns the process exit status. */
 #ifndef FRX_CLI_H
 #define FRX_CLI_H

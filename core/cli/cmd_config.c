@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* `frx config check FILE...`: validate case files without running them. */
 #include "cli.h"
 #include "solver/settings-tool.h"

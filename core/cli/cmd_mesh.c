@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* `frx mesh info FILE` and `frx mesh partition FILE -n N`: a Gmsh mesh
  * as frx reads it, in one process, without MPI. */
 #include "cli.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* `frx plugins [--config FILE]`: every plugin along the search path, and
  * whether it can be used here. */
 #include "cli.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx run CASE.yaml [--restart FILE]: validate the case on every rank,
  * then run its solver (solver.name), or the exchange demo without one. */
 #include "cli.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The demo case: each rank packs the right face of its elements into an
  * xchg view, sends it to the next rank around a ring and unpacks what
  * it receives into the left face of a second matrix; then each rank

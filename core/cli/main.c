@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx: the command-line program. */
 #include "cli.h"
 

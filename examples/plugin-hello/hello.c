@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A solver plugin in one file: its descriptor and the schema of the
  * solver.* keys it takes. Built against the installed SDK only. */
 #include <frx/plugin.h>

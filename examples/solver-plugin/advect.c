@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx-advect: options, lifecycle, initial condition and exact solution
  * (see advect.h for what it solves and how). */
 #include "advect.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx-advect, the example solver plugin: scalar linear advection
  * du/dt + a.grad(u) = 0 by first-order upwind finite volumes (one value
  * per element) on a periodic 2-D mesh of triangles or quadrilaterals.

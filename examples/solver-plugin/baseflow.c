@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The base flow at the faces: snapshots at t = 0 and the check.
  *
  * At t = 0, for every peer, the base flow at this rank's sides of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The host side of the mesh: each element's centre and area, each
  * face's outward normal times its length, the lists of interior and
  * peer faces, and the periods of the mesh. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The right-hand side R(u) = -(1/|V|) sum over faces of (a.n) u_upwind
  * |f|, as kernels: a flux kernel over interior faces, an interface
  * kernel per peer rank (this side through a view, the other side's u

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cuBLAS, opened at run time: a machine without it still runs the cuda
  * backend, whose products then use generated code. */
 #include "cublasdl.h"

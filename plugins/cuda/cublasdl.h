@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The part of cuBLAS the cuda backend uses for operator products,
  * declared here so that the plugin builds without cuBLAS's headers and
  * never links it: libcublas is opened at run time, on the first product

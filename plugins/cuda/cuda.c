@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cuda backend: NVIDIA GPUs through the driver API, opened at run time
  * (libcuda.so.1; the plugin never links it), kernels compiled by NVRTC
  * from the toolkit for the device's own architecture (sm_XY) and cached

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The part of the CUDA driver API the cuda backend uses, declared here so
  * that the plugin builds without the toolkit and never links libcuda:
  * libcuda.so.1 is opened at run time. Values, sizes and symbol names are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The CUDA driver, opened at run time: a machine without it still loads
  * the plugin, which then says why it cannot start. */
 #include "cudrv.h"

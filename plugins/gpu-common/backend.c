@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Memory, copies and waits of a GPU backend over its vendor's primitives.
  * One in-order stream carries every command, so a command runs after
  * everything frx issued before it. The host waits for an event recorded

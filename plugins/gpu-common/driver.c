@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The vendor primitives (struct gpu_vendor) over a driver's calls
  * (struct gpu_api), once for cuda and hip: each call on the backend's
  * stream where it takes one, its failure mapped to an frx error that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* gpu-common: what the cuda and hip backends share, with no vendor
  * header. A plugin gives its vendor's driver calls (struct gpu_api, in
  * the shape both CUDA's driver API and HIP's module API have) and the

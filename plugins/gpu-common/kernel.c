@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* GPU kernels: generated source compiled by the run-time compiler for
  * the device's own architecture, the code cached in frx's disk cache
  * (keyed on the vendor, driver, architecture, compiler, options and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Launch geometry and parameters: the generated kernels take one thread
  * per point, _i = blockIdx.x*blockDim.x + threadIdx.x, and one block row
  * per kernel row, _j = blockIdx.y; their parameters are the values of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Pack (gather) and unpack (scatter) on a GPU: the kernels come from the
  * core's generator (frx_pack_generate), built per view shape, one thread
  * per point. Views made of a few long runs are moved with one copy

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A GPU backend plugin's create, probe and destroy, once for cuda and
  * hip: the start-up every GPU backend follows, around the steps of
  * struct gpu_backend that differ by vendor. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Operator products by a vendor's BLAS (cuBLAS on cuda): frx's products
  * are row-major, C = alpha*A*B + beta*C with A m x k (lda), B k x n
  * (ldb), C m x n (ldc); a row-major matrix read column-major is its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The run-time compilers, NVRTC and hiprtc, opened with dlopen: their
  * functions have the same shapes under two prefixes, so one loader and
  * one compile serve both (and the test that compiles every generated

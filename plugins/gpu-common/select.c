@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Device choice: backend.<name>.device or a backend.rules entry, among
  * the devices the vendor's runtime shows (it applies CUDA_VISIBLE_DEVICES
  * and its kin itself). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hip backend: AMD GPUs through the HIP runtime of Debian's
  * libamdhip64-dev, kernels compiled by hiprtc (in the same library) for
  * the device's own gfx architecture and cached as code objects. One

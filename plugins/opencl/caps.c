@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* opencl device capabilities, decided from what the device reports:
  * plain functions of strings and numbers, so the tests can feed them
  * what PoCL never reports. */

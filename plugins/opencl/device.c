@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* opencl device choice: backend.opencl.platform, .device and .device-type,
  * with errors that list what there is. */
 #include "opencl.h"

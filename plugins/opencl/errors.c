@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* opencl errors: OpenCL's codes by name, in frx's messages. */
 #include "opencl.h"
 

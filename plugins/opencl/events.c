@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* opencl events: hazards per buffer on an out-of-order queue. frx runs
  * a graph's nodes one after another, so the buffers each command reads
  * and writes say what it must wait for: a command that reads a buffer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* opencl kernels: a generated kernel's program (program.c) and its
  * launches, each with its buffers' events (events.c). */
 #include "opencl.h"

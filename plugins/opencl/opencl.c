@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* opencl backend: any OpenCL device through the ICD loader. Memory is
  * buffers (the mem handle is a struct ocl_mem around the cl_mem). Every
  * command goes to one queue: out of order where the device has it, each

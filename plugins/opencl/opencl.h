@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* opencl backend: what its files share. */
 #ifndef FRX_OPENCL_H
 #define FRX_OPENCL_H

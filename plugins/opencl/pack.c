@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* opencl pack (gather) and unpack (scatter) between views and xchg
  * matrices: one work-item per point, built per backend in its precision
  * (and per view shape, below). Both are only enqueued, after the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* opencl library provider of operator products: CLBlast's GEMM (row
  * major, no transposes) on the backend's queue. CLBlast chains its own
  * kernels by events but starts the first without waiting for anything,

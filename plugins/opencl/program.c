@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* opencl programs: OpenCL C built with clBuildProgram, its binary
  * cached in frx's disk cache and reloaded with
  * clCreateProgramWithBinary; a build that fails gives the compiler's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* openmp: a graph's stretch of kernels and products in one parallel
  * region. Between batch_begin and batch_end launches are held (their
  * parameters copied); batch_end runs them in order on one team of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* openmp kernels: generated C compiled by the configured cc into a
  * shared object (through frx's disk cache) and loaded with libltdl. */
 #include "openmp.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* openmp backend: the device is the host; memory is aligned host memory
  * and kernels are OpenMP loops. */
 #include "openmp.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* openmp backend: what its files share. */
 #ifndef FRX_OPENMP_H
 #define FRX_OPENMP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* openmp pack (gather) and unpack (scatter) between views and xchg
  * matrices. Views with long runs of consecutive points copy blocks;
  * others go point by point. Threads take contiguous ranges of points;

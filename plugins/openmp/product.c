@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* openmp library provider of operator products: libxsmm's fixed sparse
  * matrix times dense matrix (fsspmdm), as PyFR uses it. libxsmm makes a
  * kernel for A by JIT (sparse where it can, else dense); frx's threads

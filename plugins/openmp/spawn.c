@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Running the C compiler: an argument vector and posix_spawnp, never a
  * shell, so nothing in a case's cc or cflags is ever run as a command.
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # auto.sh FRX LIBDIR: backend.name: auto where OpenCL's device is this
 # host's CPU (PoCL), FRX the frx program, LIBDIR the build's lib/ (libfrx
 # and frx/ with the plugins).

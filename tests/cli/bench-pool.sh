@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # bench-pool.sh SCRIPT: bench/pool.sh on outputs of bench/solver.sh made
 # up here, whose medians and intervals are known: rounds of one p split
 # over two files are pooled (for 9 rounds the interval is the 2nd and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # bench-solver.sh SCRIPT BUILD: bench/solver.sh on a small mesh (p = 1,
 # 96 x 96, 2 rounds of 40 steps: runs of tens of milliseconds, which frx
 # prints to the microsecond; 16 MB triad arrays), so that the

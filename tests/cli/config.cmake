@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # `frx config ...` as a user runs it. Included from tests/cli/tests.cmake.
 set(FRX_CFG_DATA ${PROJECT_SOURCE_DIR}/tests/data/config)
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # conformance.sh PREFIX FIXTURES: the installed frx-conformance's help
 # and exit statuses: 2 for a name with no plugin or a solver plugin, 77
 # with the reason for a backend that cannot start, 1 for a backend that

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # example.sh MODE MPIEXEC DIR SOURCE: the example solver plugin
 # (examples/solver-plugin, built by install-prefix.sh in DIR/advect) run
 # on 2 ranks by the frx installed in DIR/prefix.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # expect.sh RC PATTERN [--and PATTERN]... CMD...: run CMD, require exit
 # status RC and output (stdout and stderr) with a line matching each
 # extended regex PATTERN. CMD runs with a TMPDIR of its own (see

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # folders.sh MPIEXEC FRX: where output.dir and checkpoint.file go.
 # Folders not made yet are made, at the first write; one that cannot be
 # made (a file in the way) is refused before the run starts, naming the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # install-prefix.sh BUILD SOURCE DIR [CFLAGS]: install frx from BUILD
 # into DIR/prefix and build examples/solver-plugin out of tree against
 # that prefix alone into DIR/advect, with CFLAGS (-Werror). The fixture

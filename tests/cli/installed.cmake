@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # frx as a third party gets it: installed into a prefix in the build tree
 # (once per ctest run, the fixture frx-installed), the example solver
 # plugin built out of tree against that prefix, and the installed frx and
@@ -54,3 +55,20 @@ add_test(NAME conformance-installed-exit-status COMMAND sh
 set_tests_properties(conformance-installed-exit-status PROPERTIES
   FIXTURES_REQUIRED frx-installed TIMEOUT 120
   ENVIRONMENT "${FRX_INSTALLED_ENV}")
+
+# What the installed frx loads: every library has a licence in
+# docs/dependencies.md, and none is GPL alone (cli/licences.sh); and the
+# check refuses a GPL library and one missing from the table.
+foreach(mode check selftest)
+  add_test(NAME licences-installed-${mode} COMMAND sh
+    ${CMAKE_CURRENT_SOURCE_DIR}/cli/licences.sh ${mode}
+    ${FRX_INSTALLED_DIR}/prefix ${PROJECT_SOURCE_DIR}/docs/dependencies.md)
+  set_tests_properties(licences-installed-${mode} PROPERTIES
+    FIXTURES_REQUIRED frx-installed TIMEOUT 120
+    ENVIRONMENT "${FRX_INSTALLED_ENV}")
+endforeach()
+
+# Every source file carries its SPDX licence line (LICENSE).
+add_test(NAME licences-spdx COMMAND sh
+  ${CMAKE_CURRENT_SOURCE_DIR}/cli/spdx.sh ${PROJECT_SOURCE_DIR})
+set_tests_properties(licences-spdx PROPERTIES ENVIRONMENT "${FRX_TEST_ENV}")

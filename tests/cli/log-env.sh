@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # log-env.sh FRX: FRX_LOG in any case sets the level; a value that is no
 # level is named once, with the valid ones, and changes nothing.
 frx=$1

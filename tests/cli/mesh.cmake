@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # `frx mesh ...` as a user runs it. Included from tests/cli/tests.cmake.
 set(FRX_MESH_DATA ${PROJECT_SOURCE_DIR}/tests/data/mesh)
 

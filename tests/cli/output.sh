@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # output.sh MPIEXEC FRX: the ODE fixture on a box mesh, 25 steps on 2
 # ranks with output and checkpoints every 10 steps: VTK files at steps
 # 0, 10, 20 and the last, 25, each listed once in the .pvd; a restart

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # `frx plugins`: the openmp backend is found beside libfrx with no
 # variable set; fixtures show up only when their directory is searched.
 frx_cli_test(plugins 0 "backend +openmp .*can start" plugins)

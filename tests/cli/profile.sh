@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # profile.sh MPIEXEC FRX: `profile: true` on the lee solver, 2 ranks x 1
 # thread and 1 rank x 2 threads: the same L2 errors as without it (to the
 # last digit printed), and a table whose rows add up: the interface and

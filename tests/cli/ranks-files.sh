@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # ranks-files.sh MPIEXEC FRX: the ODE fixture on 2 ranks where the ranks
 # see different files. Each case must stop both ranks with the reason
 # (a hang, before, is cut at 60 s and fails), and leave nothing half made:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # restart.sh MPIEXEC FRX NP1 NP2 SCHEME N: the ODE fixture on a box mesh
 # for 2N steps on NP1 ranks, and for N steps on NP1 ranks, a checkpoint,
 # then N more steps restarted on NP2 ranks: both checkpoints at step 2N

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # `frx run`: the demo case as one rank without mpirun, then under mpirun
 # with 1 to 4 ranks. Each rank checks what it received; rank 0 prints "ok".
 frx_cli_test(run-singleton 0 "received what its neighbour sent: ok" run ${PROJECT_SOURCE_DIR}/config/demo.yaml)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Install frx into a temporary prefix, build examples/plugin-hello against
 # it alone, and check that the installed frx lists the new plugin.
 #   sdk.sh BUILD_DIR SOURCE_DIR

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # `frx run` of cases with a solver plugin (the ODE fixtures), as a user
 # runs them. Included from tests/cli/tests.cmake.
 set(FRX_SOLVER_DATA ${PROJECT_SOURCE_DIR}/tests/data/solver)

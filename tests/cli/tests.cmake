@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Tests of the `frx` program as a user runs it.
 set(FRX_EXPECT ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect.sh)
 set(FRX_EXE $<TARGET_FILE:frx-cli>)

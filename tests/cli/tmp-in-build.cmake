@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # cmake -DCTEST=... -DBUILD=... -DTMP=... -P tmp-in-build.cmake
 # Every test of the suite runs with TMPDIR=TMP (in the build tree), so
 # that what tests leave behind never lands in /tmp.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # tty.sh FRX CASE: run `FRX run CASE` on a pseudo-terminal (script(1))
 # and require the progress line to be rewritten in place: a carriage
 # return before "step", and no line that starts with "step".

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # frx-conformance (installed to bin/): the conformance suites of
 # test_datamodel.c, test_kernels.c and test_reduce.c in one program, for
 # a backend plugin built outside this tree. Each suite's source is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx-conformance: frx's conformance suites (data model, kernels,
  * reductions) run against one backend plugin, for third parties who
  * test a backend outside frx's tree. The suites are the test programs'

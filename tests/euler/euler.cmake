@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The Euler solver plugin: its physics' kernel macros on every backend.
 frx_check_test(test_euler_physics euler/test_euler_physics.c testutil.c
   ${PROJECT_SOURCE_DIR}/plugins/solvers/euler/physics.c)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The Euler solver's fields from a case (plugins/solvers/euler/
  * fields.c): PyFR's vortex written as expressions gives the conserved
  * variables of the vortex in plain C, at t = 0 and carried to t; bad

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The Euler physics' kernel macros (plugins/solvers/euler/physics.c) run
  * on a backend (argv[1]) in both precisions, through the public kernel
  * API, against properties and plain C: the Riemann solvers' consistency

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # vortex.sh MODE MPIEXEC FRX ...: the Euler solver on the isentropic
 # vortex (S = 13.5, M = 0.4, R = 1.5, gamma = 1.4, carried by the mean
 # flow (0, 1) across [-10, 10]^2, periodic), run with `frx run`.

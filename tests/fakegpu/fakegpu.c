@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx-fakegpu: a GPU made of host memory, for running gpu-common and the
  * generated CUDA code (kernels and packs) through the conformance and
  * MPI tests on a machine without a GPU. It is strict where a real GPU

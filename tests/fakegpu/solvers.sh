@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # solvers.sh MPIEXEC FRX KEEP CASE: a short run of a solver case on
 # frx-fakegpu (the GPU backends' shared code and the CUDA the core
 # generates for a GPU, on host memory) against the same run on openmp:

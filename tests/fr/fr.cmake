@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Unit tests of frx-fr-common, the host-side FR numerics.
 foreach(t poly element geometry vis expr)
   frx_check_test(test_fr_${t} fr/test_fr_${t}.c)

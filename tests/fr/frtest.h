@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Helpers of the frx-fr-common tests: tolerances, monomials, exact
  * integrals on the reference elements. */
 #ifndef FRX_FRTEST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The advection solver plugin (plugins/solvers/advection on the FR
  * system of plugins/solvers/fr), under mpirun with any number of ranks,
  * on the backend argv[1]: openmp, opencl, or openmp+opencl (rank 1 on

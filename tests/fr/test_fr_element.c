@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx-fr-common, reference elements: sizes and refusals, quadrature at
  * the solution points (Williams-Shunn on triangles), flux points and
  * normals, M0/M1/M2/M4/vis exact on polynomials, the FR divergence, and

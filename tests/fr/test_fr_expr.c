@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Expressions (expr.h): values against C's math library, constants, and
  * every error with its exact message. */
 #include "frtest.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Expressions computed in kernels (fr_expr_emit) on a backend: every
  * function, operator, comparison and the conditional, at points of
  * their domains, against C's math library on the host, in units of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx-fr-common, geometry: affine elements (points, |J|, smats, normals
  * against closed forms), curved (quadratic) elements (area, free-stream
  * preservation, exact divergence of polynomial fluxes through the whole

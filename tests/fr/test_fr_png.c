@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* PNG pictures (fieldpng.h): write small known fields, read them back
  * with libpng (size, pixel colours, tEXt chunks); errors; and, under
  * mpirun, the gather from every rank against the serial picture. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx-fr-common, vis points: VTK's Lagrange cell order (tables worked out
  * by hand from VTK's PointIndexFromIJK and BarycentricIndex for small
  * orders; corners, then edges, then faces, then the interior for every

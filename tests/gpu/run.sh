@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/gpu/run.sh [cuda|hip]: everything frx checks on a GPU node, in one
 # go, from the top of a checkout (no network needed; the Debian packages
 # of scripts/install-deps and, for cuda, the NVIDIA driver and a CUDA

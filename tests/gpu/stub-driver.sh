@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # stub-driver.sh STUB TEST_DATAMODEL: the CUDA toolkit's stub libcuda
 # (STUB, lib64/stubs/libcuda.so), found first as libcuda.so.1 through
 # LD_LIBRARY_PATH as on a login node with the toolkit's stubs/ on it:

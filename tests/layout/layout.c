@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* layout: does the tree keep the layout of core/src/layers.txt and
  * plugins/layers.txt?
  *

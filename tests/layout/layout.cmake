@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The layout of the tree (core/src/README.md): includes and calls go
 # down core/src/layers.txt and plugins/layers.txt. `layout` checks the
 # sources and the object files of libfrx, the frx program and each

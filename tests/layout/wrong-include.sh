@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The layout check must catch what it is for: on a copy of the tree, one
 # wrong include (or call) at a time, it fails and names the file, the
 # line and the rule; the untouched copy passes, so each failure is the
@@ -99,7 +100,7 @@ rm "$t/tree/core/src/stray.c"
 cp "$t/tree/core/src/layers.txt" "$t/saved"
 sed 's/^base:$/base: solver/' "$t/saved" > "$t/tree/core/src/layers.txt"
 expect "a folder that uses one above it" \
-    "core/src/layers.txt:12: 'base' uses 'solver', which no line above lists"
+    "core/src/layers.txt:13: 'base' uses 'solver', which no line above lists"
 restore core/src/layers.txt
 
 # Calls the includes cannot show: a file of data that calls a function of

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The lee solver through `frx run` (tests/lee/lee.sh, cases in
 # tests/data/lee). Included from tests/CMakeLists.txt.
 set(FRX_LEE_SH ${CMAKE_CURRENT_SOURCE_DIR}/lee/lee.sh)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Tests of the lee solver through `frx run` (tests/lee/lee.cmake):
 #   lee.sh FRX MPIRUN DATA converge FLUX P N1 N2   L2 errors fall at
 #       order >= P + 0.8 from N1 x N1 to N2 x N2 elements, every variable

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The made-up mesh of io_mesh.h. */
 #include "io_mesh.h"
 

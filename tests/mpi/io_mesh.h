@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A made-up 2-D mesh and solution for the output and checkpoint tests,
  * standing in for the mesh and the solver: IO_NELES elements, element g
  * a triangle when g % 3 == 1, else a quadrilateral, spread over the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Tests under mpirun with 1 to 4 ranks.
 add_executable(test_exchange mpi/test_exchange.c)
 target_link_libraries(test_exchange PRIVATE frx)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* CHECK(cond, fmt, ...) for the MPI tests: counts a pass, or counts a
  * failure and prints it with the rank, file and line, so that a test
  * goes on and every rank reports all it found. It uses the including

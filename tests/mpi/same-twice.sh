@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # same-twice.sh CMD...: run CMD twice; both runs must pass and print the
 # same "partition digest:" line.
 one=$("$@") || { printf '%s\n' "$one"; exit 1; }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Checkpoints: written on N ranks with one element distribution, read
  * back on M ranks with another, bitwise equal, meta data included; the
  * file's rows in gid order whatever the writer's partition; refusals

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Exchanges across ranks, checked bitwise against a serial reference:
  * every rank can compute what any other rank holds, so each checks what
  * it received. Run under mpirun with any number of ranks:

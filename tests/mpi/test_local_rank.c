@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A rank's place on its node, under mpirun with 2 or more ranks on one
  * node: frx__mpi_node_rank (core/src/base/mpi.c, built in) is the rank in
  * MPI_Comm_split_type's shared communicator, counts only the ranks of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Mesh partitions across ranks, under mpirun with any number of ranks:
  *
  *   test_mesh_parts CASE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Set-up checks across ranks, under mpirun with 2 or more ranks on
  * openmp: graphs that would touch a buffer MPI holds are refused at
  * commit with both nodes named; exchanges whose two sides registered

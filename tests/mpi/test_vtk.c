@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* VTK output read back by a parser of its own: every DataArray's offset
  * and byte count against the appended section, the counts of points,
  * cells, connectivity, offsets and types, and the values against the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # vtk-reader.sh PYTHON SCRIPT TEST_VTK NP MPIRUN...: write VTK output on
 # NP ranks (MPIRUN... NP TEST_VTK DIR) and load it with VTK's own reader
 # (SCRIPT, vtk_reader.py). Skipped (77) where PYTHON has no vtk module.

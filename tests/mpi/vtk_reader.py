@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """frx's VTK output as VTK's own readers (those ParaView uses) see it.
 
     python3 vtk_reader.py DIR NRANKS

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # without-plugins.sh LIBDIR CMD...: run CMD with a copy of libfrx (from
 # LIBDIR) in a directory of its own, beside which there are no plugins:
 # a node where frx is installed without them. (The build tree's programs

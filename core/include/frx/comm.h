@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx: MPI exchange of xchg matrices between ranks.
  *
  * Each rank registers its sends and receives in the same order as its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx: application API.
  *
  * Everything here returns an int status: FRX_OK (0) or a negative FRX_E*

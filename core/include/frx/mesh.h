@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx: the mesh a rank holds.
  *
  * A mesh is made once per job from the case (mesh.*: a generated box

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx: plugin SDK.
  *
  * A plugin is a shared object named frx-<name>.so that exports one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx backend: starting a rank's backend from the case (backend.name or
  * the matching backend.rules item, auto by priority, the plugin's
  * options and products) and stopping it (start.c). Uses product, plugin

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Starting a rank's backend from the case (backend.name, or the item of
  * backend.rules that matches it; auto by priority) and stopping it. */
 #include "backend/backend-impl.h"

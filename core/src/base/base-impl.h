@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx base: what every other folder of libfrx may use. Errors and their
  * messages, the log and its timers, clocks, edit distance, SHA-256, and
  * what the core asks of MPI (without requiring it be started). Uses

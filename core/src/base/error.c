@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Error codes, names and the per-thread detailed message. */
 #include "base/base-impl.h"
 

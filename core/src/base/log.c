@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Logging to stderr with a per-rank prefix. */
 #include "base/base-impl.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What the core needs to know of MPI without requiring it be started. */
 #include "base/base-impl.h"
 

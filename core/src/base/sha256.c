@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* SHA-256 (FIPS 180-4, section 6.2), for cache keys and the checksums
  * of cached files. */
 #include "base/base-impl.h"

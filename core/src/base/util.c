@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Small helpers: edit distance, "did you mean" suggestions, the clock. */
 #include "base/base-impl.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx cache: the per-user disk cache of compiled kernels and product
  * choices (cache.c; frx_cache_fetch and friends are public, plugin.h).
  * Uses base. Never installed. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Per-user disk cache of compiled artefacts (kernel shared objects,
  * program binaries).
  *

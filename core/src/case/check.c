@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Validating a case against frx's schema and the schemas of the backend
  * plugins found along the search path. Every error is reported, one per
  * line of frx_errmsg(), in file order. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx_run_case, what `frx run` does with a case that names a solver:
  * every rank's backend, frx's communicator, the mesh, the solver, its
  * run and summary, the profile and exchange times, then all of it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Where ranks cannot agree on a status (mid-step), one rank stops the
  * job. frx__agree, where they can, is in comm_start.c beside
  * frx_comm_agree: the same collectives. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx comm: MPI. Every rank's backend started together
  * (frx_backend_create_all in comm_start.c), agreeing on the outcome of
  * a step across ranks, and the failures that cannot be agreed on

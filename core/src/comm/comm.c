@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Persistent MPI requests for xchg matrices, run as graph nodes.
  *
  * Sends of a few hundred bytes are the exception: Open MPI (ob1, 4.1)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Start-up across ranks: every rank's backend, one precision, and how
  * MPI reaches device memory, agreed before any work. */
 #include "comm/comm-impl.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx config: the case's tree (config.c parses it, config_get.c reads
  * it), and which backend a rank runs by backend.* and backend.rules
  * (rules.c). The tree is read by the case check (case/check.c) and by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reading a case file: YAML text into a tree of frx_cfgnode that knows
  * the line and column of every node. Built from libyaml's event API so
  * that duplicate keys, aliases and positions are all under our control. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reading values out of the config tree: navigation, positions and the
  * typed getters with their "file:line:col: 'key' must be ..." errors. */
 #include "config/config-impl.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Which backend a rank runs: backend.name and backend.precision, unless
  * an item of backend.rules matches the rank's number (ranges such as
  * "0-3,8") or host first. */

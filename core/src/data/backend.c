@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The backend object as every layer sees it: its name, precision and
  * chunk width, its statistics, waiting for its device, and its name in
  * messages. Starting and stopping one is backend/start.c's. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx data: the data model. The backend object as every layer sees it
  * (the plugin's ops and state, precision, statistics), matrices and
  * their allocations, views, xchg matrices and views with their pack and

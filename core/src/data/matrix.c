@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Matrices in AoSoA layout, groups sharing one allocation, slices and
  * de-duplicated constant matrices. */
 #include "data/data-impl.h"

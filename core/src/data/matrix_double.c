@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Matrices and xchg matrices written and read as doubles, whatever the
  * backend's precision: frx_matrix_write and friends take the host data
  * in the backend's own precision through a void *, so a plugin that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* `profile: true`: where a run's time goes. Every graph node, and every
  * kernel or product run outside a graph, is timed with the backend
  * synchronised after it (so an asynchronous device's time lands on the

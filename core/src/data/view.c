@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Views: per-point offsets and row strides into one allocation. */
 #include "data/data-impl.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Exchange matrices (dense packed buffers) and exchange views. */
 #include "data/data-impl.h"
 

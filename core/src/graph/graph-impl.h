@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx graph: graphs of kernels, products, packs, unpacks and host nodes,
  * ordered once at commit and replayed (graph.c). The host nodes below
  * are how comm/ adds MPI requests. Uses product and what it uses. Never

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Graphs: nodes with explicit and derived dependencies, ordered once at
  * commit, run many times. */
 #include "graph/graph-impl.h"

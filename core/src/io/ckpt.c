@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx: checkpoints in parallel HDF5 (io.h), format_version 1:
  *
  *   /                      attributes: format ("frx checkpoint"),

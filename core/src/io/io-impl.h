@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx io: output (VTK) and checkpoints (HDF5) of a solution, as the
  * time loop hands them over. Internal: the time loop (solver/run_io.c)
  * calls these; solvers never do. Every function here is collective over

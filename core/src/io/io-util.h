@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx: what the VTK writer and the checkpoints share: agreeing on an
  * outcome across ranks, writing files under a temporary name, and the
  * element types' names. Internal to vtk.c and ckpt.c. These use only

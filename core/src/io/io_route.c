@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Elements of one type moved between the ranks that hold them and the
  * ranks that own their range of global numbers (io-util.h): checkpoints
  * then read and write one contiguous run of rows per rank, in an order

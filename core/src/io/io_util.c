@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Shared by the VTK writer and the checkpoints: one outcome across
  * ranks, files put in place atomically, element types. */
 #include "io/io-util.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx: output for ParaView, VTK XML unstructured grids (io.h). Each
  * element is one cell with its own points (the solution is discontinuous
  * between elements); arrays are appended raw binary, each a UInt64 byte

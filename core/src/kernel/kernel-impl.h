@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx kernel: pointwise kernels. Declarations parsed and compared
  * (kernel_decl.c), source generated for every target (kernel_gen.c, and
  * pack and unpack kernels in pack_gen.c), reductions (kernel_reduce.c),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Kernel registry, binding with checks, compile once, launch. */
 #include "kernel/kernel-impl.h"
 

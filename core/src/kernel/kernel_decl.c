@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Parsing kernel declarations: "[intent] [kind] dtype[dims] name, ...". */
 #include "kernel/kernel-impl.h"
 

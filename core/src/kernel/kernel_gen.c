@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One generator, four targets: C with OpenMP, OpenCL C, CUDA (NVRTC) and
  * HIP (hiprtc). Each kernel becomes a function over its iteration space
  * whose body sees every argument as a local array of its declared dims:

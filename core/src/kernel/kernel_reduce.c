@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reductions: the partial results a kernel's "out reduce(op)" arguments
  * leave on the device, and their fold on the host. Where the partials
  * come from is kernel_gen.c's business; here they are [ncomp][nparts]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Pack (gather) and unpack (scatter) kernels for the device targets,
  * written from the indexing of frx_pack_args: value (r, c) of point i at
  * base[off[i] + r*rstride[i] + c*cstride], packed at

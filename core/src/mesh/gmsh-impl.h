@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx: Gmsh .msh files. mesh_gmsh_read.c reads what a file says
  * (struct frx__msh: physical names, entities, nodes, elements, each
  * with the line or byte offset it came from; mesh_gmsh_types.c knows

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx: the global mesh, as every mesh source fills it, and the steps
  * that turn it into a rank's part (mesh.c). Private to the mesh files.
  *

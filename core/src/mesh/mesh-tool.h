@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx: the mesh code as `frx mesh` uses it (core/cli/cmd_mesh.c): a
  * mesh file read, connected and partitioned in one process, without
  * MPI. Exported from libfrx for the frx program only: not part of the

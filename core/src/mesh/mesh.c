@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx_mesh_create: the global mesh from its source, its connectivity,
  * a partition agreed by every rank, and this rank's part; the getters
  * solvers read it through.

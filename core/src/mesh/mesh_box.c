@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The box mesh source: mesh: {type: box, lower, upper, n, periodic,
  * etype, order}. It fills the global mesh and nothing else.
  *

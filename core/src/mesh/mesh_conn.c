@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Connectivity of the global mesh: which element faces meet, which lie
  * on which boundary, and which periodic faces pair up.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The element types the core handles: corners, faces in Gmsh's order
  * and shape points per order. Tetrahedra have an enum value but no
  * table yet (no source makes them). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The global mesh: freeing it, and its identity (SHA-256 over what a
  * source filled, in a fixed little-endian layout, so the same mesh has
  * the same id on every machine and for every partition). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The Gmsh source: mesh: {type: gmsh, file: PATH}, PATH relative to the
  * case file's directory. It reads the file (mesh_gmsh_read.c) and fills
  * the global mesh, following PyFR's conventions for physical names:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Faces of a Gmsh mesh, checked where the file can be named: which
  * element faces meet (sorted corner lists, sorted), which boundary or
  * periodic group each face element of the file gives its face to, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The Gmsh file's nodes in the global mesh: which the mesh's elements
  * use (in file order), their coordinates (a 2-D mesh must lie in a plane
  * z = constant), and the node of a file tag, for mesh_gmsh.c and

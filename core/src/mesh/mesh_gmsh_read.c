@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reading Gmsh .msh files, versions 2.2 and 4.1, ASCII and binary
  * (little-endian), into what the file says: physical names, entities,
  * nodes and elements, each with the line (ASCII) or byte offset

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Element geometry in Gmsh's node order, for the Gmsh source: the
  * Jacobian determinant of an element's shape map at its own shape
  * points (an inverted or tangled element has one that is not positive),

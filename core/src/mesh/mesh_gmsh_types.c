@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Gmsh's element types: every one up to the 1000-node hexahedron, so
  * that a reader can read past elements frx does not use, and their
  * names in messages. */

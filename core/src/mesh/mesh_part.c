@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Partitioning the global mesh: an owner rank for every element.
  *
  * metis: METIS_PartGraphKway on the element dual graph (an edge per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What `frx mesh` asks of the mesh code (mesh-tool.h): a Gmsh file's
  * global mesh and faces, summarised, and partitioned as a job would
  * partition it. */

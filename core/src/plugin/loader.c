@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Plugin loader: finds frx-<name>.so files along the search path, opens
  * them with libltdl in local scope, checks their descriptor and keeps
  * them in a process-wide registry keyed by real path.

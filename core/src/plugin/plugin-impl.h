@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx plugin: finding, checking and loading plugin files (loader.c; the
  * frx_plugin_* functions are public, plugin.h). Uses config (the case's
  * plugins.path) and base. Never installed. */

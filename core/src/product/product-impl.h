@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx product: operator products C = alpha*A*B + beta*C, the generated
  * code (product_gen.c) and the providers with their timed selection
  * (product.c). Uses kernel (compiled code, overlaps) and what it uses.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Operator products C = alpha*A*B + beta*C: shape checks, the candidate
  * providers of a backend (variants of the generated code, libraries the
  * plugin offers), the choice among them by timing, kept in the disk

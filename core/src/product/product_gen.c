@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Generated operator products C = alpha*A*B + beta*C for the four
  * targets, from A's values (as GiMMiK does for PyFR).
  *

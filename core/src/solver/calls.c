@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Calls into a solver plugin, each in its kernel namespace, and the RHS
  * f = R(u): set_time and the (u, f) graph, which the set-up pass (dry)
  * builds. What the time schemes, output and lifecycle call the plugin

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Linear combinations of registers, out = a*out + sum c_i*in_i, as one
  * generated kernel per block (PyFR's axnpby): every variable of every
  * point read once and written once, on every backend. A pair adds a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What rank 0 shows of a run: the progress line (step, t, dt, wall
  * time, ETA), rewritten in place on a terminal or one line per
  * progress.interval steps otherwise, and the summary at the end. The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The time loop: steps of the case's scheme to time.t-end or
  * time.steps, dt fixed, from the CFL number or from the PI controller;
  * checks, output and checkpoints at their intervals. */

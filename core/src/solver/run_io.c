@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The time loop's side of output, checkpoints and error norms: the
  * solution copied to the host block by block and handed to the VTK
  * writer and the HDF5 checkpoints of io.h (which return the same code

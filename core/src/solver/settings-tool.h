@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx: the time loop's settings as `frx config check` reads them
  * (core/cli/cmd_config.c). Exported from libfrx for the frx program
  * only: not part of the SDK, not installed, no ABI promise. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The time loop's settings from the case: time.*, progress.*, output.*,
  * checkpoint.* and check.* (their types and ranges are checked by
  * frx_config_check; here, how they combine). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx solver: a solver plugin driven by the time loop. Shared by
  * settings.c (time.* and the rest the loop reads), calls.c (calls into
  * the plugin, the RHS), solver.c (the plugin's lifecycle), lincomb.c,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A solver plugin's lifecycle: find it, create it with its kernel
  * namespace set, check what it says, allocate the registers of its
  * solution, build the graphs the time scheme runs, destroy it all.

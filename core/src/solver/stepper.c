@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Explicit time schemes over registers of the solution: classic RK4,
  * SSP-RK3 (Shu-Osher) and RK45, the 2R low-storage embedded pair of
  * Kennedy, Carpenter and Lewis (2000) that PyFR calls rk45, with its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx-advection: scalar linear advection du/dt + a . grad u = 0 by flux
  * reconstruction (the FR system of plugins/solvers/fr), upwind common
  * flux. The initial condition is a smooth wave periodic over the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx-euler: the compressible Euler equations by flux reconstruction.
  *
  * The FR system (plugins/solvers/fr/system.h) does the elements,

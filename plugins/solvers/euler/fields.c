@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The Euler solver's fields from the case (fields.h): expressions of
  * the primitive variables, turned into the conserved ones. */
 #include "fields.h"

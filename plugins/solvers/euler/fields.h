@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The Euler solver's fields from the case: the constants, the initial
  * condition and the exact solution as expressions in the primitive
  * variables (rho, u, v, p), as PyFR's [constants] and [soln-ics]. */

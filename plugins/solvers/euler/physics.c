@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The compressible Euler equations as frx kernel macros (physics.h).
  *
  * Each macro body is written out for one ndims (loops unrolled, as

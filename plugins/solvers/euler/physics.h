@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The compressible Euler equations as frx kernel macros.
  *
  * Conserved variables rho, rho*u, rho*v (, rho*w), E; pressure

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The base-flow check of an FR system with auxiliary fields (a base
  * flow, fr_physics.naux > 0).
  *

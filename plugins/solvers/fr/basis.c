@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The nodal basis of an element's solution points at any reference
  * points: products of 1-D Lagrange polynomials on tensor elements, the
  * orthonormal basis times the inverse Vandermonde matrix on triangles. */

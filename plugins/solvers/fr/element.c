@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reference elements: solution, flux and vis points, normals, and the
  * FR operators M0, M1, M2, M3, M132 = M1 - M3*M2, M4 and the vis
  * interpolation (PyFR's definitions; docs/fr.md). */

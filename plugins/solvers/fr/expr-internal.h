@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx-fr-common: what the expression files share (not for plugins).
  *
  * An expression is a tree of nodes (struct fr__etree), built by the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Expressions (expr.h): named constants, compiling text into a tree
  * (expr_parse.c), evaluation on the host into arrays, derivatives, and
  * the C that puts an expression into a kernel (expr_print.c). */

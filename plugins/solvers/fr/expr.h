@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx-fr-common: expressions in a case (initial conditions, base flows,
  * sources, boundary values), as PyFR's [soln-ics] and [constants].
  *

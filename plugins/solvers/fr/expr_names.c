@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The names an expression may use: its functions (with their value on
  * the host and their form in a kernel) and built-in constants, names in
  * general, and a case's named constants once read (expr.c reads them),

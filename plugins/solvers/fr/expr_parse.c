@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The expressions' parser: text into a tree (expr_tree.c), by recursive
  * descent over the grammar of docs/expressions.md, with an error that
  * says what and at which character for anything else. Constants become

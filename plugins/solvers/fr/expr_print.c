@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* An expression tree as text: in the expressions' own syntax (what a
  * derivative reads like) or as C of the kernel language, which every
  * backend compiles (C with OpenMP, OpenCL C, CUDA and HIP): each node

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Expression trees: building them (numbers folded as they are built),
  * their value on the host, the variables they use and their
  * derivatives. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The PNG picture of a scattered 2-D field (fieldpng.h): a bucket grid
  * of the points, the Shepard mean of each pixel, libpng row by row into
  * a temporary file that is renamed at the end. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx-fr-common: a PNG picture of one variable of a 2-D field, so that a
  * user sees a result without ParaView (docs/expressions.md, "PNG pictures").
  *

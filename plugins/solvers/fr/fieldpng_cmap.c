@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Colour maps of the PNG pictures: knots interpolated linearly in sRGB.
  * Viridis (matplotlib's, CC0) at nine knots; the diverging map is
  * ColorBrewer's 11-class RdBu, blue for low and red for high. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fr_png_write_gather: every rank's points to root (MPI_Gatherv), the
  * picture written there, and one status for all ranks. Each collective
  * step is entered by every rank with the status so far (frx_comm_agree),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx-fr-common: what the library's files share (not for plugins). */
 #ifndef FRX_FR_INTERNAL_H
 #define FRX_FR_INTERNAL_H

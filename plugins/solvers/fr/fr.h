@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx-fr-common: the host-side numerics of flux reconstruction (FR).
  *
  * A small static library for FR solver plugins: 1-D polynomials and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The geometry of a block of elements from their shape points:
  * physical points, |J|, the metric terms smats (PyFR's), quadrature
  * weights and the normals at the flux points.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Small dense linear algebra: inverses, products. */
 #include "fr-internal.h"
 

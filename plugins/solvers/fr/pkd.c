@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The orthonormal basis of P_p on the reference triangle (-1,-1),
  * (1,-1), (-1,1) (Proriol, Koornwinder, Dubiner), through the collapsed
  * coordinates a = 2(1+r)/(1-s) - 1, b = s, as in Hesthaven and Warburton,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* 1-D polynomials: Legendre, Jacobi, Lagrange (barycentric), Radau and
  * Huynh's g_DG, and the Gauss-Legendre and Gauss-Lobatto rules. */
 #include "fr-internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reference corners and faces of the element types, in Gmsh's order
  * (frx's mesh model, mesh.h). */
 #include "fr-internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Shape functions of the Gmsh elements: the nodal basis of the shape
  * points (Gmsh's node order, in the reference elements of fr.h) in the
  * element's polynomial space, built from monomials. */

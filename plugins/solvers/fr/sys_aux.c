@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The base-flow check (auxcheck.h): the auxiliary fields saved at t = 0
  * at every interface against the live ones, by reduction kernels and a
  * host node. It reads the system's face sets (system-internal.h) and

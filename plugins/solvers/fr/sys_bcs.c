@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* solver.boundaries: one condition per boundary of the mesh,
  *
  *   boundaries:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The FR system's interfaces: one set of faces per kernel (the interior
  * faces, the faces shared with each peer rank, the faces of each
  * boundary), with views of their flux points, per-point normals and

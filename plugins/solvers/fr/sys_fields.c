@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The fields the FR system computes on the backend from the physics'
  * fragments (fr_physics.initial_src, aux_src): one kernel over a
  * block's points, which also counts the points whose value is no value.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The FR system's pointwise kernels: their declarations, written around
  * the physics' fragments (system.h says what each fragment sees), and
  * registered under names that carry a hash of the declaration, so that

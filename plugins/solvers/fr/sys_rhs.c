@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The FR system's solver ops: the initial condition, the RHS graph
  * (system.h gives its order: exchanges started first, waited for
  * last), stage times, the exact solution and max_dt. */

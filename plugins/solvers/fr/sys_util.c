@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What every file of the FR system uses: a matrix made from host
  * doubles, and the kernels the system keeps until it is destroyed. */
 #include "system-internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The FR system's own state, shared by its files (system.c: create and
  * blocks; sys_kernels.c: kernel sources; sys_bcs.c: boundary options;
  * sys_faces.c: interfaces and exchanges; sys_rhs.c: the RHS graph and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The FR system: create (options, the blocks of elements with their
  * geometry, operators and matrices, then boundaries, kernels and faces),
  * destroy, and what a physics plugin may read back. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The flux-reconstruction "system": everything an FR solver plugin needs
  * between frx's solver interface and its physics.
  *

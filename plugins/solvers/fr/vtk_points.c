@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The points of VTK's Lagrange cells (VTK_LAGRANGE_TRIANGLE,
  * _QUADRILATERAL, _HEXAHEDRON) in VTK's own order, as VTK >= 9 numbers
  * them (vtkHigherOrderQuadrilateral/Hexahedron::PointIndexFromIJK,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Williams-Shunn solution points of the triangle (-1,-1), (1,-1), (-1,1)
  * with their quadrature weights (x, y, w per point; weights sum to 2),
  * for orders p = 1..6 (3, 6, 10, 15, 21, 28 points). The numbers are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx-lee: the linearized Euler equations in 2-D for the perturbations
  * (rho', u', v', p') about a base flow given in the case (uniform, or
  * expressions in x and y such as a parallel shear flow u0(y)), by flux

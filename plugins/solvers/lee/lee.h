@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx-lee: the linearized Euler equations in 2-D (docs/lee.md), shared
  * by its files: lee.c (the plugin: options, create, ops), lee_base.c
  * (the base flow from expressions and the kernel fragments around it),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx-lee: the base flow (solver.baseflow: rho, u, v, p as expressions
  * in x and y, with solver.constants) and the kernel fragments of the
  * physics around it.

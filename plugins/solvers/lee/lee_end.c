@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx-lee: the base-flow check (solver.baseflow-check, auxcheck.h) and
  * the picture of one variable written at the end of a run
  * (solver.picture, fieldpng.h).

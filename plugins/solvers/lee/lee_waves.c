@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frx-lee: plane waves (solver.waves), the initial condition and, in a
  * uniform base flow, the exact solution. Each wave has a whole number of
  * periods over the box's periodic shifts (modes), so it is periodic
