@@ -24,8 +24,8 @@ src=$(cd "$here/.." && pwd)
 build=$(cd "${1:-$src/build}" && pwd)
 frx="$build/bin/frx"
 [ -x "$frx" ] || { echo "euler-vortex: no $frx: build frx first" >&2; exit 1; }
-shared="$src/../shared"
-mesh=${MESH:-$shared/peer-cases/pyfr-2d-euler-vortex/euler-vortex.msh}
+shared="$src/../shared" # PyFR's run script, where it is there
+mesh=${MESH:-$src/config/meshes/euler-vortex.msh}
 [ -f "$mesh" ] || { echo "euler-vortex: no mesh $mesh (set MESH)" >&2; exit 1; }
 mesh=$(cd "$(dirname "$mesh")" && pwd)/$(basename "$mesh")
 work=$(mktemp -d "${TMPDIR:-/tmp}/frx-euler-bench.XXXXXX")

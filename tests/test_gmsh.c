@@ -995,10 +995,9 @@ int main(int argc, char **argv)
     if (argc == 3 && !strcmp(argv[1], "pyfr")) {
         pyfr_file = argv[2];
         if (access(pyfr_file, R_OK) != 0) {
-            printf("skipped: PyFR's vortex mesh %s is not here (the "
-                   "shared/peer-cases folder beside the checkout)\n",
-                   pyfr_file);
-            return 77;
+            printf("FAIL: PyFR's vortex mesh %s cannot be read (it ships "
+                   "in config/meshes/)\n", pyfr_file);
+            return 1;
         }
     }
     MPI_Init(&argc, &argv);

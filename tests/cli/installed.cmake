@@ -72,3 +72,11 @@ endforeach()
 add_test(NAME licences-spdx COMMAND sh
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/spdx.sh ${PROJECT_SOURCE_DIR})
 set_tests_properties(licences-spdx PROPERTIES ENVIRONMENT "${FRX_TEST_ENV}")
+
+# Every command of README.md's "Using frx", in order, as a user runs it
+# (cli/readme.sh).
+add_test(NAME readme-commands COMMAND sh
+  ${CMAKE_CURRENT_SOURCE_DIR}/cli/readme.sh ${PROJECT_SOURCE_DIR}
+  ${CMAKE_BINARY_DIR})
+set_tests_properties(readme-commands PROPERTIES TIMEOUT 600
+  ENVIRONMENT "${FRX_MPI_TEST_ENV}")

@@ -43,17 +43,9 @@ frx_cli_test(mesh-partition-bad-method 2 "--method is metis or linear, got 'best
   mesh partition ${FRX_MESH_DATA}/channel.msh -n 2 --method best)
 frx_cli_test(help-lists-mesh 0 "mesh info FILE +a Gmsh mesh as frx reads it" help)
 
-# PyFR's own vortex mesh (the peer case beside the checkout), skipped
-# with the reason where that folder is absent.
+# PyFR's own vortex mesh (config/meshes/, shipped with the examples).
 function(frx_pyfr_cli_test name regex)
-  if(EXISTS ${FRX_PYFR_VORTEX_MSH})
-    frx_cli_test(${name} 0 "${regex}" ${ARGN})
-  else()
-    add_test(NAME cli-${name} COMMAND sh -c
-      "echo 'skipped: no PyFR vortex mesh at ${FRX_PYFR_VORTEX_MSH}'; exit 77")
-    set_tests_properties(cli-${name} PROPERTIES SKIP_RETURN_CODE 77
-      ENVIRONMENT "${FRX_TEST_ENV}")
-  endif()
+  frx_cli_test(${name} 0 "${regex}" ${ARGN})
 endfunction()
 set(FRX_VORTEX ${FRX_PYFR_VORTEX_MSH})
 frx_pyfr_cli_test(mesh-info-pyfr-vortex "^  quadrilateral, order 1: 400$"

@@ -6,7 +6,7 @@
 #
 #   pyfr MPIEXEC FRX CASE MSH NP     config/euler-vortex.yaml (CASE) on
 #       PyFR's mesh MSH on NP ranks: the density L2 error at t = 1 must
-#       be within 2% of PyFR 1.15's 7.4685e-04 (skipped, 77, without MSH)
+#       be within 2% of PyFR 1.15's 7.4685e-04
 #   order MPIEXEC FRX P ETYPE RS N...  box meshes of N x N elements (quad
 #       or tri), Riemann solver RS, RK4 with dt in proportion to h, to
 #       t = 0.5: the density error must fall at order >= P + 0.5
@@ -63,11 +63,10 @@ case $mode in
 pyfr)
     case=$1 msh=$2 np=$3
     if [ ! -f "$msh" ]; then
-        echo "SKIP: PyFR's vortex mesh is not at $msh (the peer cases" \
-             "beside the checkout; -DFRX_PYFR_VORTEX_MSH=...)"
-        exit 77
+        echo "FAIL: PyFR's vortex mesh is not at $msh (config/meshes/)"
+        exit 1
     fi
-    # the case file as it is, but for where the mesh lies
+    # the case file as it is, but for where the mesh lies (its folder)
     sed "s|^\(  file:\).*|\1 $msh|" "$case" > vortex.yaml
     grep -q "file: $msh" vortex.yaml
     if [ "$np" = 1-cfl ]; then
