@@ -5,6 +5,7 @@
  *
  *   start:R:N     the N-th MPI_Start on rank R fails (MPI_ERR_OTHER)
  *   views:R       frx_view_create on rank R fails (FRX_ENOMEM)
+ *   mesh-periodic:R  frx_mesh_get_periodic on rank R fails (FRX_ENOMEM)
  *   recv-add:R:X  each receive rank R completes with MPI_Wait has X
  *                 added to its first value (a double)
  *   flock         flock() fails with ENOLCK, as on a file system
@@ -12,6 +13,7 @@
  *
  *   mpirun -x LD_PRELOAD=libfrx-fault.so -x FRX_FAULT=start:1:3 ... */
 #include <frx/frx.h>
+#include <frx/mesh.h>
 #include <frx/plugin.h>
 
 #include <dlfcn.h>
@@ -152,4 +154,14 @@ int frx_view_create(frx_backend *be, size_t n, frx_matrix *const *mats,
                       size_t, frx_view **);
     return REAL(frx_view_create, fn)(be, n, mats, rows, eles, rstrides, nvrow,
                                      nvcol, out);
+}
+
+int frx_mesh_get_periodic(const frx_mesh *m, size_t i, frx_mesh_periodic *out)
+{
+    char buf[8];
+    if (fault("mesh-periodic", buf, sizeof buf))
+        return frx_error(FRX_ENOMEM, "frx_mesh_get_periodic: injected out "
+                         "of memory (tests/fault.c)");
+    typedef int (*fn)(const frx_mesh *, size_t, frx_mesh_periodic *);
+    return REAL(frx_mesh_get_periodic, fn)(m, i, out);
 }

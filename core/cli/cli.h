@@ -7,6 +7,7 @@ int frx_cmd_run(int argc, char **argv);     /* frx run CASE.yaml */
 int frx_cmd_plugins(int argc, char **argv); /* frx plugins [--config F] */
 int frx_cmd_config(int argc, char **argv);  /* frx config check FILE */
 int frx_cmd_mesh(int argc, char **argv);    /* frx mesh info|partition */
+int frx_cmd_plot(int argc, char **argv);    /* frx plot CHECKPOINT */
 
 /* args.c: "-h", "--help" or "help". */
 int frx_cli_is_help(const char *arg);

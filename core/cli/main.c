@@ -18,6 +18,8 @@ static const char usage[] =
     "                            boundaries, periodic pairs, id\n"
     "  mesh partition FILE -n N  its partition into N parts: sizes, cut\n"
     "                            faces (see frx mesh --help)\n"
+    "  plot CHECKPOINT --var V   a PNG picture of variable V of a\n"
+    "                            checkpoint (see frx plot --help)\n"
     "  version                   print frx's version and plugin ABI\n"
     "  help                      this text\n"
     "\n"
@@ -41,6 +43,8 @@ int main(int argc, char **argv)
         return frx_cmd_config(argc - 1, argv + 1);
     if (strcmp(cmd, "mesh") == 0)
         return frx_cmd_mesh(argc - 1, argv + 1);
+    if (strcmp(cmd, "plot") == 0)
+        return frx_cmd_plot(argc - 1, argv + 1);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("frx %s (plugin ABI %d.%d)\n", FRX_VERSION, FRX_ABI_MAJOR,
                FRX_ABI_MINOR);

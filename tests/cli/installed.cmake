@@ -80,3 +80,14 @@ add_test(NAME readme-commands COMMAND sh
   ${CMAKE_BINARY_DIR})
 set_tests_properties(readme-commands PROPERTIES TIMEOUT 600
   ENVIRONMENT "${FRX_MPI_TEST_ENV}")
+
+# Pictures (output.png, frx plot) read back: test_picture.c and
+# cli/picture.sh say what they check.
+frx_check_test(test_picture test_picture.c)
+target_link_libraries(test_picture PRIVATE PkgConfig::LIBPNG)
+add_dependencies(test_picture frx-advection)
+add_test(NAME picture-read-back COMMAND sh
+  ${CMAKE_CURRENT_SOURCE_DIR}/cli/picture.sh ${MPIEXEC_EXECUTABLE}
+  $<TARGET_FILE:frx-cli> $<TARGET_FILE:test_picture>)
+set_tests_properties(picture-read-back PROPERTIES TIMEOUT 300
+  ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")

@@ -27,17 +27,6 @@ set_tests_properties(fr-expr-kernels-fakegpu PROPERTIES TIMEOUT 600
   FIXTURES_REQUIRED gpu-solver-clean FIXTURES_SETUP gpu-solver-sources
   ENVIRONMENT "${FRX_TEST_ENV};FRX_PLUGIN_PATH=${FRX_FAKEGPU_DIR}")
 
-# PNG pictures: serial, and gathered from 2 and 3 ranks under mpirun.
-frx_check_test(test_fr_png fr/test_fr_png.c)
-target_link_libraries(test_fr_png PRIVATE frx-fr-common PkgConfig::LIBPNG)
-add_test(NAME fr-png COMMAND ${FRX_MPIRUN} 1 $<TARGET_FILE:test_fr_png>)
-foreach(np 2 3)
-  add_test(NAME fr-png-np${np}
-    COMMAND ${FRX_MPIRUN} ${np} $<TARGET_FILE:test_fr_png>)
-endforeach()
-set_tests_properties(fr-png fr-png-np2 fr-png-np3 PROPERTIES TIMEOUT 60
-  ENVIRONMENT "${FRX_MPI_TEST_ENV}")
-
 # The advection solver plugin on the FR system, under mpirun: the
 # convergence orders (openmp; the finer meshes under the label `long`),
 # the solution on 1 to 4 ranks, on opencl and on openmp + opencl (rank 1

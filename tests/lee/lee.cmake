@@ -86,6 +86,9 @@ frx_lee_expect(check-names-peer 2 1
 # Bad cases: clear errors at their place, nothing written.
 frx_lee_test(bad-expression bad-expr)
 frx_lee_test(picture-folder picture-folder)
+frx_lee_test(setup-fails-on-one-rank setup-fails-on-one-rank)
+set_property(TEST lee-setup-fails-on-one-rank APPEND PROPERTY
+  ENVIRONMENT "${FRX_FAULT_ENV}")
 frx_lee_test(one-rank-cannot-compile one-rank-cannot-compile)
 frx_lee_expect(bad-order0 1 1 "bad-order0.yaml:5:10: 'solver.order' must be between 1 and 6, got 0"
   ${FRX_LEE_DATA}/bad-order0.yaml)

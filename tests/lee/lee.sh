@@ -17,10 +17,14 @@
 #       ranks: L2 errors below 1e-7, the VTK series and the picture of p
 #   lee.sh FRX MPIRUN DATA bad-expr   a base flow that does not parse:
 #       file:line:col, and nothing written
-#   lee.sh FRX MPIRUN DATA picture-folder   solver.picture into an
+#   lee.sh FRX MPIRUN DATA picture-folder   output.png into an
 #       output.dir not made yet (no VTK output to make it): made, the
 #       picture in it; an output.dir behind a file: refused before the
 #       run on 2 ranks (only rank 0 checks it), nothing written
+#   lee.sh FRX MPIRUN DATA setup-fails-on-one-rank   lee's own set-up
+#       fails on rank 0 only, before the FR system's (an injected fault
+#       in reading the mesh's periodic pairs, FRX_FAULT_LIB): both ranks
+#       stop with rank 0's reason, rank 1 is not listed, nothing runs
 #   lee.sh FRX MPIRUN DATA one-rank-cannot-compile   rank 1's kernel
 #       cache is a file, so its interface kernels fail to build while
 #       rank 0's build: both ranks stop, naming rank 1's reason, with
@@ -186,11 +190,11 @@ bad-expr)
     ;;
 picture-folder)
     case_file pic 1 4 upwind openmp 0
-    sed -i -e 's/^progress:/solver_picture_here\nprogress:/' pic.yaml
-    sed -e 's#^solver_picture_here#output: {interval: 0, dir: new/deeper}#' \
-        -e 's/^  flux:/  picture: u\n  flux:/' pic.yaml > made.yaml
-    sed -e 's#^solver_picture_here#output: {interval: 0, dir: made.yaml/x}#' \
-        -e 's/^  flux:/  picture: u\n  flux:/' pic.yaml > blocked.yaml
+    sed -i -e 's/^progress:/output_here\nprogress:/' pic.yaml
+    sed -e 's#^output_here#output: {interval: 0, dir: new/deeper, png: {var: u}}#' \
+        pic.yaml > made.yaml
+    sed -e 's#^output_here#output: {interval: 0, dir: made.yaml/x, png: {var: u}}#' \
+        pic.yaml > blocked.yaml
     run 2 made
     [ "$(head -c 4 new/deeper/solution-u.png | tail -c 3)" = PNG ] ||
         { cat made.out; fail "no picture in the folder made for it"; }
@@ -201,15 +205,32 @@ picture-folder)
         fail "a picture behind a file was run"
     fi
     cat blocked.out
-    grep -q "^  rank 0: solver.picture: cannot write made.yaml/x/solution-u.png: made.yaml is a file, not a folder" blocked.out ||
+    grep -q "^  rank 0: blocked.yaml:[0-9]*:[0-9]*: 'output.dir': .*made.yaml is a file, not a folder" blocked.out ||
         fail "rank 0's message does not name the key and what is in the way"
-    grep -q "create failed on 1 of 2 rank" blocked.out ||
+    grep -q "failed on 1 of 2 rank" blocked.out ||
         fail "the report does not say that one rank of two failed"
     grep -q "^  rank 1:" blocked.out &&
         fail "rank 1, stopped by rank 0, is listed as failing too"
     grep -q "frx: [0-9]* steps" blocked.out && fail "the run started"
     after=$(ls | sort | tr '\n' ' ')
     [ "$before" = "$after" ] || fail "something was written: $after"
+    ;;
+setup-fails-on-one-rank)
+    [ -n "${FRX_FAULT_LIB:-}" ] || fail "FRX_FAULT_LIB is not set"
+    case_file one 1 4 upwind openmp 0
+    if timeout 120 $mpirun -np 2 -x LD_PRELOAD="$FRX_FAULT_LIB" \
+        -x FRX_FAULT=mesh-periodic:0 "$frx" run one.yaml > one.out 2>&1
+    then
+        fail "rank 0's set-up failed, yet the run went on"
+    fi
+    cat one.out
+    grep -q "create failed on 1 of 2 rank" one.out ||
+        fail "the ranks did not stop with rank 0's failure (timed out?)"
+    grep -q "^  rank 0: .*frx_mesh_get_periodic: injected" one.out ||
+        fail "rank 0's reason is not named"
+    grep -q "^  rank 1:" one.out &&
+        fail "rank 1, stopped by rank 0, is listed as failing too"
+    grep -q "frx: [0-9]* steps" one.out && fail "the run started"
     ;;
 one-rank-cannot-compile)
     case_file one 1 4 upwind openmp 0

@@ -3,33 +3,21 @@
  * every rank's backend, frx's communicator, the mesh, the solver, its
  * run and summary, the profile and exchange times, then all of it
  * destroyed; the first failure's message is kept. */
-#include "solver/solver-impl.h"
+#include "case/case-impl.h"
 
 #include <math.h>
 #include <stdlib.h>
-
-static int has_mesh(const frx_config *cfg)
-{
-    return frx_cfg_get(frx_config_root(cfg), "mesh") != NULL;
-}
 
 int frx_run_case(const frx_config *cfg, MPI_Comm comm, const char *restart,
                  frx_run_stats *stats)
 {
     if (!cfg)
         return frx_error(FRX_EINVAL, "frx_run_case: no case");
-    frx_backend *be = NULL;
-    frx_comm *c = NULL;
-    frx_mesh *mesh = NULL;
-    frx_solver *s = NULL;
-    int rc = frx_backend_create_all(cfg, comm, &be);
-    if (rc == FRX_OK)
-        rc = frx__agree(comm, frx_comm_create(be, comm, &c),
-                        "frx's communicator");
-    if (rc == FRX_OK && has_mesh(cfg))
-        rc = frx_mesh_create(cfg, frx_comm_mpi(c), &mesh);
-    if (rc == FRX_OK)
-        rc = frx_solver_create(cfg, be, c, mesh, restart, &s);
+    struct frx__case_parts p;
+    int rc = frx__case_start(cfg, comm, restart, &p);
+    frx_solver *s = p.solver;
+    frx_backend *be = p.be;
+    frx_comm *c = p.comm;
     double *l2 = s ? frx__calloc(s->info.nvars, sizeof *l2, "norms") : NULL;
     frx_run_stats mine = {.size = sizeof mine, .l2 = l2,
                           .l2_cap = s ? s->info.nvars : 0};
@@ -56,14 +44,5 @@ int frx_run_case(const frx_config *cfg, MPI_Comm comm, const char *restart,
         }
     }
     free(l2);
-    char *msg = rc ? frx__strdup(frx_errmsg()) : NULL;
-    frx_solver_destroy(s);
-    if (mesh)
-        frx_mesh_destroy(mesh);
-    frx_comm_destroy(c);
-    frx_backend_destroy(be);
-    if (msg)
-        frx_error(rc, "%s", msg);
-    free(msg);
-    return rc;
+    return frx__case_stop(&p, rc);
 }

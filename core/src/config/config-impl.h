@@ -32,7 +32,12 @@ struct frx_cfgnode {
 struct frx_config {
     char *file; /* as the user gave it */
     frx_cfgnode *root;
+    char *text; /* the YAML as read (checkpoints keep it), len bytes */
+    size_t len;
 };
+
+/* The case's YAML text as it was read (for checkpoints). */
+const char *frx__config_text(const frx_config *cfg, size_t *len);
 
 /* "file:line:col" of a node, into buf. */
 const char *frx__cfg_where(const frx_cfgnode *node, char *buf, size_t n);

@@ -36,12 +36,19 @@ void frx_config_free(frx_config *cfg)
         return;
     node_free(cfg->root);
     free(cfg->file);
+    free(cfg->text);
     free(cfg);
 }
 
 const char *frx_config_file(const frx_config *cfg)
 {
     return cfg ? cfg->file : NULL;
+}
+
+const char *frx__config_text(const frx_config *cfg, size_t *len)
+{
+    *len = cfg && cfg->text ? cfg->len : 0;
+    return cfg ? cfg->text : NULL;
 }
 
 const frx_cfgnode *frx_config_root(const frx_config *cfg)
@@ -636,8 +643,14 @@ int frx_config_parse(const char *text, size_t len, const char *name,
         b.len -= 3;
     }
     int rc = check_text(&b);
-    if (!rc)
+    if (!rc && !(cfg->text = malloc(b.len + 1)))
+        rc = frx_error(FRX_ENOMEM, "out of memory for a case");
+    if (!rc) {
+        memcpy(cfg->text, b.text, b.len);
+        cfg->text[b.len] = '\0';
+        cfg->len = b.len;
         rc = run_parser(&b);
+    }
     for (int d = 0; d < b.depth; d++) { /* left open by an error */
         node_free(b.pending[d]);
         keyset_free(&b.keys[d]);

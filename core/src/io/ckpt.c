@@ -31,6 +31,9 @@
 #define FORMAT "frx checkpoint"
 #define FORMAT_VERSION 1
 #define PATH_BYTES 4096
+/* a case kept in an attribute: HDF5 keeps attributes of up to 64 kB in
+ * the object header */
+#define CASE_BYTES 60000
 
 /* ------------------------------------------------------ HDF5's failures */
 
@@ -348,8 +351,11 @@ static int write_meta(struct ctx *c, hid_t file,
         !attr_put_str(c, file, "precision",
                       f->fpsize == 4 ? "single" : "double") &&
         !attr_put(c, file, "ndims", i32, H5T_NATIVE_INT, 1, &ndims) &&
-        !attr_put_strs(c, file, "variables", f->nvars, width, names))
-        attr_put(c, file, "nranks", i32, H5T_NATIVE_INT, 1, &nranks);
+        !attr_put_strs(c, file, "variables", f->nvars, width, names) &&
+        !attr_put(c, file, "nranks", i32, H5T_NATIVE_INT, 1, &nranks) &&
+        m->case_text && strlen(m->case_text) < CASE_BYTES && m->case_file)
+        if (!attr_put_str(c, file, "case", m->case_text))
+            attr_put_str(c, file, "case_file", m->case_file);
     free(names);
     return c->rc;
 }
@@ -804,4 +810,43 @@ int frx__ckpt_read(MPI_Comm comm, const char *path,
     if (!rc)
         *m = fm;
     return rc;
+}
+
+/* ---------------------------------------------------------- its case */
+
+int frx__ckpt_case(const char *path, char **text, char **file)
+{
+    *text = *file = NULL;
+    struct ctx c = {MPI_COMM_SELF, path, FRX_OK};
+    struct quiet q = hush();
+    hid_t f = access(path, R_OK) == 0 ? H5Fopen(path, H5F_ACC_RDONLY,
+                                                H5P_DEFAULT)
+                                      : -1;
+    if (f < 0)
+        c.rc = frx_error(FRX_EIO, "cannot open checkpoint %s: %s", path,
+                         access(path, R_OK) ? strerror(errno)
+                                            : "not an HDF5 file");
+    char format[64] = "";
+    if (!c.rc && !attr_get_str(&c, f, "format", format, sizeof format) &&
+        strcmp(format, FORMAT) != 0)
+        not_frx(&c, "format \"" FORMAT "\"");
+    htri_t has = c.rc ? 0 : H5Aexists(f, "case");
+    if (!c.rc && has <= 0)
+        c.rc = frx_error(FRX_ENOTFOUND, "checkpoint %s holds no case (an "
+                         "older frx's, or a case over %d bytes): give it "
+                         "with --case CASE.yaml", path, CASE_BYTES);
+    size_t n = 1, width;
+    if (!c.rc && !attr_get_strs(&c, f, "case", &n, &width, text)) {
+        n = 1;
+        attr_get_strs(&c, f, "case_file", &n, &width, file);
+    }
+    if (f >= 0)
+        H5Fclose(f);
+    unhush(q);
+    if (c.rc) {
+        free(*text);
+        free(*file);
+        *text = *file = NULL;
+    }
+    return c.rc;
 }

@@ -54,6 +54,18 @@ int frx__vtk_write(MPI_Comm comm, const char *dir, const char *name,
                    const struct frx__io_fields *f, double t, uint64_t step,
                    uint64_t run_from, uint64_t run_first);
 
+/* A picture of variable var of a 2-D solution as PNG at path (under a
+ * temporary name, renamed): each element drawn from its output points
+ * (vis_pts, vis_op x u) by the polynomial they interpolate, width
+ * pixels across the mesh's extent (the height to scale), in viridis
+ * from the drawn field's least to largest value, with a frame, ticks
+ * and values on both axes, a colour bar and the title. Text chunks say
+ * where the plot area and the colour bar lie and the range
+ * (docs/output.md). Drawn on rank 0 from every rank's elements. */
+int frx__picture_write(MPI_Comm comm, const char *path,
+                       const struct frx__io_fields *f, size_t var,
+                       const char *title, int width);
+
 /* What a checkpoint holds besides the solution. */
 struct frx__ckpt_meta {
     double t, dt;
@@ -64,6 +76,9 @@ struct frx__ckpt_meta {
     char solver[64];        /* solver.name */
     char mesh_id[65];       /* frx_mesh_info.id */
     int precision;          /* enum frx_precision */
+    /* written when not NULL (frx plot reads them back): the case's YAML
+     * and its file's absolute path */
+    const char *case_text, *case_file;
 };
 
 /* Write a checkpoint (parallel HDF5) to path: under path.tmp, renamed
@@ -85,5 +100,10 @@ int frx__ckpt_write(MPI_Comm comm, const char *path,
  * damaged file is FRX_EIO with HDF5's reason. */
 int frx__ckpt_read(MPI_Comm comm, const char *path,
                    struct frx__ckpt_meta *m, struct frx__io_fields *f);
+
+/* The case a checkpoint was written with (one process, no MPI): *text
+ * and *file malloc'd. A checkpoint without one (written by an frx
+ * that did not keep it yet, or of a case over 60 kB) is FRX_ENOTFOUND. */
+int frx__ckpt_case(const char *path, char **text, char **file);
 
 #endif

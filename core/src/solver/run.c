@@ -57,6 +57,7 @@ static int run_checks(frx_solver *s)
     uint64_t st = s->step;
     int writes = (s->set.out_every && st % s->set.out_every == 0) ||
                  (s->set.ckpt_every && st % s->set.ckpt_every == 0) ||
+                 (s->set.png_every && st % s->set.png_every == 0) ||
                  finished(s);
     int solver_due = s->check[s->ucur] && st % s->info.check_every == 0;
     int nan_due = s->set.check_every &&
@@ -83,6 +84,11 @@ static int write_due(frx_solver *s, int at_end)
     if (rc == FRX_OK && s->set.ckpt_every &&
         (st % s->set.ckpt_every == 0) != at_end)
         rc = frx__checkpoint_write(s);
+    if (rc == FRX_OK && s->set.png_every &&
+        (st % s->set.png_every == 0) != at_end)
+        rc = frx__picture_out(s, 0);
+    if (rc == FRX_OK && s->set.png_var && at_end) /* the last picture */
+        rc = frx__picture_out(s, 1);
     return rc;
 }
 
@@ -245,6 +251,8 @@ int frx_solver_run(frx_solver *s, frx_run_stats *stats)
     s->rejected = 0;
     struct frx__progress pr;
     int rc = step0 == 0 && s->set.out_every ? frx__output_write(s) : FRX_OK;
+    if (rc == FRX_OK && step0 == 0 && s->set.png_every)
+        rc = frx__picture_out(s, 0);
     double w0 = frx__now();
     frx__progress_start(&pr, s);
     frx__profile_active(s->be, 1); /* the loop's time, as wall's */

@@ -5,6 +5,7 @@
  * on every rank); norms by quadrature with the solver's weights. All
  * collective; failures agreed by every rank. */
 #include "solver/solver-impl.h"
+#include "config/config-impl.h"
 #include "io/io-impl.h"
 
 #include <math.h>
@@ -119,6 +120,84 @@ static int check_folder(const frx_solver *s, const char *key,
     return rc;
 }
 
+/* Variable name's index, or why not into an error (at: its place). */
+static int var_index(const frx_solver *s, const char *name, const char *at,
+                     size_t *var)
+{
+    char names[1024] = "";
+    size_t len = 0;
+    for (size_t v = 0; v < s->info.nvars; v++) {
+        if (!strcmp(s->vars[v], name)) {
+            *var = v;
+            return FRX_OK;
+        }
+        len += (size_t)snprintf(names + len, len < sizeof names ?
+                                sizeof names - len : 0, "%s%s",
+                                v ? ", " : "", s->vars[v]);
+        if (len >= sizeof names)
+            len = sizeof names - 1;
+    }
+    return frx_error(FRX_ECONFIG, "%s: solver '%s' has no variable '%s'; "
+                     "its variables: %s", at, s->name, name, names);
+}
+
+int frx__picture_check(const frx_solver *s)
+{
+    if (!s->set.png_var)
+        return FRX_OK;
+    char at[300] = "output.png.var";
+    const frx_cfgnode *k = frx_cfg_get(frx_config_root(s->cfg),
+                                       "output.png.var");
+    if (k) {
+        frx__cfg_where(k, at, sizeof at);
+        snprintf(at + strlen(at), sizeof at - strlen(at), ": output.png.var");
+    }
+    size_t var;
+    int rc = var_index(s, s->set.png_var, at, &var);
+    if (!rc && s->info.ndims != 2 && s->info.ndims)
+        rc = frx_error(FRX_ENOTSUP, "%s: a picture is of a 2-D field; this "
+                       "mesh is %d-D: use the VTK output (output.interval)",
+                       at, s->info.ndims);
+    return rc;
+}
+
+int frx__picture_to(frx_solver *s, const char *var, const char *path,
+                    int width)
+{
+    size_t v = 0;
+    int rc = var_index(s, var, "picture", &v);
+    char title[512], what[4200];
+    const char *file = frx_config_file(s->cfg);
+    file = file ? file : "case";
+    const char *base = strrchr(file, '/');
+    snprintf(title, sizeof title, "%s at t = %.6g, step %llu (%s)", var,
+             s->t, (unsigned long long)s->step, base ? base + 1 : file);
+    snprintf(what, sizeof what, "step %llu: picture %s",
+             (unsigned long long)s->step, path);
+    struct frx__io_fields f = {0};
+    if (!rc)
+        rc = make_fields(s, &f, 1);
+    if (!rc) /* its folder: made as output.dir is, at the first write */
+        rc = s->rank ? FRX_OK : frx_make_parent_folder(path);
+    if ((rc = frx__agree(s->mpi, rc, what)) == FRX_OK)
+        rc = frx__picture_write(s->mpi, path, &f, v, title, width);
+    free_fields(&f);
+    return rc;
+}
+
+int frx__picture_out(frx_solver *s, int final)
+{
+    char path[4096];
+    if (final)
+        snprintf(path, sizeof path, "%s/%s-%s.png", s->set.out_dir,
+                 s->set.out_name, s->set.png_var);
+    else
+        snprintf(path, sizeof path, "%s/%s-%s-%06llu.png", s->set.out_dir,
+                 s->set.out_name, s->set.png_var,
+                 (unsigned long long)s->step);
+    return frx__picture_to(s, s->set.png_var, path, (int)s->set.png_width);
+}
+
 int frx__outputs_check(const frx_solver *s, int fresh)
 {
     char path[4096];
@@ -140,6 +219,11 @@ int frx__outputs_check(const frx_solver *s, int fresh)
         ckpt_path(s, path, sizeof path);
         rc = check_folder(s, "checkpoint.file", path);
     }
+    if (!rc && s->set.png_var) {
+        snprintf(path, sizeof path, "%s/%s-%s.png", s->set.out_dir,
+                 s->set.out_name, s->set.png_var);
+        rc = check_folder(s, "output.dir", path);
+    }
     return rc;
 }
 
@@ -154,6 +238,12 @@ int frx__checkpoint_write(frx_solver *s)
     if ((rc = frx__agree(s->mpi, rc, what)) == FRX_OK) {
         struct frx__ckpt_meta m;
         fill_meta(s, &m);
+        /* the case, so that frx plot can draw from the checkpoint alone */
+        size_t len;
+        char abs[4096];
+        const char *file = frx_config_file(s->cfg);
+        m.case_text = frx__config_text(s->cfg, &len);
+        m.case_file = file && realpath(file, abs) ? abs : file;
         rc = frx__ckpt_write(s->mpi, path, &m, &f);
     }
     free_fields(&f);

@@ -151,6 +151,30 @@ static int check_output_names(const frx_config *cfg,
     return FRX_OK;
 }
 
+/* output.png: {var: <variable>, interval: <steps>, width: <pixels>} */
+static int read_picture(const frx_config *cfg, struct frx__settings *st)
+{
+    const frx_cfgnode *r = frx_config_root(cfg), *png;
+    if (!(png = frx_cfg_get(r, "output.png")))
+        return FRX_OK;
+    char at[300];
+    if (frx_cfg_type(png) != FRX_CFG_MAP)
+        return frx_error(FRX_ECONFIG, "%s: 'output.png' must be a mapping "
+                         "such as {var: p, interval: 100}",
+                         where(cfg, "output.png", at, sizeof at));
+    int rc = frx_cfg_string(r, "output.png.var", NULL, &st->png_var);
+    if (!rc && !st->png_var)
+        rc = frx_error(FRX_ECONFIG, "%s: 'output.png' needs 'var': the "
+                       "variable to draw, e.g. output.png: {var: p}",
+                       where(cfg, "output.png", at, sizeof at));
+    if (!rc)
+        rc = read_u64(r, "output.png.interval", 0, 0, &st->png_every);
+    if (!rc)
+        rc = frx_cfg_int(r, "output.png.width", 800, 64, 8192,
+                         &st->png_width);
+    return rc;
+}
+
 int frx__settings_read(const frx_config *cfg, struct frx__settings *st)
 {
     memset(st, 0, sizeof *st);
@@ -171,6 +195,8 @@ int frx__settings_read(const frx_config *cfg, struct frx__settings *st)
         rc = frx_cfg_string(r, "output.name", "solution", &st->out_name);
     if (!rc)
         rc = check_output_names(cfg, st);
+    if (!rc)
+        rc = read_picture(cfg, st);
     if (!rc)
         rc = read_u64(r, "checkpoint.interval", 0, 0, &st->ckpt_every);
     if (!rc)

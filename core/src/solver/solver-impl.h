@@ -30,6 +30,9 @@ struct frx__settings {
     int progress;              /* FRX__PROGRESS_* */
     uint64_t progress_every, out_every, ckpt_every, check_every;
     const char *out_dir, *out_name, *ckpt_file;
+    const char *png_var;       /* output.png.var; NULL: no pictures */
+    uint64_t png_every;        /* output.png.interval; 0: the last step */
+    long png_width;            /* output.png.width */
     int profile;               /* profile: true */
 };
 
@@ -136,6 +139,14 @@ int frx__core_kernel(frx_solver *s, const char *name, const char *args,
 /* ------------------------------------------------------ output and norms */
 
 int frx__output_write(frx_solver *s);
+/* The picture of output.png.var (docs/output.md): as
+ * <dir>/<name>-<var>-<step>.png, or (final) <dir>/<name>-<var>.png. */
+int frx__picture_out(frx_solver *s, int final);
+/* output.png.var names a variable of the solver, on a 2-D mesh. */
+int frx__picture_check(const frx_solver *s);
+/* The picture of variable var (a name) at path, width pixels wide. */
+int frx__picture_to(frx_solver *s, const char *var, const char *path,
+                    int width);
 int frx__checkpoint_write(frx_solver *s);
 /* Can the folders of the outputs and checkpoints the settings ask for
  * be made (frx_check_parent_folder)? Nothing is made. fresh (not a

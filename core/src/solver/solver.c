@@ -327,6 +327,7 @@ static int needs_mesh(const frx_solver *s, const char *restart)
 {
     const char *what = s->set.out_every ? "output.interval"
                      : s->set.ckpt_every ? "checkpoint.interval"
+                     : s->set.png_var ? "output.png"
                      : restart ? "--restart" : NULL;
     if (s->mesh || !what)
         return FRX_OK;
@@ -363,6 +364,8 @@ static int create_stages(frx_solver *s, const char *restart)
         rc = frx__agree(s->mpi, make_registers(s), "the registers");
     if (!rc)
         rc = frx__agree(s->mpi, needs_mesh(s, restart), "the output");
+    if (!rc)
+        rc = frx__agree(s->mpi, frx__picture_check(s), "the picture");
     if (!rc)
         rc = frx__agree(s->mpi, s->set.cfl > 0 && !s->ops->max_dt
                 ? frx_error(FRX_ECONFIG, "time.cfl is set but solver '%s' "

@@ -51,9 +51,6 @@ static const frx_option options[] = {
     {.key = "baseflow-check-every", .type = FRX_OPT_INT, .min = 1,
      .max = 1000000000, .def = "10",
      .help = "steps between base-flow checks"},
-    {.key = "picture", .type = FRX_OPT_ENUM, .choices = "none|rho|u|v|p",
-     .def = "none", .help = "a PNG picture of this variable at the end, "
-                            "<output.dir>/<output.name>-<var>.png"},
     {0},
 };
 
@@ -100,8 +97,6 @@ static int lee_create(const frx_solver_init *init, frx_solver_info *info,
         rc = lee__aux_fragment(l, frx_backend_precision(init->backend));
     if (!rc)
         rc = lee__waves_fragment(l);
-    if (!rc)
-        rc = lee__png_setup(l, init);
     fr_physics p;
     lee__physics(l, &p);
     if (!rc && l->naux > LEE_NBASE && !l->source)
@@ -130,7 +125,6 @@ static void lee_destroy(void *state)
     fr_system_destroy(l->sys);
     lee__base_free(l);
     free(l->waves);
-    free(l->png_path);
     free(l->blocks);
     free(l);
 }
@@ -170,12 +164,6 @@ static int lee_max_dt(void *state, frx_matrix *const *u, double cfl,
     return fr_system_max_dt(((struct lee *)state)->sys, u, cfl, dt);
 }
 
-static int lee_finish(void *state, frx_matrix *const *u, double t)
-{
-    (void)t;
-    return lee__png_write(state, u);
-}
-
 static const frx_solver_ops ops = {
     .size = sizeof(frx_solver_ops),
     .options = options,
@@ -189,7 +177,6 @@ static const frx_solver_ops ops = {
     .build_check = lee_build_check,
     .exact = lee_exact,
     .max_dt = lee_max_dt,
-    .finish = lee_finish,
 };
 
 static const frx_plugin_desc desc = {

@@ -3,8 +3,7 @@
  * by its files: lee.c (the plugin: options, create, ops), lee_base.c
  * (the base flow from expressions and the kernel fragments around it),
  * lee_waves.c (plane waves: the initial condition and the exact
- * solution), lee_end.c (the base-flow check and the picture at the
- * end). */
+ * solution), lee_end.c (the base-flow check). */
 #ifndef FRX_LEE_H
 #define FRX_LEE_H
 
@@ -50,9 +49,6 @@ struct lee {
     int check;
     long check_every;
     fr_auxcheck *ck;
-    /* the picture at the end */
-    int png_var;                       /* -1: none */
-    char *png_path;
     MPI_Comm mpi;
     frx_solver_block *blocks;          /* info.blocks without norms */
 };
@@ -76,7 +72,5 @@ int lee__waves_fragment(struct lee *l);
 
 /* lee_end.c */
 int lee__check_setup(struct lee *l, const frx_solver_init *init);
-int lee__png_setup(struct lee *l, const frx_solver_init *init);
-int lee__png_write(struct lee *l, frx_matrix *const *u);
 
 #endif
