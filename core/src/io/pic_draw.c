@@ -31,11 +31,11 @@ struct ticks {
     int width; /* the widest label, in pixels */
 };
 
-/* Round numbers (1, 2 or 5 times a power of 10) in [lo, hi], about 5,
- * labelled with as many digits as tell them apart. */
-static void nice_ticks(double lo, double hi, struct ticks *t)
+/* Round numbers (1, 2 or 5 times a power of 10) in [lo, hi], about
+ * `want` of them, labelled with as many digits as tell them apart. */
+static void ticks_of(double lo, double hi, int want, struct ticks *t)
 {
-    double raw = (hi - lo) / 5, mag = pow(10, floor(log10(raw)));
+    double raw = (hi - lo) / want, mag = pow(10, floor(log10(raw)));
     double norm = raw / mag;
     double step = (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * mag;
     double big = fmax(fabs(lo), fabs(hi));
@@ -61,6 +61,19 @@ static void nice_ticks(double lo, double hi, struct ticks *t)
     }
 }
 
+/* The most ticks, up to 5, whose labels fit `room` pixels of an axis:
+ * each label's size (its width along x, else its height) and a gap. */
+static void nice_ticks(double lo, double hi, int room, int along_x,
+                       struct ticks *t)
+{
+    for (int want = 5; want >= 1; want--) {
+        ticks_of(lo, hi, want, t);
+        int size = along_x ? t->width : GLYPH_H;
+        if (want == 1 || t->n * (size + 2 * GAP) <= room)
+            return;
+    }
+}
+
 /* ------------------------------------------------------------- picture */
 
 int frx__pic_draw(const struct frx__raster *r, double lo, double hi,
@@ -68,14 +81,16 @@ int frx__pic_draw(const struct frx__raster *r, double lo, double hi,
                   struct frx__pic_layout *at)
 {
     struct ticks tx, ty, tb;
-    nice_ticks(r->x0, r->x1, &tx);
-    nice_ticks(r->y0, r->y1, &ty);
-    nice_ticks(lo, hi, &tb);
+    nice_ticks(r->x0, r->x1, r->w, 1, &tx);
+    nice_ticks(r->y0, r->y1, r->h, 0, &ty);
+    nice_ticks(lo, hi, r->h, 0, &tb);
     /* left: "y", its tick values, the ticks; bottom: values, then "x" */
     int px = MARGIN + 6 * SCALE + GAP + ty.width + GAP + TICK;
     int py = MARGIN + GLYPH_H + 2 * GAP;
     int bx = px + r->w + 3 * GAP;
     p->w = bx + BAR_W + TICK + GAP + tb.width + MARGIN;
+    int tw = px + (int)frx__pic_text_width(title, SCALE) + MARGIN;
+    p->w = tw > p->w ? tw : p->w; /* the whole title */
     p->h = py + r->h + TICK + GAP + GLYPH_H + GAP + GLYPH_H + MARGIN;
     p->rgb = malloc((size_t)p->w * (size_t)p->h * 3);
     if (!p->rgb)

@@ -213,7 +213,19 @@ static int draw(const char *path, const double *d, size_t len,
             lo = fmin(lo, r.val[i]), hi = fmax(hi, r.val[i]);
     struct frx__pic pic = {0};
     struct frx__pic_layout at;
-    int rc = lo <= hi ? frx__pic_draw(&r, lo, hi, title, &pic, &at)
+    /* a field constant to round-off: one colour, a bar around its value
+     * (differences of 1e-16 in ten digits' labels tell no one anything) */
+    double pad = 0;
+    if (lo <= hi && hi - lo <= 1e-12 * fmax(fabs(lo), fabs(hi))) {
+        double mid = 0.5 * (lo + hi);
+        for (size_t i = 0; i < npix; i++)
+            if (!isnan(r.val[i]))
+                r.val[i] = mid;
+        lo = hi = mid;
+        pad = mid != 0 ? fabs(mid) * 0.01 : 1;
+    }
+    int rc = lo <= hi ? frx__pic_draw(&r, lo - pad, hi + pad, title, &pic,
+                                      &at)
                       : frx_error(FRX_EINVAL, "picture %s: no element covers "
                                   "a pixel", path);
     free(r.val);
@@ -231,7 +243,7 @@ static int draw(const char *path, const double *d, size_t len,
     TEXT("frx plot area", "%d %d %d %d %.17g %.17g %.17g %.17g", at.plot[0],
          at.plot[1], at.plot[2], at.plot[3], r.x0, r.y0, r.x1, r.y1);
     TEXT("frx colour bar", "%d %d %d %d %.17g %.17g viridis", at.bar[0],
-         at.bar[1], at.bar[2], at.bar[3], lo, hi);
+         at.bar[1], at.bar[2], at.bar[3], lo - pad, hi + pad);
 #undef TEXT
     char tmp[PATH_BYTES + 16], why[300] = "";
     FILE *fp = NULL;
