@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # install-prefix.sh BUILD SOURCE DIR [CFLAGS]: install frx from BUILD
-# into DIR/prefix and build examples/solver-plugin out of tree against
-# that prefix alone into DIR/advect, with CFLAGS (-Werror). The fixture
-# of the tests of an installed frx (cli/installed.cmake).
+# into DIR/prefix and build, out of tree against that prefix alone and
+# with CFLAGS (-Werror), examples/solver-plugin into DIR/advect and
+# examples/physics-shallow-water (on the FR SDK) into DIR/sw. The
+# fixture of the tests of an installed frx (cli/installed.cmake).
 set -eu
 build=$1 src=$2 dir=$3 cflags=${4:-}
 rm -rf "$dir"
@@ -15,6 +16,16 @@ out=$(FRX_PLUGIN_PATH="$dir/advect" "$dir/prefix/bin/frx" plugins)
 printf '%s\n' "$out"
 printf '%s\n' "$out" |
     grep -Eq "^solver +advect +1[.]0[.]0 .*/advect/frx-advect[.]so +ok"
+# the FR SDK: headers, library, its CMake target and pkg-config file
+test -f "$dir/prefix/include/frx/fr/system.h"
+test -f "$dir/prefix/lib/pkgconfig/frx-fr.pc"
+cmake -S "$src/examples/physics-shallow-water" -B "$dir/sw" \
+    -DCMAKE_PREFIX_PATH="$dir/prefix" -DCMAKE_C_FLAGS="$cflags" >/dev/null
+cmake --build "$dir/sw" >/dev/null
+out=$(FRX_PLUGIN_PATH="$dir/sw" "$dir/prefix/bin/frx" plugins)
+printf '%s\n' "$out" |
+    grep -Eq "^solver +shallow-water +1[.]0[.]0 .*/sw/frx-shallow-water[.]so +ok" ||
+    { printf '%s\n' "$out"; echo "install-prefix: frx-shallow-water is not ok"; exit 1; }
 test -x "$dir/prefix/bin/frx-conformance"
 test -f "$dir/prefix/share/frx/conformance/kernels/scale.c"
-echo "install-prefix: frx installed in $dir/prefix, frx-advect built against it"
+echo "install-prefix: frx installed in $dir/prefix, frx-advect and frx-shallow-water built against it"

@@ -91,3 +91,31 @@ add_test(NAME picture-read-back COMMAND sh
   $<TARGET_FILE:frx-cli> $<TARGET_FILE:test_picture>)
 set_tests_properties(picture-read-back PROPERTIES TIMEOUT 300
   ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+
+# The FR SDK from outside: examples/physics-shallow-water, built against
+# the installed prefix by installed-prefix, run by the installed frx
+# (cli/shallow-water.sh): a lake at rest stays at rest to round-off (2
+# ranks openmp, 1 rank opencl), and the manufactured solution converges
+# at order >= p + 0.8 for p = 1..4.
+set(FRX_SW_RUN sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/shallow-water.sh)
+set(FRX_SW_ARGS ${MPIEXEC_EXECUTABLE} ${FRX_INSTALLED_DIR}/prefix
+  ${FRX_INSTALLED_DIR}/sw ${PROJECT_SOURCE_DIR}/examples/physics-shallow-water)
+foreach(run "2 openmp" "1 opencl")
+  string(REPLACE " " ";" run "${run}")
+  list(GET run 0 np)
+  list(GET run 1 be)
+  add_test(NAME sdk-shallow-water-lake-${be}-np${np} COMMAND ${FRX_SW_RUN}
+    lake ${FRX_SW_ARGS} ${np} ${be})
+  set_tests_properties(sdk-shallow-water-lake-${be}-np${np} PROPERTIES
+    FIXTURES_REQUIRED frx-installed TIMEOUT 300 SKIP_RETURN_CODE 77
+    ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+endforeach()
+foreach(run "1 8 16" "2 16 32" "3 12 24" "4 12 24")
+  string(REPLACE " " ";" run "${run}")
+  list(GET run 0 p)
+  add_test(NAME sdk-shallow-water-converge-p${p} COMMAND ${FRX_SW_RUN}
+    converge ${FRX_SW_ARGS} ${run})
+  set_tests_properties(sdk-shallow-water-converge-p${p} PROPERTIES
+    FIXTURES_REQUIRED frx-installed TIMEOUT 300
+    ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+endforeach()

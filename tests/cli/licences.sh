@@ -6,7 +6,8 @@
 # alternative of an "A OR B" licence that is GPL (not LGPL) with no
 # "WITH" exception counts as GPL; one alternative that is not is enough.
 # Fails naming each library without a row, each GPL one, and each that
-# ldd cannot find.
+# ldd cannot find. frx's own libraries (libfrx, libfrx-fr) are
+# BSD-3-Clause (LICENSE).
 #
 # licences.sh selftest PREFIX TABLE: the check fails, naming the library,
 # on copies of TABLE with libpng's licence made GPL-3.0-only and with
@@ -29,7 +30,7 @@ check() { # table
         rm -f "$found"
         return 1
     fi
-    sort -u "$found" | grep -v '^libfrx[.]' | awk -v table="$1" '
+    sort -u "$found" | grep -Ev '^libfrx(-fr)?[.]so' | awk -v table="$1" '
         BEGIN {
             while ((getline line < table) > 0) {
                 if (line !~ /^\| `lib/)

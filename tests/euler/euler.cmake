@@ -27,7 +27,7 @@ frx_check_test(test_euler_fields euler/test_euler_fields.c
   ${PROJECT_SOURCE_DIR}/plugins/solvers/euler/fields.c)
 target_include_directories(test_euler_fields PRIVATE
   ${PROJECT_SOURCE_DIR}/plugins/solvers/euler)
-target_link_libraries(test_euler_fields PRIVATE frx-fr-common)
+target_link_libraries(test_euler_fields PRIVATE frx-fr)
 add_test(NAME euler-fields COMMAND test_euler_fields)
 set_tests_properties(euler-fields PROPERTIES ENVIRONMENT "${FRX_TEST_ENV}")
 

@@ -1,18 +1,24 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# Unit tests of frx-fr-common, the host-side FR numerics.
+# Unit tests of frx-fr (libfrx-fr), the host-side FR numerics.
 foreach(t poly element geometry vis expr)
   frx_check_test(test_fr_${t} fr/test_fr_${t}.c)
-  target_link_libraries(test_fr_${t} PRIVATE frx-fr-common LAPACK::LAPACK)
+  target_link_libraries(test_fr_${t} PRIVATE frx-fr LAPACK::LAPACK)
   add_test(NAME fr-${t} COMMAND test_fr_${t})
   set_tests_properties(fr-${t} PROPERTIES ENVIRONMENT "${FRX_TEST_ENV}")
 endforeach()
+# the element test checks the library's own inverse (fr__inverse, which
+# libfrx-fr does not export) against LAPACK: its own copy of linalg.c
+target_sources(test_fr_element PRIVATE
+  ${PROJECT_SOURCE_DIR}/plugins/solvers/fr/linalg.c)
+target_include_directories(test_fr_element PRIVATE
+  ${PROJECT_SOURCE_DIR}/plugins/solvers/fr)
 
 # Expressions as kernels on every backend and precision: each function
 # against C's math library, in ulps (fr/test_fr_expr_kernels.c). On
 # fakegpu (CUDA compiled as C) with a cache of its own, keeping every
 # source for the gpu-compile-solvers-* tests (NVRTC, hiprtc).
 frx_check_test(test_fr_expr_kernels fr/test_fr_expr_kernels.c testutil.c)
-target_link_libraries(test_fr_expr_kernels PRIVATE frx-fr-common)
+target_link_libraries(test_fr_expr_kernels PRIVATE frx-fr)
 foreach(be IN LISTS FRX_TEST_BACKENDS)
   add_test(NAME fr-expr-kernels-${be} COMMAND test_fr_expr_kernels ${be})
   set_tests_properties(fr-expr-kernels-${be} PROPERTIES SKIP_RETURN_CODE 77
@@ -52,3 +58,10 @@ add_test(NAME fr-advection-long-openmp-np2 COMMAND ${FRX_MPIRUN} 2
   $<TARGET_FILE:test_advection> openmp long)
 set_tests_properties(fr-advection-long-openmp-np2 PROPERTIES LABELS long
   TIMEOUT 1200 ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+
+# The FR SDK's version checks (fr/test_fr_sdk.c), under mpirun.
+frx_check_test(test_fr_sdk fr/test_fr_sdk.c testutil.c)
+target_link_libraries(test_fr_sdk PRIVATE frx-fr)
+add_test(NAME fr-sdk-versions COMMAND ${FRX_MPIRUN} 1 $<TARGET_FILE:test_fr_sdk>)
+set_tests_properties(fr-sdk-versions PROPERTIES TIMEOUT 120
+  ENVIRONMENT "${FRX_MPI_TEST_ENV}")

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Helpers of the frx-fr-common tests: tolerances, monomials, exact
+/* Helpers of the libfrx-fr tests: tolerances, monomials, exact
  * integrals on the reference elements. */
 #ifndef FRX_FRTEST_H
 #define FRX_FRTEST_H
 
-#include <fr.h>
+#include <frx/fr/fr.h>
 #include <frx/frx.h>
 
 #include <check.h>

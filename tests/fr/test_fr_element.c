@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* frx-fr-common, reference elements: sizes and refusals, quadrature at
+/* libfrx-fr, reference elements: sizes and refusals, quadrature at
  * the solution points (Williams-Shunn on triangles), flux points and
  * normals, M0/M1/M2/M4/vis exact on polynomials, the FR divergence, and
  * the correction M3 against a DG lifting built from a mass matrix, and

@@ -3,7 +3,7 @@
  * every error with its exact message. */
 #include "frtest.h"
 
-#include <expr.h>
+#include <frx/fr/expr.h>
 
 #include <fcntl.h>
 #include <stdio.h>

@@ -17,7 +17,7 @@
  * function is printed. */
 #include "../testutil.h"
 
-#include <expr.h>
+#include <frx/fr/expr.h>
 
 #include <check.h>
 #include <float.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* frx-fr-common, geometry: affine elements (points, |J|, smats, normals
+/* libfrx-fr, geometry: affine elements (points, |J|, smats, normals
  * against closed forms), curved (quadratic) elements (area, free-stream
  * preservation, exact divergence of polynomial fluxes through the whole
  * FR sequence of docs/fr.md), shared faces of small distorted meshes

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* frx-fr-common, 1-D: Gauss-Legendre and Gauss-Lobatto rules (closed
+/* libfrx-fr, 1-D: Gauss-Legendre and Gauss-Lobatto rules (closed
  * forms, ulp accuracy, exactness), Legendre and Jacobi polynomials,
  * Lagrange bases, Radau polynomials and Huynh's g_DG. */
 #include "frtest.h"

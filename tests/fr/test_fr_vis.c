@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* frx-fr-common, vis points: VTK's Lagrange cell order (tables worked out
+/* libfrx-fr, vis points: VTK's Lagrange cell order (tables worked out
  * by hand from VTK's PointIndexFromIJK and BarycentricIndex for small
  * orders; corners, then edges, then faces, then the interior for every
  * order), and the vis interpolation exact on polynomials. */

@@ -9,7 +9,7 @@ add_executable(layout layout/layout.c)
 frx_target_defaults(layout)
 
 set(FRX_LAYOUT_TARGETS frx frx-cli frx-openmp frx-opencl frx-gpu-common
-  frx-cuda frx-hip frx-fr-common frx-advection frx-euler frx-lee)
+  frx-cuda frx-hip frx-fr frx-advection frx-euler frx-lee)
 set(objects "")
 foreach(t IN LISTS FRX_LAYOUT_TARGETS)
   if(TARGET ${t})

@@ -10,7 +10,7 @@
  * auxiliary field instead of two constants: the path a base flow takes
  * (saved at every interface at t = 0, exchanged once), with the same
  * results. */
-#include "system.h"
+#include <frx/fr/system.h>
 
 #include <frx/comm.h>
 #include <frx/mesh.h>

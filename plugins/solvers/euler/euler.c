@@ -8,7 +8,7 @@
  * the public SDK. docs/euler.md describes the options. */
 #include "fields.h"
 #include "physics.h"
-#include "system.h"
+#include <frx/fr/system.h>
 
 #include <frx/plugin.h>
 

@@ -3,7 +3,7 @@
  * the primitive variables, turned into the conserved ones. */
 #include "fields.h"
 
-#include "expr.h"
+#include <frx/fr/expr.h>
 
 #include <frx/plugin.h>
 

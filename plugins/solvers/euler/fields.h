@@ -5,7 +5,7 @@
 #ifndef FRX_EULER_FIELDS_H
 #define FRX_EULER_FIELDS_H
 
-#include "expr.h"
+#include <frx/fr/expr.h>
 
 #include <frx/frx.h>
 

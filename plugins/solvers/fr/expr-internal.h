@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* frx-fr-common: what the expression files share (not for plugins).
+/* libfrx-fr: what the expression files share (not for plugins).
  *
  * An expression is a tree of nodes (struct fr__etree), built by the
  * parser (expr_parse.c) from text, folded as it is built (expr_tree.c),
@@ -9,7 +9,7 @@
 #ifndef FRX_FR_EXPR_INTERNAL_H
 #define FRX_FR_EXPR_INTERNAL_H
 
-#include "expr.h"
+#include <frx/fr/expr.h>
 
 #include <stdarg.h>
 

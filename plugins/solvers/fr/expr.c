@@ -3,7 +3,7 @@
  * (expr_parse.c), evaluation on the host into arrays, derivatives, and
  * the C that puts an expression into a kernel (expr_print.c). */
 #include "expr-internal.h"
-#include "fr.h"
+#include <frx/fr/fr.h>
 
 #include <math.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* frx-fr-common: what the library's files share (not for plugins). */
+/* libfrx-fr: what the library's files share (not for plugins). */
 #ifndef FRX_FR_INTERNAL_H
 #define FRX_FR_INTERNAL_H
 
-#include "fr.h"
+#include <frx/fr/fr.h>
 
 #include <stddef.h>
 

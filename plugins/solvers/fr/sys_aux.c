@@ -3,7 +3,7 @@
  * at every interface against the live ones, by reduction kernels and a
  * host node. It reads the system's face sets (system-internal.h) and
  * adds nothing to the system itself. */
-#include "auxcheck.h"
+#include <frx/fr/auxcheck.h>
 #include "system-internal.h"
 
 #include <math.h>

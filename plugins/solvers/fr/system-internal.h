@@ -6,7 +6,7 @@
 #ifndef FRX_FR_SYSTEM_INTERNAL_H
 #define FRX_FR_SYSTEM_INTERNAL_H
 
-#include "system.h"
+#include <frx/fr/system.h>
 
 #include <frx/comm.h>
 #include <frx/mesh.h>

@@ -290,8 +290,43 @@ int fr_agree_setup(MPI_Comm comm, int rc, const char *what)
     return rc;
 }
 
-int fr_system_create(const frx_solver_init *init, const fr_physics *phys,
-                     frx_solver_info *info, fr_system **out)
+void fr_api_version(int *major, int *minor)
+{
+    *major = FR_API_MAJOR;
+    *minor = FR_API_MINOR;
+}
+
+/* The FR SDK version a plugin was compiled against (version.h) against
+ * this library's; its physics descriptor is not read before this. */
+static int check_version(int major, int minor, size_t size,
+                         const frx_solver_init *init)
+{
+    const char *name = NULL;
+    if (frx_cfg_string(frx_config_root(init->config), "solver.name", NULL,
+                       &name) || !name)
+        name = "?";
+    if (major != FR_API_MAJOR)
+        return frx_error(FRX_EPLUGIN, "solver '%s' was built against the FR "
+                         "SDK %d.%d; this libfrx-fr is %d.%d, another major "
+                         "version: rebuild the plugin against this frx "
+                         "(find_package(frx), frx::fr)", name, major, minor,
+                         FR_API_MAJOR, FR_API_MINOR);
+    if (minor > FR_API_MINOR)
+        return frx_error(FRX_EPLUGIN, "solver '%s' was built against the FR "
+                         "SDK %d.%d, newer than this libfrx-fr %d.%d: run it "
+                         "with the frx it was built against, or rebuild it "
+                         "against this one", name, major, minor,
+                         FR_API_MAJOR, FR_API_MINOR);
+    if (size > sizeof(fr_physics) || size < offsetof(fr_physics, expr_consts))
+        return frx_error(FRX_EPLUGIN, "solver '%s': its fr_physics is %zu "
+                         "bytes, which no FR SDK %d.%d has: rebuild the "
+                         "plugin", name, size, major, minor);
+    return FRX_OK;
+}
+
+int fr_system_create_v(int api_major, int api_minor, size_t physics_size,
+                       const frx_solver_init *init, const fr_physics *phys,
+                       frx_solver_info *info, fr_system **out)
 {
     if (!init || !phys || !info || !out)
         return frx_error(FRX_EINVAL, "fr_system_create: NULL argument");
@@ -300,14 +335,17 @@ int fr_system_create(const frx_solver_init *init, const fr_physics *phys,
     if (!s)
         return frx_error(FRX_ENOMEM, "fr: out of memory");
     *out = s;
-    s->phys = *phys;
+    int rc = check_version(api_major, api_minor, physics_size, init);
+    if (!rc) /* an older minor's shorter descriptor: the rest stays 0 */
+        memcpy(&s->phys, phys, physics_size);
     if (!s->phys.name)
         s->phys.name = "fr";
     s->be = init->backend;
     s->comm = init->comm;
     s->t0 = init->t0;
     MPI_Comm mc = frx_comm_mpi(init->comm);
-    int rc = check_physics(phys);
+    if (!rc)
+        rc = check_physics(&s->phys);
     if (!rc)
         rc = create_local(s, init);
     /* every rank reaches this with its status: the auxiliary fields'

@@ -7,9 +7,9 @@
 #ifndef FRX_LEE_H
 #define FRX_LEE_H
 
-#include "auxcheck.h"
-#include "expr.h"
-#include "system.h"
+#include <frx/fr/auxcheck.h>
+#include <frx/fr/expr.h>
+#include <frx/fr/system.h>
 
 #include <frx/comm.h>
 #include <frx/plugin.h>

@@ -27,7 +27,7 @@
 #ifndef FRX_FR_AUXCHECK_H
 #define FRX_FR_AUXCHECK_H
 
-#include "system.h"
+#include <frx/fr/system.h>
 
 #include <frx/mesh.h>
 
@@ -42,33 +42,33 @@ typedef struct fr_auxcheck fr_auxcheck;
  * a duplicate of the system's communicator for the live fields.
  * Collective: call it on every rank. prefix starts its messages
  * ("lee: base-flow check"). */
-int fr_auxcheck_create(fr_system *s, const frx_mesh *mesh,
-                       const char *prefix, fr_auxcheck **out);
-void fr_auxcheck_destroy(fr_auxcheck *c);
+FR_EXTERN int fr_auxcheck_create(fr_system *s, const frx_mesh *mesh,
+                                 const char *prefix, fr_auxcheck **out);
+FR_EXTERN void fr_auxcheck_destroy(fr_auxcheck *c);
 
 /* Add the check's nodes to g: exchanges, comparisons and the host node
  * that fails where a difference is not 0. */
-int fr_auxcheck_build(fr_auxcheck *c, frx_graph *g);
+FR_EXTERN int fr_auxcheck_build(fr_auxcheck *c, frx_graph *g);
 
 /* Run the check now in a graph of its own (collective): FRX_OK when
  * every difference is exactly 0. *maxdiff (may be NULL) gets this
  * rank's largest |difference|, *nsets the interfaces compared (face
  * sets: interior, each peer, each boundary). */
-int fr_auxcheck_run(fr_auxcheck *c, double *maxdiff, size_t *nsets);
+FR_EXTERN int fr_auxcheck_run(fr_auxcheck *c, double *maxdiff, size_t *nsets);
 
 /* Test only: add delta to field `field` of the saved copy of the peer's
  * side (ar) at the middle flux point of the first rank interface, as a
  * damaged snapshot would be. FRX_ENOTFOUND where this rank has no peer. */
-int fr_auxcheck_corrupt(fr_auxcheck *c, size_t field, double delta);
+FR_EXTERN int fr_auxcheck_corrupt(fr_auxcheck *c, size_t field, double delta);
 
 /* Test only: add delta to field `field` of the live auxiliary fields at
  * flux point fpt (the element's own numbering: face fpt / nfp, point
  * fpt % nfp along it) of global element gid, as a base flow changed
  * after t = 0 would be: the next check must name that element, face and
  * point. FRX_ENOTFOUND where this rank does not hold the element. */
-int fr_auxcheck_damage_live(fr_auxcheck *c, const frx_mesh *mesh,
-                            uint64_t gid, size_t fpt, size_t field,
-                            double delta);
+FR_EXTERN int fr_auxcheck_damage_live(fr_auxcheck *c, const frx_mesh *mesh,
+                                      uint64_t gid, size_t fpt, size_t field,
+                                      double delta);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* frx-fr-common: expressions in a case (initial conditions, base flows,
+/* libfrx-fr: expressions in a case (initial conditions, base flows,
  * sources, boundary values), as PyFR's [soln-ics] and [constants].
  *
  * An expression is a YAML scalar in the coordinates x, y (z and t where
@@ -22,6 +22,7 @@
 #ifndef FRX_FR_EXPR_H
 #define FRX_FR_EXPR_H
 
+#include <frx/fr/version.h>
 #include <frx/plugin.h>
 
 #include <stddef.h>
@@ -40,49 +41,52 @@ typedef struct fr_expr fr_expr;
  * dotted name for messages ("solver.constants"). Names are identifiers
  * ([_a-zA-Z][_a-zA-Z0-9]*) other than x, y, z, t, a function or a
  * built-in constant; values are finite. */
-int fr_expr_consts_create(const frx_cfgnode *map, const char *key,
-                          fr_expr_consts **out);
-void fr_expr_consts_destroy(fr_expr_consts *c);
-size_t fr_expr_consts_count(const fr_expr_consts *c);
-const char *fr_expr_consts_name(const fr_expr_consts *c, size_t i);
-double fr_expr_consts_value(const fr_expr_consts *c, size_t i);
+FR_EXTERN int fr_expr_consts_create(const frx_cfgnode *map, const char *key,
+                                    fr_expr_consts **out);
+FR_EXTERN void fr_expr_consts_destroy(fr_expr_consts *c);
+FR_EXTERN size_t fr_expr_consts_count(const fr_expr_consts *c);
+FR_EXTERN const char *fr_expr_consts_name(const fr_expr_consts *c, size_t i);
+FR_EXTERN double fr_expr_consts_value(const fr_expr_consts *c, size_t i);
 /* FRX_OK with *value, or FRX_ENOTFOUND (no message recorded). */
-int fr_expr_consts_get(const fr_expr_consts *c, const char *name,
-                       double *value);
+FR_EXTERN int fr_expr_consts_get(const fr_expr_consts *c, const char *name,
+                                 double *value);
 
 /* Compile the scalar node (key: its dotted name, "solver.ics.rho") in
  * the variables of the mask vars and the constants consts (may be
  * NULL). A number is an expression too. */
-int fr_expr_compile(const frx_cfgnode *node, const char *key, unsigned vars,
-                    const fr_expr_consts *consts, fr_expr **out);
+FR_EXTERN int fr_expr_compile(const frx_cfgnode *node, const char *key,
+                              unsigned vars, const fr_expr_consts *consts,
+                              fr_expr **out);
 /* The same for text from elsewhere; where ("file:line:col", or NULL)
  * starts its messages. */
-int fr_expr_compile_text(const char *text, const char *where,
-                         const char *key, unsigned vars,
-                         const fr_expr_consts *consts, fr_expr **out);
-void fr_expr_destroy(fr_expr *e);
+FR_EXTERN int fr_expr_compile_text(const char *text, const char *where,
+                                   const char *key, unsigned vars,
+                                   const fr_expr_consts *consts,
+                                   fr_expr **out);
+FR_EXTERN void fr_expr_destroy(fr_expr *e);
 
 /* The derivative along var (one FR_EXPR_* bit), symbolic (0 where a
  * comparison, step or the like jumps); its messages name
  * "d(key)/dvar", its text is the derivative written out. */
-int fr_expr_derivative(const fr_expr *e, unsigned var, fr_expr **out);
+FR_EXTERN int fr_expr_derivative(const fr_expr *e, unsigned var,
+                                 fr_expr **out);
 
 /* The variables the expression uses once simplified (0: a constant). */
-unsigned fr_expr_uses(const fr_expr *e);
-const char *fr_expr_text(const fr_expr *e); /* as written */
+FR_EXTERN unsigned fr_expr_uses(const fr_expr *e);
+FR_EXTERN const char *fr_expr_text(const fr_expr *e); /* as written */
 /* Its place in the case, "file:line:col", or "" (a derivative: the
  * expression's own). */
-const char *fr_expr_where(const fr_expr *e);
-const char *fr_expr_key(const fr_expr *e); /* "solver.ics.rho" */
+FR_EXTERN const char *fr_expr_where(const fr_expr *e);
+FR_EXTERN const char *fr_expr_key(const fr_expr *e); /* "solver.ics.rho" */
 
 /* The value at one point, unchecked (NaN and inf come back as they are). */
-double fr_expr_eval(const fr_expr *e, double x, double y, double z,
-                    double t);
+FR_EXTERN double fr_expr_eval(const fr_expr *e, double x, double y, double z,
+                              double t);
 /* out[i] = the value at point i of pts [n][ndims] (x, then y, then z) at
  * time t. FRX_EINVAL if the expression uses a coordinate that the points
  * lack; FRX_ERANGE, naming the point, if a value is not finite. */
-int fr_expr_eval_points(const fr_expr *e, size_t n, size_t ndims,
-                        const double *pts, double t, double *out);
+FR_EXTERN int fr_expr_eval_points(const fr_expr *e, size_t n, size_t ndims,
+                                  const double *pts, double t, double *out);
 
 /* The expression as C of the kernel language, to paste into a kernel
  * body (*src, malloc'd): a parenthesised expression of type fpdtype_t
@@ -92,8 +96,8 @@ int fr_expr_eval_points(const fr_expr *e, size_t n, size_t ndims,
  * cannot compute as the host does: a coordinate it lacks, delta or
  * nandelta, a number that is not finite or that single precision
  * cannot hold. */
-int fr_expr_emit(const fr_expr *e, const char *const names[4],
-                 int precision, char **src);
+FR_EXTERN int fr_expr_emit(const fr_expr *e, const char *const names[4],
+                           int precision, char **src);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* frx-fr-common: the host-side numerics of flux reconstruction (FR).
+/* libfrx-fr (the FR SDK): the host-side numerics of flux
+ * reconstruction (FR).
  *
- * A small static library for FR solver plugins: 1-D polynomials and
+ * For FR solver plugins (docs/fr.md): 1-D polynomials and
  * quadrature, reference elements with their operators (M0 ... M4, M132,
  * vis), and the geometry of a block of elements (coordinates, metric
  * terms, normals). Host doubles only; no backend code. docs/fr.md says
@@ -29,6 +30,7 @@
 #ifndef FRX_FR_H
 #define FRX_FR_H
 
+#include <frx/fr/version.h>
 #include <frx/plugin.h>
 
 #include <stddef.h>
@@ -58,34 +60,34 @@ enum {
 
 /* Gauss-Legendre points (ascending, exactly symmetric) and weights, n >= 1:
  * exact for polynomials of degree 2n-1 on [-1,1]. */
-int fr_gauss_legendre(size_t n, double *x, double *w);
+FR_EXTERN int fr_gauss_legendre(size_t n, double *x, double *w);
 /* Gauss-Lobatto points (ascending, both ends included) and weights,
  * n >= 2: exact for degree 2n-3. */
-int fr_gauss_lobatto(size_t n, double *x, double *w);
+FR_EXTERN int fr_gauss_lobatto(size_t n, double *x, double *w);
 
 /* Legendre polynomial P_n(x) (P_n(1) = 1); its derivative into *dp if
  * dp is not NULL. */
-double fr_legendre(int n, double x, double *dp);
+FR_EXTERN double fr_legendre(int n, double x, double *dp);
 /* Jacobi polynomial P_n^(a,b)(x), classical normalisation
  * (P_n(1) = binomial(n+a, n)), a, b > -1; derivative into *dp. */
-double fr_jacobi(int n, double a, double b, double x, double *dp);
+FR_EXTERN double fr_jacobi(int n, double a, double b, double x, double *dp);
 /* The same scaled to unit norm under the weight (1-x)^a (1+x)^b. */
-double fr_jacobi_orthonormal(int n, double a, double b, double x,
-                             double *dp);
+FR_EXTERN double fr_jacobi_orthonormal(int n, double a, double b, double x,
+                                       double *dp);
 
 /* Lagrange basis of the n distinct nodes at x (barycentric form): l[j]
  * and dl[j] for j < n (either may be NULL). Exact delta at a node. */
-int fr_lagrange(size_t n, const double *nodes, double x, double *l,
-                double *dl);
+FR_EXTERN int fr_lagrange(size_t n, const double *nodes, double x, double *l,
+                          double *dl);
 
 /* Radau polynomials of degree k >= 1: right R_k = (P_k + P_{k-1})/2 is 1
  * at x = 1 and 0 at -1; left R_k(x) = right R_k(-x). Derivative in *dr. */
-double fr_radau_right(int k, double x, double *dr);
-double fr_radau_left(int k, double x, double *dr);
+FR_EXTERN double fr_radau_right(int k, double x, double *dr);
+FR_EXTERN double fr_radau_left(int k, double x, double *dr);
 /* Derivative at x of Huynh's g_DG for order p: the correction function
  * (Radau of degree p+1) that is 1 at side (+1 right, -1 left) and 0 at
  * the other end. */
-double fr_gdg_deriv(int p, int side, double x);
+FR_EXTERN double fr_gdg_deriv(int p, int side, double x);
 
 /* ------------------------------------------------------------- elements */
 
@@ -107,49 +109,50 @@ enum fr_op {
 };
 
 /* The reference element of etype (enum fr_etype) at order p. */
-int fr_element_create(int etype, int order, fr_element **out);
-void fr_element_destroy(fr_element *e);
+FR_EXTERN int fr_element_create(int etype, int order, fr_element **out);
+FR_EXTERN void fr_element_destroy(fr_element *e);
 
-int fr_element_etype(const fr_element *e);
-int fr_element_order(const fr_element *e);
-int fr_element_ndims(const fr_element *e);
-size_t fr_element_nupts(const fr_element *e);
-size_t fr_element_nfpts(const fr_element *e);
-size_t fr_element_nfaces(const fr_element *e);
-size_t fr_element_nfacefpts(const fr_element *e); /* per face */
-size_t fr_element_nvis(const fr_element *e);
-int fr_element_vtk_type(const fr_element *e);
-int fr_element_vis_order(const fr_element *e);    /* max(p, 1) */
+FR_EXTERN int fr_element_etype(const fr_element *e);
+FR_EXTERN int fr_element_order(const fr_element *e);
+FR_EXTERN int fr_element_ndims(const fr_element *e);
+FR_EXTERN size_t fr_element_nupts(const fr_element *e);
+FR_EXTERN size_t fr_element_nfpts(const fr_element *e);
+FR_EXTERN size_t fr_element_nfaces(const fr_element *e);
+FR_EXTERN size_t fr_element_nfacefpts(const fr_element *e); /* per face */
+FR_EXTERN size_t fr_element_nvis(const fr_element *e);
+FR_EXTERN int fr_element_vtk_type(const fr_element *e);
+FR_EXTERN int fr_element_vis_order(const fr_element *e);    /* max(p, 1) */
 
 /* Reference solution points [nupts][ndims] and their quadrature weights
  * [nupts] (Gauss-Legendre products; Williams-Shunn on triangles: the
  * weights sum to the reference area, 4 or 2 or 8). */
-const double *fr_element_upts(const fr_element *e);
-const double *fr_element_upts_weights(const fr_element *e);
+FR_EXTERN const double *fr_element_upts(const fr_element *e);
+FR_EXTERN const double *fr_element_upts_weights(const fr_element *e);
 /* Flux points [nfpts][ndims] and the weights of the face rule in the
  * face's own parameter(s) in [-1,1] ([nfpts]; 2 per face in 2-D). */
-const double *fr_element_fpts(const fr_element *e);
-const double *fr_element_fpts_weights(const fr_element *e);
+FR_EXTERN const double *fr_element_fpts(const fr_element *e);
+FR_EXTERN const double *fr_element_fpts_weights(const fr_element *e);
 /* Outward reference normals at the flux points [nfpts][ndims]: the unit
  * normal times the face Jacobian (reference face measure per unit of the
  * face parameter: sqrt(2) on the triangle's face 1, else 1), as PyFR's
  * norm_fpts. These are the normals of M2 and of the physical normals. */
-const double *fr_element_norm_fpts(const fr_element *e);
+FR_EXTERN const double *fr_element_norm_fpts(const fr_element *e);
 /* Unit reference normals [nfpts][ndims] and face Jacobians [nfaces]. */
-const double *fr_element_unorm_fpts(const fr_element *e);
-const double *fr_element_face_jac(const fr_element *e);
+FR_EXTERN const double *fr_element_unorm_fpts(const fr_element *e);
+FR_EXTERN const double *fr_element_face_jac(const fr_element *e);
 /* Vis points [nvis][ndims], equispaced of order max(p,1), in VTK's
  * Lagrange cell order (corners, edges, faces, interior). */
-const double *fr_element_vis_pts(const fr_element *e);
+FR_EXTERN const double *fr_element_vis_pts(const fr_element *e);
 
 /* Operator op (enum fr_op); its shape into *nrow, *ncol if not NULL. */
-const double *fr_element_op(const fr_element *e, int op, size_t *nrow,
-                            size_t *ncol);
+FR_EXTERN const double *fr_element_op(const fr_element *e, int op,
+                                      size_t *nrow, size_t *ncol);
 
 /* The nodal basis of the solution points at n reference points:
  * vals [n][nupts] and grads [ndims][n][nupts] (either may be NULL). */
-int fr_element_basis_at(const fr_element *e, size_t n, const double *pts,
-                        double *vals, double *grads);
+FR_EXTERN int fr_element_basis_at(const fr_element *e, size_t n,
+                                  const double *pts, double *vals,
+                                  double *grads);
 
 /* ------------------------------------------------------------- geometry */
 
@@ -179,18 +182,19 @@ typedef struct fr_geometry {
  * points), so a constant flux stays constant (free-stream
  * preservation). An element with |J| <= 0 at any solution, flux or
  * metric point is refused, naming the element and the point. */
-int fr_geometry_compute(const fr_element *e, size_t neles, size_t nshape,
-                        const double *shape, const uint64_t *gid,
-                        fr_geometry *out);
-void fr_geometry_free(fr_geometry *g);
+FR_EXTERN int fr_geometry_compute(const fr_element *e, size_t neles,
+                                  size_t nshape, const double *shape,
+                                  const uint64_t *gid, fr_geometry *out);
+FR_EXTERN void fr_geometry_free(fr_geometry *g);
 
 /* [neles][nrow][ncol] -> [nrow][ncol][neles] (frx_matrix_write's host
  * layout for a matrix of nrow rows and ncol variables). */
-void fr_to_matrix_layout(const double *src, size_t neles, size_t nrow,
-                         size_t ncol, double *dst);
+FR_EXTERN void fr_to_matrix_layout(const double *src, size_t neles,
+                                   size_t nrow, size_t ncol, double *dst);
 
 /* "file:line:col" of a node of the case into buf, for messages. */
-const char *fr_cfg_place(const frx_cfgnode *node, char *buf, size_t n);
+FR_EXTERN const char *fr_cfg_place(const frx_cfgnode *node, char *buf,
+                                   size_t n);
 
 #ifdef __cplusplus
 }

@@ -44,8 +44,9 @@
 #ifndef FRX_FR_SYSTEM_H
 #define FRX_FR_SYSTEM_H
 
-#include "expr.h"
-#include "fr.h"
+#include <frx/fr/expr.h>
+#include <frx/fr/fr.h>
+#include <frx/fr/version.h>
 
 #include <frx/comm.h>
 #include <frx/plugin.h>
@@ -204,33 +205,42 @@ typedef struct fr_system fr_system;
  * status on every rank. A solver whose own set-up failed on a rank
  * before this call calls fr_agree_setup there instead, once, so that
  * the ranks that went on stop with its reason at the first. */
-int fr_system_create(const frx_solver_init *init, const fr_physics *phys,
-                     frx_solver_info *info, fr_system **out);
-void fr_system_destroy(fr_system *s);
+#define fr_system_create(init, phys, info, out)                           \
+    fr_system_create_v(FR_API_MAJOR, FR_API_MINOR, sizeof(fr_physics), init, \
+                       phys, info, out)
+/* What fr_system_create calls, with the FR SDK version the plugin was
+ * compiled against and its fr_physics's size (version.h). */
+FR_EXTERN int fr_system_create_v(int api_major, int api_minor,
+                                 size_t physics_size,
+                                 const frx_solver_init *init,
+                                 const fr_physics *phys,
+                                 frx_solver_info *info, fr_system **out);
+FR_EXTERN void fr_system_destroy(fr_system *s);
 
 /* frx_comm_agree(comm, rc, what), except that a rank that failed keeps
  * its own message (the core's agreement after create lists every
  * rank's); the others get the failing ranks' reasons. */
-int fr_agree_setup(MPI_Comm comm, int rc, const char *what);
+FR_EXTERN int fr_agree_setup(MPI_Comm comm, int rc, const char *what);
 
 /* The solver ops, to forward to from the plugin's own (they take the
  * system, not the plugin's state). */
-int fr_system_initial(fr_system *s, frx_matrix *const *u);
-int fr_system_build_rhs(fr_system *s, frx_matrix *const *u,
-                        frx_matrix *const *f, frx_graph *g);
-int fr_system_set_time(fr_system *s, double t);
-int fr_system_exact(fr_system *s, double t, size_t n, const double *xyz,
-                    double *vals);
-int fr_system_max_dt(fr_system *s, frx_matrix *const *u, double cfl,
-                     double *dt);
+FR_EXTERN int fr_system_initial(fr_system *s, frx_matrix *const *u);
+FR_EXTERN int fr_system_build_rhs(fr_system *s, frx_matrix *const *u,
+                                  frx_matrix *const *f, frx_graph *g);
+FR_EXTERN int fr_system_set_time(fr_system *s, double t);
+FR_EXTERN int fr_system_exact(fr_system *s, double t, size_t n,
+                              const double *xyz, double *vals);
+FR_EXTERN int fr_system_max_dt(fr_system *s, frx_matrix *const *u, double cfl,
+                               double *dt);
 
 /* What a physics plugin may read back (valid until destroy). */
-frx_backend *fr_system_backend(const fr_system *s);
-int fr_system_order(const fr_system *s);
-int fr_system_ndims(const fr_system *s);
-size_t fr_system_nblocks(const fr_system *s);
-const fr_element *fr_system_element(const fr_system *s, size_t blk);
-const fr_geometry *fr_system_geometry(const fr_system *s, size_t blk);
+FR_EXTERN frx_backend *fr_system_backend(const fr_system *s);
+FR_EXTERN int fr_system_order(const fr_system *s);
+FR_EXTERN int fr_system_ndims(const fr_system *s);
+FR_EXTERN size_t fr_system_nblocks(const fr_system *s);
+FR_EXTERN const fr_element *fr_system_element(const fr_system *s, size_t blk);
+FR_EXTERN const fr_geometry
+*fr_system_geometry(const fr_system *s, size_t blk);
 
 #ifdef __cplusplus
 }
