@@ -3,6 +3,8 @@
  * whether it can be used here. */
 #include "cli.h"
 
+#include <frx/extension.h>
+
 #include <frx/frx.h>
 #include <frx/plugin.h>
 
@@ -43,6 +45,7 @@ static const char *kind_name(uint32_t kind)
     switch (kind) {
     case FRX_PLUGIN_BACKEND: return "backend";
     case FRX_PLUGIN_SOLVER: return "solver";
+    case FRX_PLUGIN_EXTENSION: return "extension";
     default: return "?";
     }
 }
@@ -86,7 +89,11 @@ static char *status_of(const frx_plugin *p, int err, const char *msg,
         char why[512] = "";
         const frx_plugin_desc *d = frx_plugin_descriptor(p);
         int backend = d->kind == FRX_PLUGIN_BACKEND;
-        if (!backend) { /* which solver API, or options alone */
+        if (d->kind == FRX_PLUGIN_EXTENSION) {
+            const frx_extension_ops *ops = d->extension;
+            snprintf(why, sizeof why, "extension API %u.%u",
+                     (unsigned)ops->api_major, (unsigned)ops->api_minor);
+        } else if (!backend) { /* which solver API, or options alone */
             const frx_solver_ops *ops = d->solver;
             if (ops && ops->create)
                 snprintf(why, sizeof why, "solver API %u.%u",

@@ -3,8 +3,10 @@
 # install-prefix.sh BUILD SOURCE DIR [CFLAGS]: install frx from BUILD
 # into DIR/prefix and build, out of tree against that prefix alone and
 # with CFLAGS (-Werror), examples/solver-plugin into DIR/advect and
-# examples/physics-shallow-water (on the FR SDK) into DIR/sw. The
-# fixture of the tests of an installed frx (cli/installed.cmake).
+# examples/physics-shallow-water (on the FR SDK) into DIR/sw, and the
+# extension examples interface-jump and baseflow-check into DIR/jump and
+# DIR/bfc. The fixture of the tests of an installed frx
+# (cli/installed.cmake).
 set -eu
 build=$1 src=$2 dir=$3 cflags=${4:-}
 rm -rf "$dir"
@@ -26,6 +28,17 @@ out=$(FRX_PLUGIN_PATH="$dir/sw" "$dir/prefix/bin/frx" plugins)
 printf '%s\n' "$out" |
     grep -Eq "^solver +shallow-water +1[.]0[.]0 .*/sw/frx-shallow-water[.]so +ok" ||
     { printf '%s\n' "$out"; echo "install-prefix: frx-shallow-water is not ok"; exit 1; }
+# the extension examples
+for ext in jump:interface-jump bfc:baseflow-check; do
+    sub=${ext%%:*} name=${ext#*:}
+    cmake -S "$src/examples/extension-$name" -B "$dir/$sub" \
+        -DCMAKE_PREFIX_PATH="$dir/prefix" -DCMAKE_C_FLAGS="$cflags" >/dev/null
+    cmake --build "$dir/$sub" >/dev/null
+    out=$(FRX_PLUGIN_PATH="$dir/$sub" "$dir/prefix/bin/frx" plugins)
+    printf '%s\n' "$out" |
+        grep -Eq "^extension +$name +1[.]0[.]0 .*/$sub/frx-$name[.]so +ok" ||
+        { printf '%s\n' "$out"; echo "install-prefix: frx-$name is not ok"; exit 1; }
+done
 test -x "$dir/prefix/bin/frx-conformance"
 test -f "$dir/prefix/share/frx/conformance/kernels/scale.c"
-echo "install-prefix: frx installed in $dir/prefix, frx-advect and frx-shallow-water built against it"
+echo "install-prefix: frx installed in $dir/prefix; frx-advect, frx-shallow-water, frx-interface-jump and frx-baseflow-check built against it"

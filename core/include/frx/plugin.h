@@ -20,7 +20,11 @@ extern "C" {
 #define FRX_PLUGIN_ENTRY_SYMBOL "frx_plugin_entry"
 #define FRX_PLUGIN_PREFIX "frx-"
 
-enum frx_plugin_kind { FRX_PLUGIN_BACKEND = 1, FRX_PLUGIN_SOLVER = 2 };
+enum frx_plugin_kind {
+    FRX_PLUGIN_BACKEND = 1,
+    FRX_PLUGIN_SOLVER = 2,
+    FRX_PLUGIN_EXTENSION = 3 /* ABI 1.10: extension.h */
+};
 
 /* ------------------------------------------------------- option schemas */
 
@@ -316,6 +320,9 @@ typedef struct frx_solver_init {
     double t_end;                 /* time.t-end; HUGE_VAL without */
     int restart;                  /* 1: u comes from a checkpoint and
                                      initial is not called */
+    /* ABI 1.10: what the solver publishes for extension plugins and
+     * where they hook in (extension.h); never NULL from this core */
+    struct frx_extend *extend;
 } frx_solver_init;
 
 /* One solved variable ("rho", "u", ...): output, checkpoints, norms. */
@@ -421,6 +428,8 @@ typedef struct frx_plugin_desc {
     const char *summary;
     const frx_backend_ops *backend;
     const frx_solver_ops *solver;
+    /* ABI 1.10: an extension plugin's (FRX_PLUGIN_EXTENSION) */
+    const struct frx_extension_ops *extension;
 } frx_plugin_desc;
 
 typedef const frx_plugin_desc *(*frx_plugin_entry_fn)(void);

@@ -5,6 +5,8 @@
 #include "mesh/mesh-impl.h"
 #include "plugin/plugin-impl.h"
 
+#include <frx/extension.h>
+
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -133,6 +135,9 @@ static const frx_option core_schema[] = {
     {.key = "check", .type = FRX_OPT_MAP, .help = "run-time checks"},
     {.key = "check.interval", .type = FRX_OPT_INT, .min = 0, .max = 1e15,
      .def = "100", .help = "steps between NaN/Inf checks; 0: none"},
+    {.key = "extensions", .type = FRX_OPT_MAP_LIST,
+     .help = "extension plugins attached to the solver: [{name: <plugin>, "
+             "every: <steps>, ...its options}]"},
     {.key = "mesh", .type = FRX_OPT_MAP, .help = "the mesh"},
     {.key = "mesh.type", .type = FRX_OPT_ENUM, .choices = "box|gmsh",
      .required = 1, .help = "where the mesh comes from"},
@@ -340,6 +345,53 @@ static void add_backend(struct check *c, const frx_plugin_desc *d)
             c->e[i].open = !has_children(c, c->e[i].o.key);
 }
 
+/* extensions.<name>.<key>: the options of each extension the case
+ * lists, found along the search path; why one is not, for its item. */
+static void add_extension(struct check *c, const char *name)
+{
+    char prefix[300];
+    snprintf(prefix, sizeof prefix, "extensions.%s", name);
+    if (!*name || strchr(name, '.') || find_entry(c, prefix))
+        return;
+    frx_plugin *p;
+    int rc = frx_plugin_find(c->cfg, name, &p);
+    const frx_plugin_desc *d = rc ? NULL : frx_plugin_descriptor(p);
+    if (rc || d->kind != FRX_PLUGIN_EXTENSION || !d->extension)
+        return; /* said at its name, by check_extensions */
+    frx_option self = {.key = name, .type = FRX_OPT_MAP, .help = d->summary};
+    frx_option common[] = {
+        {.key = "name", .type = FRX_OPT_STRING, .required = 1,
+         .help = "the extension plugin"},
+        {.key = "every", .type = FRX_OPT_INT, .min = 1, .max = 1e9,
+         .def = "1", .help = "steps between its step hook's calls"}};
+    if (add_copy(c, "extensions", &self, 0))
+        return;
+    for (size_t i = 0; i < 2; i++)
+        if (add_copy(c, prefix, &common[i], 0))
+            return;
+    const frx_option *opts = d->extension->options;
+    size_t first = c->n;
+    for (size_t i = 0; opts && opts[i].key && i < 1000 && !c->rc; i++)
+        if (strcmp(opts[i].key, "name") && strcmp(opts[i].key, "every") &&
+            !add_parents(c, prefix, opts[i].key))
+            add_copy(c, prefix, &opts[i], 0);
+    for (size_t i = first; i < c->n; i++)
+        if (c->e[i].o.type == FRX_OPT_MAP)
+            c->e[i].open = !has_children(c, c->e[i].o.key);
+}
+
+static void add_extensions(struct check *c)
+{
+    const frx_cfgnode *list = frx_cfg_get(c->cfg->root, "extensions");
+    if (!list || frx_cfg_type(list) != FRX_CFG_LIST)
+        return;
+    for (size_t i = 0; i < frx_cfg_len(list) && !c->rc; i++) {
+        const frx_cfgnode *n = frx_cfg_get(frx_cfg_at(list, i), "name");
+        if (n && frx_cfg_type(n) == FRX_CFG_SCALAR)
+            add_extension(c, frx_cfg_scalar(n));
+    }
+}
+
 /* solver.<key>: the options of the plugin solver.name names, found
  * along the search path (only that one is opened). */
 static void add_solver(struct check *c)
@@ -452,6 +504,7 @@ static int build_schema(struct check *c)
             return c->rc;
     }
     add_solver(c);
+    add_extensions(c);
     if (c->for_run) /* an error here: see below */
         add_named(c);
     else
@@ -655,21 +708,62 @@ static void check_backend_name(struct check *c, const frx_cfgnode *v,
            hint);
 }
 
-/* Rank ranges like "0-3,8". The parser records its complaint as the
- * thread's error message, which holds this check's report: keep it. */
+/* After a call that records its complaint as the thread's error message
+ * (which holds this check's report): that complaint into why, and the
+ * report (kept, taken before the call) back in place. */
+static void restore_report(struct check *c, char *kept, char *why,
+                           size_t n)
+{
+    snprintf(why, n, "%s", frx_errmsg());
+    frx__error_clear();
+    if (kept && c->nerr)
+        frx__error_append(FRX_ECONFIG, "%s", kept);
+    free(kept);
+}
+
+/* Rank ranges like "0-3,8". */
 static void check_ranks(struct check *c, const frx_cfgnode *v,
                         const char *key)
 {
     char *kept = frx__strdup(frx_errmsg());
     int ok = frx__rank_match(v->text, 0, NULL) == FRX_OK;
     char why[512];
-    snprintf(why, sizeof why, "%s", frx_errmsg());
-    frx__error_clear();
-    if (kept && c->nerr)
-        frx__error_append(FRX_ECONFIG, "%s", kept);
-    free(kept);
+    restore_report(c, kept, why, sizeof why);
     if (!ok)
         report(c, v, "'%s': %s", key, why);
+}
+
+/* An item of `extensions`: its plugin named and found (the message of
+ * the search, with its path, where it is not), its keys checked against
+ * the plugin's schema. */
+static void check_extension(struct check *c, const frx_cfgnode *item)
+{
+    const frx_cfgnode *n = map_get(item, "name");
+    if (!n || n->type != FRX_CFG_SCALAR || !n->text[0]) {
+        report(c, n ? n : item, "an item of 'extensions' needs 'name': the "
+               "extension plugin (frx plugins lists them)");
+        return;
+    }
+    char prefix[300];
+    snprintf(prefix, sizeof prefix, "extensions.%s", n->text);
+    if (find_entry(c, prefix)) {
+        check_map(c, item, item, prefix);
+        return;
+    }
+    char *kept = frx__strdup(frx_errmsg());
+    frx_plugin *p;
+    int rc = frx_plugin_find(c->cfg, n->text, &p);
+    char why[2048];
+    restore_report(c, kept, why, sizeof why);
+    if (rc) {
+        report(c, n, "extensions: %s", why);
+    } else {
+        const frx_plugin_desc *d = frx_plugin_descriptor(p);
+        report(c, n, "extensions: plugin %s is a %s, not an extension: "
+               "name an extension plugin (frx plugins lists them)",
+               frx_plugin_path(p), d->kind == FRX_PLUGIN_SOLVER ? "solver"
+                                                                : "backend");
+    }
 }
 
 /* A list whose items are mappings with the keys "<key>.*"; each item
@@ -689,6 +783,10 @@ static void check_map_list(struct check *c, const frx_cfgnode *v,
         if (item->type != FRX_CFG_MAP) {
             report(c, item, "each item of '%s' must be a mapping, got %s",
                    key, frx__cfg_kind(item));
+            continue;
+        }
+        if (!strcmp(key, "extensions")) {
+            check_extension(c, item);
             continue;
         }
         check_map(c, item, item, key);

@@ -318,6 +318,94 @@ static void to_rows(const struct frx__io_fields *f,
 
 /* -------------------------------------------------------------- writing */
 
+/* The extensions' names ("extensions") and each one's bytes
+ * ("extension_<i>", where it saved any). */
+static int write_extensions(struct ctx *c, hid_t file,
+                            const struct frx__ckpt_meta *m)
+{
+    size_t width = 1;
+    for (size_t i = 0; i < m->next; i++)
+        if (strlen(m->ext_names[i]) + 1 > width)
+            width = strlen(m->ext_names[i]) + 1;
+    char *names = m->next ? calloc(m->next, width) : NULL;
+    if (m->next && !names)
+        return c->rc = frx_error(FRX_ENOMEM, "out of memory writing %s",
+                                 c->path);
+    for (size_t i = 0; i < m->next; i++)
+        memcpy(names + i * width, m->ext_names[i], strlen(m->ext_names[i]));
+    if (m->next)
+        attr_put_strs(c, file, "extensions", m->next, width, names);
+    free(names);
+    for (size_t i = 0; i < m->next && !c->rc; i++) {
+        char key[64];
+        snprintf(key, sizeof key, "extension_%zu", i);
+        if (m->ext_len[i] >= CASE_BYTES)
+            c->rc = frx_error(FRX_EINVAL, "checkpoint %s: extension '%s' "
+                              "saves %zu bytes; a checkpoint keeps at most "
+                              "%d of an extension's own state", c->path,
+                              m->ext_names[i], m->ext_len[i], CASE_BYTES);
+        else if (m->ext_len[i])
+            attr_put(c, file, key, H5T_STD_U8LE, H5T_NATIVE_UCHAR,
+                     m->ext_len[i], m->ext_data[i]);
+    }
+    return c->rc;
+}
+
+/* What write_extensions wrote, if anything, into m. */
+static int read_extensions(struct ctx *c, hid_t file,
+                           struct frx__ckpt_meta *m)
+{
+    if (H5Aexists(file, "extensions") <= 0)
+        return FRX_OK;
+    size_t n = 0, width;
+    char *names;
+    if (attr_get_strs(c, file, "extensions", &n, &width, &names))
+        return c->rc;
+    m->ext_names = calloc(n ? n : 1, sizeof *m->ext_names);
+    m->ext_data = calloc(n ? n : 1, sizeof *m->ext_data);
+    m->ext_len = calloc(n ? n : 1, sizeof *m->ext_len);
+    if (!m->ext_names || !m->ext_data || !m->ext_len)
+        c->rc = frx_error(FRX_ENOMEM, "out of memory reading %s", c->path);
+    m->next = c->rc ? 0 : n;
+    for (size_t i = 0; i < m->next && !c->rc; i++) {
+        char key[64];
+        snprintf(key, sizeof key, "extension_%zu", i);
+        m->ext_names[i] = strdup(names + i * width);
+        if (!m->ext_names[i])
+            c->rc = frx_error(FRX_ENOMEM, "out of memory reading %s",
+                              c->path);
+        if (c->rc || H5Aexists(file, key) <= 0)
+            continue;
+        size_t len = 0;
+        hid_t a = attr_open(c, file, key, &len);
+        if (a >= 0 && !(m->ext_data[i] = malloc(len ? len : 1)))
+            c->rc = frx_error(FRX_ENOMEM, "out of memory reading %s",
+                              c->path);
+        if (a >= 0 && !c->rc)
+            ok(c, H5Aread(a, H5T_NATIVE_UCHAR, m->ext_data[i]),
+               "read an attribute of");
+        m->ext_len[i] = len;
+        close_id(a, H5Aclose);
+    }
+    free(names);
+    return c->rc;
+}
+
+void frx__ckpt_meta_free(struct frx__ckpt_meta *m)
+{
+    for (size_t i = 0; i < m->next; i++) {
+        free(m->ext_names[i]);
+        free(m->ext_data[i]);
+    }
+    free(m->ext_names);
+    free(m->ext_data);
+    free(m->ext_len);
+    m->next = 0;
+    m->ext_names = NULL;
+    m->ext_data = NULL;
+    m->ext_len = NULL;
+}
+
 static int write_meta(struct ctx *c, hid_t file,
                       const struct frx__ckpt_meta *m,
                       const struct frx__io_fields *f)
@@ -357,7 +445,7 @@ static int write_meta(struct ctx *c, hid_t file,
         if (!attr_put_str(c, file, "case", m->case_text))
             attr_put_str(c, file, "case_file", m->case_file);
     free(names);
-    return c->rc;
+    return c->rc ? c->rc : write_extensions(c, file, m);
 }
 
 static hid_t make_dataset(struct ctx *c, hid_t grp, const char *name,
@@ -632,6 +720,7 @@ static int read_meta(struct ctx *c, hid_t file,
             misfit(bad, cap, "\n  variable %zu: %s in the file, %s in this "
                    "run", v, names + v * width, frx__io_var(f, v));
     free(names);
+    read_extensions(c, file, &fm);
     *out = fm;
     return c->rc;
 }
@@ -773,7 +862,7 @@ int frx__ckpt_read(MPI_Comm comm, const char *path,
                    struct frx__ckpt_meta *m, struct frx__io_fields *f)
 {
     struct types t;
-    struct frx__ckpt_meta fm;
+    struct frx__ckpt_meta fm = {0};
     int rc = frx__io_agree(comm, check_call("restart", path, m, f));
     if (!rc)
         rc = seen_everywhere(comm, "restart", path, 1);
@@ -809,6 +898,8 @@ int frx__ckpt_read(MPI_Comm comm, const char *path,
     unhush(q);
     if (!rc)
         *m = fm;
+    else
+        frx__ckpt_meta_free(&fm);
     return rc;
 }
 

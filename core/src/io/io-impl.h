@@ -79,7 +79,17 @@ struct frx__ckpt_meta {
     /* written when not NULL (frx plot reads them back): the case's YAML
      * and its file's absolute path */
     const char *case_text, *case_file;
+    /* extension plugins' states (extension.h save and load), the same
+     * on every rank: written where next > 0, each under 60 kB; a read
+     * fills them with malloc'd copies (frx__ckpt_meta_free) */
+    size_t next;
+    char **ext_names;
+    void **ext_data;
+    size_t *ext_len;
 };
+
+/* Free what frx__ckpt_read allocated in m (the extensions' states). */
+void frx__ckpt_meta_free(struct frx__ckpt_meta *m);
 
 /* Write a checkpoint (parallel HDF5) to path: under path.tmp, renamed
  * by rank 0 once every rank closed it and it is on disk. The solution is

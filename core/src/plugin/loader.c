@@ -7,6 +7,8 @@
  * crash when its code went away under them. */
 #include "plugin/plugin-impl.h"
 
+#include <frx/extension.h>
+
 #include <dirent.h>
 #include <dlfcn.h>
 #include <elf.h>
@@ -32,6 +34,7 @@ struct frx_plugin {
     frx_plugin_desc desc;     /* the plugin's, normalised (see take_struct) */
     frx_backend_ops backend;
     frx_solver_ops solver;
+    frx_extension_ops extension;
     struct frx_plugin *next;
 };
 
@@ -410,11 +413,13 @@ static int check_desc(const char *path, const frx_plugin_desc *d,
     int r = check_name(path, d->name, file_name);
     if (r)
         return r;
-    if (d->kind != FRX_PLUGIN_BACKEND && d->kind != FRX_PLUGIN_SOLVER)
+    if (d->kind != FRX_PLUGIN_BACKEND && d->kind != FRX_PLUGIN_SOLVER &&
+        d->kind != FRX_PLUGIN_EXTENSION)
         return frx_error(FRX_EPLUGIN,
                          "plugin %s: unknown kind %u (expected "
-                         "FRX_PLUGIN_BACKEND or FRX_PLUGIN_SOLVER): rebuild "
-                         "the plugin against this frx",
+                         "FRX_PLUGIN_BACKEND, FRX_PLUGIN_SOLVER or "
+                         "FRX_PLUGIN_EXTENSION): rebuild the plugin against "
+                         "this frx",
                          path, (unsigned)d->kind);
     return FRX_OK;
 }
@@ -432,6 +437,33 @@ static const frx_solver_ops *desc_solver(const frx_plugin_desc *d)
     const frx_solver_ops *ops =
         HAS_FIELD(frx_plugin_desc, solver, d->size) ? d->solver : NULL;
     return ops && HAS_FIELD(frx_solver_ops, size, ops->size) ? ops : NULL;
+}
+
+static const frx_extension_ops *desc_extension(const frx_plugin_desc *d)
+{
+    const frx_extension_ops *ops =
+        HAS_FIELD(frx_plugin_desc, extension, d->size) ? d->extension : NULL;
+    return ops && HAS_FIELD(frx_extension_ops, size, ops->size) ? ops : NULL;
+}
+
+/* The extension interface has its own version (extension.h): an
+ * extension built for another major is refused, as is one without ops
+ * or without create and destroy. */
+static int check_extension(const char *path, const frx_extension_ops *ops)
+{
+    if (!ops || !HAS_FIELD(frx_extension_ops, destroy, ops->size) ||
+        !ops->create || !ops->destroy)
+        return frx_error(FRX_EPLUGIN, "plugin %s: an extension without "
+                         "extension ops (create and destroy): set "
+                         ".extension in its descriptor", path);
+    if (ops->api_major != FRX_EXTENSION_API_MAJOR)
+        return frx_error(FRX_EPLUGIN, "plugin %s was built for frx "
+                         "extension API %u.%u but this frx has extension "
+                         "API %d.%d: rebuild the plugin against this frx",
+                         path, (unsigned)ops->api_major,
+                         (unsigned)ops->api_minor, FRX_EXTENSION_API_MAJOR,
+                         FRX_EXTENSION_API_MINOR);
+    return FRX_OK;
 }
 
 /* The solver interface has its own version: a plugin built for another
@@ -467,8 +499,11 @@ static int make_plugin(const char *path, const char *real, lt_dlhandle h,
     if (d->kind == FRX_PLUGIN_BACKEND && !backend)
         return frx_error(FRX_EPLUGIN, "plugin %s: a backend without backend "
                          "ops: set .backend in its descriptor", path);
-    int rc = d->kind == FRX_PLUGIN_SOLVER ? check_solver_api(path, solver)
-                                          : FRX_OK;
+    const frx_extension_ops *extension = desc_extension(d);
+    int rc = d->kind == FRX_PLUGIN_SOLVER      ? check_solver_api(path, solver)
+             : d->kind == FRX_PLUGIN_EXTENSION ? check_extension(path,
+                                                                 extension)
+                                               : FRX_OK;
     if (rc)
         return rc;
 
@@ -484,9 +519,13 @@ static int make_plugin(const char *path, const char *real, lt_dlhandle h,
     TAKE_STRUCT(&p->desc, d, frx_plugin_desc);
     p->desc.backend = NULL;
     p->desc.solver = NULL;
+    p->desc.extension = NULL;
     if (d->kind == FRX_PLUGIN_BACKEND) {
         TAKE_STRUCT(&p->backend, backend, frx_backend_ops);
         p->desc.backend = &p->backend;
+    } else if (d->kind == FRX_PLUGIN_EXTENSION) {
+        TAKE_STRUCT(&p->extension, extension, frx_extension_ops);
+        p->desc.extension = &p->extension;
     } else if (solver) {
         TAKE_STRUCT(&p->solver, solver, frx_solver_ops);
         p->desc.solver = &p->solver;

@@ -73,6 +73,8 @@ int frx__rhs(frx_solver *s, double t, int u, int f)
         rc = frx__solver_leave(s, old, rc);
         return rc ? rc : frx_graph_commit(*g);
     }
+    s->stage++; /* where an extension's host node asks (frx_ext_stage) */
+    s->stage_t = t;
     int rc = frx__solver_set_time(s, t);
     if (!rc)
         rc = frx_graph_run(*g);

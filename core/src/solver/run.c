@@ -79,8 +79,11 @@ static int write_due(frx_solver *s, int at_end)
 {
     uint64_t st = s->step;
     int rc = FRX_OK;
-    if (s->set.out_every && (st % s->set.out_every == 0) != at_end)
+    if (s->set.out_every && (st % s->set.out_every == 0) != at_end) {
         rc = frx__output_write(s);
+        if (rc == FRX_OK)
+            rc = frx__ext_hook(s, FRX__EXT_OUTPUT);
+    }
     if (rc == FRX_OK && s->set.ckpt_every &&
         (st % s->set.ckpt_every == 0) != at_end)
         rc = frx__checkpoint_write(s);
@@ -163,6 +166,7 @@ static int step(frx_solver *s)
         if (rc)
             return rc;
         frx__comm_set_context(s->comm, s->step + 1, s->t);
+        s->stage = -1, s->stage_step = s->step;
         if ((rc = frx__scheme_step(s, dt)))
             return frx__fatal(s->mpi, rc, s->step + 1, s->t, "a step");
         if (s->set.scheme == FRX__RK45 &&
@@ -250,7 +254,14 @@ int frx_solver_run(frx_solver *s, frx_run_stats *stats)
     s->out_from = step0, s->out_first = UINT64_MAX;
     s->rejected = 0;
     struct frx__progress pr;
-    int rc = step0 == 0 && s->set.out_every ? frx__output_write(s) : FRX_OK;
+    int rc = frx__ext_loaded(s); /* a restart's extension states */
+    if (rc == FRX_OK)
+        rc = frx__ext_hook(s, FRX__EXT_INITIAL);
+    if (rc == FRX_OK && step0 == 0 && s->set.out_every) {
+        rc = frx__output_write(s);
+        if (rc == FRX_OK)
+            rc = frx__ext_hook(s, FRX__EXT_OUTPUT);
+    }
     if (rc == FRX_OK && step0 == 0 && s->set.png_every)
         rc = frx__picture_out(s, 0);
     double w0 = frx__now();
@@ -258,8 +269,12 @@ int frx_solver_run(frx_solver *s, frx_run_stats *stats)
     frx__profile_active(s->be, 1); /* the loop's time, as wall's */
     while (rc == FRX_OK && !finished(s)) {
         rc = step(s);
+        if (rc == FRX_OK && s->nexts) /* what their RHS nodes recorded */
+            rc = frx__ext_failed(s);
         if (rc == FRX_OK)
             rc = run_checks(s);
+        if (rc == FRX_OK && s->nexts) /* before a checkpoint saves them */
+            rc = frx__ext_hook(s, FRX__EXT_STEP);
         if (rc == FRX_OK)
             rc = write_due(s, 0);
         frx__progress_step(&pr, s);
@@ -271,6 +286,8 @@ int frx_solver_run(frx_solver *s, frx_run_stats *stats)
     frx__progress_end(&pr, s);
     if (rc == FRX_OK) /* not timed: the solver's own output */
         rc = frx__solver_finish(s);
+    if (rc == FRX_OK && s->nexts)
+        rc = frx__ext_hook(s, FRX__EXT_FINISH);
     if (rc == FRX_OK && stats) {
         fill_stats(s, stats, step0, wall);
         if (FRX_SIZE_HOLDS(frx_run_stats, stats, l2_cap) && stats->l2)

@@ -227,6 +227,47 @@ int frx__outputs_check(const frx_solver *s, int fresh)
     return rc;
 }
 
+/* The extensions' states for a checkpoint: each saves on every rank,
+ * and rank 0's bytes go to every rank (parallel HDF5 writes attributes
+ * collectively, alike everywhere). Agreed. */
+static int ext_states(frx_solver *s, struct frx__ckpt_meta *m)
+{
+    size_t n = frx__ext_count(s);
+    if (!n)
+        return FRX_OK;
+    m->ext_names = calloc(n, sizeof *m->ext_names);
+    m->ext_data = calloc(n, sizeof *m->ext_data);
+    m->ext_len = calloc(n, sizeof *m->ext_len);
+    int rc = m->ext_names && m->ext_data && m->ext_len
+                 ? FRX_OK
+                 : frx_error(FRX_ENOMEM, "out of memory for a checkpoint");
+    m->next = rc ? 0 : n;
+    for (size_t i = 0; i < m->next; i++) {
+        m->ext_names[i] = (char *)frx__ext_name(s, i);
+        int r = rc ? rc : frx__ext_save(s, i, &m->ext_data[i],
+                                        &m->ext_len[i]);
+        char what[300];
+        snprintf(what, sizeof what, "step %llu: extension '%s' (save)",
+                 (unsigned long long)s->step, m->ext_names[i]);
+        if ((rc = frx__agree(s->mpi, r, what)))
+            continue;
+        unsigned long long len = m->ext_len[i];
+        MPI_Bcast(&len, 1, MPI_UNSIGNED_LONG_LONG, 0, s->mpi);
+        if (s->rank) {
+            free(m->ext_data[i]);
+            m->ext_data[i] = malloc(len ? len : 1);
+            m->ext_len[i] = len;
+        }
+        rc = frx__agree(s->mpi, m->ext_data[i] || !len
+                                    ? FRX_OK
+                                    : frx_error(FRX_ENOMEM, "out of memory"),
+                        what);
+        if (!rc && len)
+            MPI_Bcast(m->ext_data[i], (int)len, MPI_BYTE, 0, s->mpi);
+    }
+    return rc;
+}
+
 int frx__checkpoint_write(frx_solver *s)
 {
     struct frx__io_fields f;
@@ -244,7 +285,14 @@ int frx__checkpoint_write(frx_solver *s)
         const char *file = frx_config_file(s->cfg);
         m.case_text = frx__config_text(s->cfg, &len);
         m.case_file = file && realpath(file, abs) ? abs : file;
-        rc = frx__ckpt_write(s->mpi, path, &m, &f);
+        rc = ext_states(s, &m);
+        if (rc == FRX_OK)
+            rc = frx__ckpt_write(s->mpi, path, &m, &f);
+        for (size_t i = 0; i < m.next; i++)
+            free(m.ext_data[i]);
+        free(m.ext_names);
+        free(m.ext_data);
+        free(m.ext_len);
     }
     free_fields(&f);
     return rc;
@@ -270,6 +318,11 @@ int frx__checkpoint_read(frx_solver *s, const char *path)
     free_fields(&f);
     if (rc)
         return rc;
+    /* the extensions' states, for the start of the run */
+    s->ckpt_next = m.next;
+    s->ckpt_ext_names = m.ext_names;
+    s->ckpt_ext_data = m.ext_data;
+    s->ckpt_ext_len = m.ext_len;
     s->t = m.t;
     s->dt = s->set.pi || !(s->set.dt > 0) ? m.dt : s->set.dt;
     s->step = m.step;

@@ -83,6 +83,21 @@ struct frx_solver {
     uint64_t out_from, out_first;
     double errprev, errlast;
     int dry; /* a pass that prepares kernels and graphs, runs nothing */
+    /* extension plugins (ext.c): what the solver publishes, and them */
+    struct frx_extend *extend;
+    struct frx_ext **exts;
+    size_t nexts;
+    /* the RHS evaluation under way: its stage in the step, the step it
+     * belongs to (the one before), its time */
+    int stage;
+    uint64_t stage_step;
+    double stage_t;
+    /* a restart's extension states, until frx__ext_loaded hands them
+     * over (ckpt_ext_* as frx__ckpt_meta's ext_*) */
+    size_t ckpt_next;
+    char **ckpt_ext_names;
+    void **ckpt_ext_data;
+    size_t *ckpt_ext_len;
 };
 
 /* calls.c. Each call into the plugin runs in its kernel namespace:
@@ -137,6 +152,28 @@ int frx__core_kernel(frx_solver *s, const char *name, const char *args,
                      const char *body, int ndim);
 
 /* ------------------------------------------------------ output and norms */
+
+/* ext.c: extension plugins. open: the case's `extensions` found, and
+ * the solver's side (s->extend), before the solver's create; create:
+ * each created (its RHS places checked against the solver's), after
+ * it; hook: one of the hooks below of each, agreed; failed: what an
+ * extension's host node recorded with frx_ext_fail, agreed; close:
+ * every extension destroyed, then the solver's side. */
+enum { FRX__EXT_INITIAL, FRX__EXT_STEP, FRX__EXT_OUTPUT, FRX__EXT_FINISH };
+int frx__ext_open(frx_solver *s);
+int frx__ext_create(frx_solver *s);
+int frx__ext_hook(frx_solver *s, int which);
+int frx__ext_failed(frx_solver *s);
+void frx__ext_close(frx_solver *s);
+/* For checkpoints: extension i's name and its state, saved and loaded. */
+/* At the start of a run: a restart's states to their extensions (load;
+ * an extension the checkpoint has no state of starts afresh, said at
+ * log level warn). Agreed. */
+int frx__ext_loaded(frx_solver *s);
+size_t frx__ext_count(const frx_solver *s);
+const char *frx__ext_name(const frx_solver *s, size_t i);
+int frx__ext_save(frx_solver *s, size_t i, void **data, size_t *len);
+int frx__ext_load(frx_solver *s, size_t i, const void *data, size_t len);
 
 int frx__output_write(frx_solver *s);
 /* The picture of output.png.var (docs/output.md): as

@@ -341,6 +341,8 @@ static int needs_mesh(const frx_solver *s, const char *restart)
 static int create_stages(frx_solver *s, const char *restart)
 {
     int rc = frx__agree(s->mpi, find_plugin(s), "solver start-up");
+    if (!rc) /* found before the solver's create, which publishes */
+        rc = frx__agree(s->mpi, frx__ext_open(s), "the extensions");
     if (rc)
         return rc;
     frx_solver_init init = {
@@ -348,7 +350,8 @@ static int create_stages(frx_solver *s, const char *restart)
         .config = s->cfg,
         .options = frx_cfg_get(frx_config_root(s->cfg), "solver"),
         .mesh = s->mesh, .t0 = s->set.t0, .dt = s->set.dt,
-        .t_end = s->set.t_end, .restart = restart != NULL};
+        .t_end = s->set.t_end, .restart = restart != NULL,
+        .extend = s->extend};
     s->info.size = sizeof s->info;
     const char *old = frx__solver_enter(s);
     rc = frx__solver_leave(s, old, s->ops->create(&init, &s->info, &s->state));
@@ -362,6 +365,8 @@ static int create_stages(frx_solver *s, const char *restart)
     rc = frx__agree(s->mpi, check_info(s), "the solver's info");
     if (!rc)
         rc = frx__agree(s->mpi, make_registers(s), "the registers");
+    if (!rc) /* before the graphs, which their RHS nodes join */
+        rc = frx__agree(s->mpi, frx__ext_create(s), "the extensions");
     if (!rc)
         rc = frx__agree(s->mpi, needs_mesh(s, restart), "the output");
     if (!rc)
@@ -457,6 +462,8 @@ void frx_solver_destroy(frx_solver *s)
     for (size_t b = 0; s->errest && b < nb; b++)
         frx_kernel_destroy(s->errest[b]);
     frx__lincomb_free(s->lc);
+    /* the extensions before the solver whose objects they hold */
+    frx__ext_close(s);
     /* the solver first: its kernels and graphs use the registers */
     if (s->created) {
         const char *old = frx__solver_enter(s);

@@ -298,6 +298,9 @@ int fr_system_build_rhs(fr_system *s, frx_matrix *const *u,
                         frx_matrix *const *f, frx_graph *g)
 {
     int rc = FRX_OK;
+    /* an extension at after-exchange-waits sees the solution at every
+     * interface before any common flux: the peers waited for first */
+    int early = frx_extend_wants(s->extend, "after-exchange-waits");
     /* the solution at the flux points, then off to the peers */
     for (size_t i = 0; i < s->nblocks && !rc; i++)
         rc = product(s, g, s->blk[i].m0, u[i], s->blk[i].ufp, 0);
@@ -310,6 +313,12 @@ int fr_system_build_rhs(fr_system *s, frx_matrix *const *u,
             !(rc = frx_graph_add_pack(g, fs->sendxv, NULL, 0, NULL)))
             rc = frx_graph_add_send(g, s->comm, fs->send_id, NULL, 0, NULL);
     }
+    for (size_t i = 0; i < s->nfaces && !rc && early; i++)
+        if (s->faces[i].kind == FR_FACES_PEER)
+            rc = frx_graph_add_wait(g, s->comm, s->faces[i].recv_id, NULL, 0,
+                                    NULL);
+    if (!rc && early)
+        rc = frx_extend_rhs(s->extend, "after-exchange-waits", g, u, f);
     /* element interiors while the messages travel */
     for (size_t i = 0; i < s->nblocks && !rc; i++)
         rc = stretches(s, g, i, u[i], f[i], 0, PARTS_ALL);
@@ -324,11 +333,14 @@ int fr_system_build_rhs(fr_system *s, frx_matrix *const *u,
         rc = stretches(s, g, i, u[i], f[i], 1, PARTS_OFF_PEERS);
     for (size_t i = 0; i < s->nfaces && !rc; i++) {
         struct fr_faces *fs = &s->faces[i];
-        if (fs->kind == FR_FACES_PEER &&
-            !(rc = frx_graph_add_wait(g, s->comm, fs->recv_id, NULL, 0,
-                                      NULL)))
+        if (fs->kind == FR_FACES_PEER && !early)
+            rc = frx_graph_add_wait(g, s->comm, fs->recv_id, NULL, 0, NULL);
+        if (fs->kind == FR_FACES_PEER && !rc)
             rc = frx_graph_add_kernel(g, fs->k, NULL, 0, NULL);
     }
+    /* every interface's common flux is in ufp now */
+    if (!rc)
+        rc = frx_extend_rhs(s->extend, "after-common-fluxes", g, u, f);
     for (size_t i = 0; i < s->nblocks && !rc; i++)
         rc = stretches(s, g, i, u[i], f[i], 1, PARTS_AT_PEERS);
     for (size_t i = 0; i < s->nfaces && !rc; i++)

@@ -9,6 +9,7 @@
 #include <frx/fr/system.h>
 
 #include <frx/comm.h>
+#include <frx/extension.h>
 #include <frx/mesh.h>
 
 /* One block of elements of one type (the mesh's block of that index). */
@@ -48,12 +49,12 @@ struct fr_bc {
                                     * <name>", for the kind's check */
 };
 
-enum fr_face_kind { FR_FACES_INT = 1, FR_FACES_PEER, FR_FACES_BC };
+enum fr__faces_kind { FR_FACES_INT = 1, FR_FACES_PEER, FR_FACES_BC };
 
 /* One set of faces served by one kernel: the interior faces, the faces
  * shared with one peer rank, or the faces of one boundary. */
 struct fr_faces {
-    int kind;                      /* enum fr_face_kind */
+    int kind;                      /* enum fr__faces_kind */
     size_t nfaces, n;              /* faces and flux points */
     size_t *pt_src;                /* interior: each point's place in the
                                     * mesh's faces (face * nfp + point
@@ -95,6 +96,9 @@ struct fr_wave {
 struct fr_system {
     frx_backend *be;
     frx_comm *comm;
+    struct frx_extend *extend;     /* for extension plugins (extension.h) */
+    fr_face_set *sets;             /* the face sets as extensions see
+                                    * them (nfaces, built at publish) */
     int ndims, order;
     double t0;
     fr_physics phys;
@@ -159,6 +163,9 @@ int fr__field_fill(fr_system *s, const struct fr_blk *b, int initial,
 int fr__build_faces(fr_system *s, const frx_mesh *mesh);
 int fr__finish_faces(fr_system *s);
 void fr__free_faces(fr_system *s);
+
+/* sys_publish.c: the handles and RHS places extensions see. */
+int fr__publish(fr_system *s);
 
 /* sys_util.c: keep k until the system goes (destroyed here if it
  * cannot be kept). */

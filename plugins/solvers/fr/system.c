@@ -343,6 +343,8 @@ int fr_system_create_v(int api_major, int api_minor, size_t physics_size,
     s->be = init->backend;
     s->comm = init->comm;
     s->t0 = init->t0;
+    s->extend = FRX_SIZE_HOLDS(frx_solver_init, init, extend) ? init->extend
+                                                             : NULL;
     MPI_Comm mc = frx_comm_mpi(init->comm);
     if (!rc)
         rc = check_physics(&s->phys);
@@ -362,6 +364,8 @@ int fr_system_create_v(int api_major, int api_minor, size_t physics_size,
      * returns the same status and the solver's next collective step is
      * taken by all or none */
     rc = fr__finish_faces(s);
+    if (!rc)
+        rc = fr__publish(s);
     if (!rc)
         rc = fill_info(s, info);
     return fr_agree_setup(mc, rc, what);
@@ -402,6 +406,7 @@ void fr_system_destroy(fr_system *s)
     fr__free_bcs(s);
     free(s->vars);
     free(s->infos);
+    free(s->sets);
     free(s);
 }
 

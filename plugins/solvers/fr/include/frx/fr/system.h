@@ -233,6 +233,55 @@ FR_EXTERN int fr_system_exact(fr_system *s, double t, size_t n,
 FR_EXTERN int fr_system_max_dt(fr_system *s, frx_matrix *const *u, double cfl,
                                double *dt);
 
+/* ------------------------------------------ for extensions (FR 1.1) */
+
+/* One set of faces the system serves with one kernel, as extension
+ * plugins see it (read only, valid until destroy). Point i of ul meets
+ * point i of ur (interior) or of recv (peer): the system lists them so
+ * (docs/fr.md, "What it builds"). */
+enum fr_face_kind {
+    FR_FACE_INTERIOR = 1, /* interior faces, periodic pairs included */
+    FR_FACE_PEER = 2,     /* faces shared with one peer rank */
+    FR_FACE_BOUNDARY = 3  /* the faces of one boundary */
+};
+
+typedef struct fr_face_set {
+    uint32_t size;
+    int kind;              /* enum fr_face_kind */
+    int peer;              /* FR_FACE_PEER: the peer's rank */
+    const char *boundary;  /* FR_FACE_BOUNDARY: its name */
+    size_t nfaces, n;      /* faces, and flux points (n / nfaces a face) */
+    /* FR_FACE_INTERIOR: point i's place in the mesh's interior faces
+     * (face * nfp + k, k along the l side's face); else NULL (points in
+     * the order of the mesh's faces of the set) */
+    const size_t *pt_src;
+    /* the solution at the flux points (nvars a point): this side, and
+     * the other side of interior faces (each RHS writes the common flux
+     * over them: see the RHS places) */
+    frx_view *ul, *ur;
+    /* FR_FACE_PEER: the peer's flux points in our order, received every
+     * RHS, and our side in the peer's order, packed and sent */
+    frx_xchg_matrix *recv;
+    frx_xchg_view *send;
+    /* where the physics has auxiliary fields (a base flow): the live
+     * fields at the flux points (views of auxfp), their xchg views
+     * (auxr_xv of a peer set: our side in the peer's order), and the
+     * copies saved at t = 0 that the interface kernels read */
+    frx_view *auxl, *auxr;
+    frx_xchg_view *auxl_xv, *auxr_xv;
+    frx_xchg_matrix *al, *ar;
+} fr_face_set;
+
+FR_EXTERN size_t fr_system_nface_sets(const fr_system *s);
+FR_EXTERN const fr_face_set *fr_system_face_set(const fr_system *s,
+                                                size_t i);
+/* The solution (u's register: none; flux points: ufp) and auxiliary
+ * fields of block blk at the flux points (nfpts x nvars, nfpts x naux). */
+FR_EXTERN frx_matrix *fr_system_ufp(const fr_system *s, size_t blk);
+FR_EXTERN frx_matrix *fr_system_auxfp(const fr_system *s, size_t blk);
+/* The physics the system was made with (its copy). */
+FR_EXTERN const fr_physics *fr_system_physics(const fr_system *s);
+
 /* What a physics plugin may read back (valid until destroy). */
 FR_EXTERN frx_backend *fr_system_backend(const fr_system *s);
 FR_EXTERN int fr_system_order(const fr_system *s);
