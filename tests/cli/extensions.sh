@@ -11,12 +11,13 @@
 #       steps, its jumps are not all zero; on openmp 2 ranks, a second
 #       item of the same plugin (its own file) writes the same rows.
 #       77 where BACKEND cannot start.
-#   baseflow NP CORRUPT [PARTITION]  lee's shear flow with its built-in
-#       base-flow check, then with the check off and
-#       examples/extension-baseflow-check attached: the same exit status
-#       and the same messages (each rank's verdict; at t = 0, exactly 0
-#       on every rank), with FRX_TEST_CORRUPT_BASEFLOW=CORRUPT (none: no
-#       damage) and partition.method PARTITION.
+#   baseflow BACKEND NP CORRUPT [PARTITION]  lee's shear flow on
+#       BACKEND with its built-in base-flow check, then with the check
+#       off and examples/extension-baseflow-check attached: the same exit
+#       status and the same messages (each rank's verdict; at t = 0,
+#       exactly 0 on every rank), with FRX_TEST_CORRUPT_BASEFLOW=CORRUPT
+#       (none: no damage) and partition.method PARTITION. 77 where
+#       BACKEND cannot start.
 #   refusals  every refusal of docs/plugins.md's list, each with its
 #       message (and frx config check's), nothing written.
 #   restart  a probe's state saved in a checkpoint and restored: a run
@@ -128,8 +129,10 @@ jump)
     done
     ;;
 baseflow)
-    np=$1 corrupt=$2 part=${3:-}
-    cp "$src/tests/data/lee/shear.yaml" builtin.yaml
+    be=$1 np=$2 corrupt=$3 part=${4:-}
+    sed "s/backend: {name: openmp,/backend: {name: $be,/" \
+        "$src/tests/data/lee/shear.yaml" > builtin.yaml
+    grep -q "name: $be," builtin.yaml || fail "shear.yaml names no backend"
     [ -z "$part" ] || echo "partition: {method: $part}" >> builtin.yaml
     sed 's/baseflow-check: true/baseflow-check: false/' builtin.yaml > ext.yaml
     printf 'extensions:\n  - {name: baseflow-check, every: 5}\n' >> ext.yaml
@@ -139,6 +142,7 @@ baseflow)
         FRX_LOG=info run "$np" $c.yaml
         echo "exit $?" > $c.txt
         cat out.txt
+        grep -q "cannot start" out.txt && exit 77
         # the verdicts: each rank's reason, each rank's check at t = 0
         grep -E '^  rank [0-9]+: |saved - live' out.txt |
             sed 's/^\[frx [0-9]*\/[0-9]*\] info: //' | sort >> $c.txt
@@ -154,7 +158,7 @@ baseflow)
         grep -q "^  rank [0-9]*: lee: base-flow check: the base flow saved at t = 0 is not the live one on " ext.txt ||
             fail "no rank named the damage"
     fi
-    echo "extensions.sh: $np rank(s), FRX_TEST_CORRUPT_BASEFLOW=$corrupt: the same verdicts"
+    echo "extensions.sh: $np rank(s), $be, FRX_TEST_CORRUPT_BASEFLOW=$corrupt: the same verdicts"
     ;;
 refusals)
     base="backend: {name: openmp, precision: double}

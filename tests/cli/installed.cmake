@@ -95,12 +95,12 @@ set_tests_properties(picture-read-back PROPERTIES TIMEOUT 300
 # The FR SDK from outside: examples/physics-shallow-water, built against
 # the installed prefix by installed-prefix, run by the installed frx
 # (cli/shallow-water.sh): a lake at rest stays at rest to round-off (2
-# ranks openmp, 1 rank opencl), and the manufactured solution converges
-# at order >= p + 0.8 for p = 1..4.
+# and 3 ranks openmp, 1 and 2 ranks opencl), and the manufactured
+# solution converges at order >= p + 0.8 for p = 1..4.
 set(FRX_SW_RUN sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/shallow-water.sh)
 set(FRX_SW_ARGS ${MPIEXEC_EXECUTABLE} ${FRX_INSTALLED_DIR}/prefix
   ${FRX_INSTALLED_DIR}/sw ${PROJECT_SOURCE_DIR}/examples/physics-shallow-water)
-foreach(run "2 openmp" "1 opencl")
+foreach(run "2 openmp" "3 openmp" "1 opencl" "2 opencl")
   string(REPLACE " " ";" run "${run}")
   list(GET run 0 np)
   list(GET run 1 be)
