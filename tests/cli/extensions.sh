@@ -41,30 +41,8 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 export TMPDIR="$tmp" OMP_NUM_THREADS=1
 export FRX_PLUGIN_PATH="$dir/jump:$dir/bfc:$fixtures"
-fail() { echo "extensions.sh: FAIL: $*"; exit 1; }
-
-# run NP CASE [ARGS]: frx run on NP ranks, its output (both streams) in
-# out.txt; its exit status
-run() {
-    np=$1
-    shift
-    "$mpiexec" -n "$np" "$frx" run "$@" > out.txt 2>&1
-}
-
-# expect RC PATTERN...: the last run ended with status RC (0 or not 0),
-# and out.txt has a line matching each extended regular expression
-expect() {
-    want=$1
-    shift
-    if { [ "$want" = 0 ] && [ "$rc" != 0 ]; } ||
-        { [ "$want" != 0 ] && [ "$rc" = 0 ]; }; then
-        cat out.txt
-        fail "exit status $rc, expected $want"
-    fi
-    for pat; do
-        grep -Eq -- "$pat" out.txt || { cat out.txt; fail "no line /$pat/"; }
-    done
-}
+me=extensions.sh
+. "$src/tests/cli/runlib.sh"
 
 # csv_agree A B: the same rows, every number within 1e-12 (relative,
 # floor 1e-15)
@@ -217,7 +195,7 @@ solver: {name: ode, points: 2}"
         "^both.yaml:[0-9]+:12: extensions: no plugin 'no-such-thing'" \
         "^frx: both.yaml has 2 errors"
     mk badapi "$euler" "{name: probe-badapi}"
-    refused badapi 1 "extensions: plugin $fixtures/frx-probe-badapi.so was built for frx extension API 99.0 but this frx has extension API 1[.][0-9]+: rebuild the plugin against this frx"
+    refused badapi 1 "extensions: plugin $fixtures/frx-probe-badapi.so was built for frx extension API 99[.][0-9]+ but this frx has extension API 1[.][0-9]+: rebuild the plugin against this frx"
     mk notext "$euler" "{name: ode}"
     refused notext 1 "extensions: plugin $fixtures/frx-ode.so is a solver, not an extension"
     # the handle and the place: said by the solver, which knows

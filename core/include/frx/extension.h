@@ -28,7 +28,7 @@ extern "C" {
 #endif
 
 #define FRX_EXTENSION_API_MAJOR 1
-#define FRX_EXTENSION_API_MINOR 0
+#define FRX_EXTENSION_API_MINOR 1
 
 /* ------------------------------------------------------ the solver side */
 
@@ -112,6 +112,12 @@ FRX_EXTERN int frx_ext_fail(frx_ext *e, int code, const char *fmt, ...)
  * In create. */
 FRX_EXTERN int frx_ext_claim_file(frx_ext *e, const char *path);
 
+/* API 1.1: a short text (at most 120 characters) that rank 0's progress
+ * line shows after its own ("res 1.2e-05"), until set again; "" or NULL
+ * clears it. Called on rank 0 it is enough. */
+FRX_EXTERN int frx_ext_progress(frx_ext *e, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* Where a run stands, for the hooks. */
 typedef struct frx_ext_now {
     uint32_t size;
@@ -153,6 +159,10 @@ typedef struct frx_extension_ops {
     int (*load)(void *state, const void *data, size_t len);
     /* after the last step and its output */
     int (*finish)(void *state, const frx_ext_now *now);
+    /* API 1.1: before each step that ends on an `every`-th one (step n
+     * about to be taken where n % every == 0), with the state it starts
+     * from: to keep u for a difference over one step (a residual) */
+    int (*ahead)(void *state, const frx_ext_now *now);
 } frx_extension_ops;
 
 #ifdef __cplusplus

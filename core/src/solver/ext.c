@@ -47,6 +47,7 @@ struct frx_ext {
     char *fail_msg;
     char **files;
     size_t nfiles;
+    char progress[128];          /* frx_ext_progress's text */
 };
 
 /* ------------------------------------------------------ calling into it */
@@ -417,7 +418,9 @@ static int now_hook(frx_solver *s, frx_ext *e, int which,
                     const frx_ext_now *now)
 {
     int (*const fns[])(void *, const frx_ext_now *) = {
-        e->ops->initial, e->ops->step, e->ops->output, e->ops->finish};
+        e->ops->initial, e->ops->step, e->ops->output, e->ops->finish,
+        FRX_SIZE_HOLDS(frx_extension_ops, e->ops, ahead) ? e->ops->ahead
+                                                         : NULL};
     (void)s;
     return fns[which] ? fns[which](e->state, now) : FRX_OK;
 }
@@ -425,13 +428,15 @@ static int now_hook(frx_solver *s, frx_ext *e, int which,
 int frx__ext_hook(frx_solver *s, int which)
 {
     static const char *const names[] = {"initial", "step", "output",
-                                        "finish"};
+                                        "finish", "ahead"};
     frx_ext_now now = {.size = sizeof now, .t = s->t, .dt = s->dt,
                        .step = s->step, .u = s->reg[s->ucur]};
     int rc = FRX_OK;
     for (size_t i = 0; i < s->nexts && !rc; i++) {
         frx_ext *e = s->exts[i];
         if (which == FRX__EXT_STEP && s->step % e->every)
+            continue;
+        if (which == FRX__EXT_AHEAD && (s->step + 1) % e->every)
             continue;
         const char *old = enter(e);
         int r = leave(e, old, now_hook(s, e, which, &now));
@@ -442,6 +447,29 @@ int frx__ext_hook(frx_solver *s, int which)
         rc = frx__agree(s->mpi, r, what);
     }
     return rc;
+}
+
+int frx_ext_progress(frx_ext *e, const char *fmt, ...)
+{
+    if (!e)
+        return frx_error(FRX_EINVAL, "frx_ext_progress: NULL extension");
+    e->progress[0] = '\0';
+    if (!fmt)
+        return FRX_OK;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->progress, 121, fmt, ap); /* cut at 120 characters */
+    va_end(ap);
+    return FRX_OK;
+}
+
+void frx__ext_progress(const frx_solver *s, char *buf, size_t n)
+{
+    size_t at = strlen(buf);
+    for (size_t i = 0; i < s->nexts && at + 1 < n; i++)
+        if (s->exts[i]->progress[0])
+            at += (size_t)snprintf(buf + at, n - at, "  %s",
+                                   s->exts[i]->progress);
 }
 
 int frx__ext_failed(frx_solver *s)

@@ -48,6 +48,7 @@ static void line(const struct frx__progress *p, const frx_solver *s,
     snprintf(buf, n, "step %llu  t %.6g  dt %.4g  wall %s  ETA %s",
              (unsigned long long)s->step, s->t, s->dt, hms(wall, w, sizeof w),
              f > 0 ? hms(wall * (1 - f) / f, eta, sizeof eta) : "--:--");
+    frx__ext_progress(s, buf, n);
 }
 
 void frx__progress_start(struct frx__progress *p, const frx_solver *s)
@@ -66,7 +67,7 @@ void frx__progress_start(struct frx__progress *p, const frx_solver *s)
 
 void frx__progress_step(struct frx__progress *p, const frx_solver *s)
 {
-    char buf[256];
+    char buf[512];
     if (p->mode == FRX__PROGRESS_LINES &&
         s->step % s->set.progress_every == 0) {
         line(p, s, buf, sizeof buf);
@@ -83,7 +84,7 @@ void frx__progress_step(struct frx__progress *p, const frx_solver *s)
 
 void frx__progress_end(struct frx__progress *p, const frx_solver *s)
 {
-    char buf[256];
+    char buf[512];
     if (p->mode == FRX__PROGRESS_INPLACE) {
         line(p, s, buf, sizeof buf);
         fprintf(stderr, "\r%-79s\n", buf);

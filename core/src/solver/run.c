@@ -268,7 +268,10 @@ int frx_solver_run(frx_solver *s, frx_run_stats *stats)
     frx__progress_start(&pr, s);
     frx__profile_active(s->be, 1); /* the loop's time, as wall's */
     while (rc == FRX_OK && !finished(s)) {
-        rc = step(s);
+        if (s->nexts) /* those that keep the state a step starts from */
+            rc = frx__ext_hook(s, FRX__EXT_AHEAD);
+        if (rc == FRX_OK)
+            rc = step(s);
         if (rc == FRX_OK && s->nexts) /* what their RHS nodes recorded */
             rc = frx__ext_failed(s);
         if (rc == FRX_OK)

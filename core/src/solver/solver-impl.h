@@ -159,11 +159,15 @@ int frx__core_kernel(frx_solver *s, const char *name, const char *args,
  * it; hook: one of the hooks below of each, agreed; failed: what an
  * extension's host node recorded with frx_ext_fail, agreed; close:
  * every extension destroyed, then the solver's side. */
-enum { FRX__EXT_INITIAL, FRX__EXT_STEP, FRX__EXT_OUTPUT, FRX__EXT_FINISH };
+enum { FRX__EXT_INITIAL, FRX__EXT_STEP, FRX__EXT_OUTPUT, FRX__EXT_FINISH,
+       FRX__EXT_AHEAD };
 int frx__ext_open(frx_solver *s);
 int frx__ext_create(frx_solver *s);
 int frx__ext_hook(frx_solver *s, int which);
 int frx__ext_failed(frx_solver *s);
+/* The progress texts of the extensions (frx_ext_progress), appended to
+ * buf. */
+void frx__ext_progress(const frx_solver *s, char *buf, size_t n);
 void frx__ext_close(frx_solver *s);
 /* For checkpoints: extension i's name and its state, saved and loaded. */
 /* At the start of a run: a restart's states to their extensions (load;

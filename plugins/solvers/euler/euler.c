@@ -38,6 +38,9 @@ static const frx_option options[] = {
 };
 
 static const char *const var_names[] = {"rho", "rhou", "rhov", "E"};
+/* What analysis plugins offer beside them (fr_physics.derived): the
+ * velocity and the pressure. */
+static const char *const derived_names[] = {"u", "v", "p"};
 
 /* A free stream (rho, u, v, p) needs rho > 0 and p > 0 at every point
  * (at the start: values in t are checked there): else the ghost state
@@ -153,6 +156,12 @@ static int euler_create(const frx_solver_init *init, frx_solver_info *info,
         .exact = euler_fields_has_exact(s->fields) ? exact_cb : NULL,
         .initial_src = s->initial_src,
         .expr_consts = euler_fields_consts(s->fields),
+        .nderived = 3,
+        .derived = derived_names,
+        .derived_src = "d[0] = u[1]/u[0];\n"
+                       "d[1] = u[2]/u[0];\n"
+                       "d[2] = (gamma - 1)*(u[3] - "
+                       "0.5*u[0]*(d[0]*d[0] + d[1]*d[1]));",
     };
     rc = fr_system_create(init, &s->phys, info, &s->sys);
     if (rc == FRX_OK && !s->phys.exact)

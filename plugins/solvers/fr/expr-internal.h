@@ -67,7 +67,7 @@ int fr__expr_fail(int code, const char *where, const char *key,
 
 enum fr__eop {
     FR__E_NUM,  /* num */
-    FR__E_VAR,  /* var: 0 x, 1 y, 2 z, 3 t */
+    FR__E_VAR,  /* var: 0 x, 1 y, 2 z, 3 t, 4 + i field i */
     FR__E_NEG,  /* -a */
     FR__E_NOT,  /* !a: 1 where a is 0, else 0 */
     FR__E_ADD,  /* a + b, and so on */
@@ -120,15 +120,17 @@ int fr__etree_derivative(const struct fr__etree *in, int var,
                          struct fr__etree *out);
 
 /* expr_parse.c: text checked against the grammar (docs/expressions.md)
- * and its names against vars and consts, into out (empty); constants
- * become numbers. Errors name where, key, the text and the character. */
+ * and its names against vars, the fields (var 4 + i: fields[i]) and
+ * consts, into out (empty); constants become numbers. Errors name
+ * where, key, the text and the character. */
+#define FR__EXPR_MAX_FIELDS 28 /* 4 + 28 bits of fr_expr_uses */
 int fr__expr_parse(const char *text, const char *where, const char *key,
-                   unsigned vars, const fr_expr_consts *consts,
-                   struct fr__etree *out);
+                   unsigned vars, size_t nfields, const char *const *fields,
+                   const fr_expr_consts *consts, struct fr__etree *out);
 
 /* expr_print.c: the text of a tree in the expressions' own syntax (a
  * derivative's), or in C of the kernel language (names[k] for x, y, z,
- * t; numbers as fpdtype_t). *out is malloc'd. fr__etree_c refuses what
+ * t, names[4 + i] for field i; numbers as fpdtype_t). *out is malloc'd. fr__etree_c refuses what
  * a kernel cannot hold exactly: FRX_ECONFIG with the reason in why
  * (a function without a kernel form, a number the precision cannot
  * hold). */

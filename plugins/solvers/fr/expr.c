@@ -127,6 +127,7 @@ struct fr_expr {
     char *where; /* "file:line:col" or "" */
     char *key;
     unsigned uses;
+    size_t nfields; /* fr_expr_compile_fields's */
 };
 
 void fr_expr_destroy(fr_expr *e)
@@ -162,9 +163,10 @@ static int wrap(struct fr__etree *tree, const char *text, const char *where,
     return FRX_OK;
 }
 
-int fr_expr_compile_text(const char *text, const char *where,
-                         const char *key, unsigned vars,
-                         const fr_expr_consts *consts, fr_expr **out)
+int fr_expr_compile_fields(const char *text, const char *where,
+                           const char *key, unsigned vars, size_t nfields,
+                           const char *const *fields,
+                           const fr_expr_consts *consts, fr_expr **out)
 {
     *out = NULL;
     if (!key)
@@ -172,9 +174,30 @@ int fr_expr_compile_text(const char *text, const char *where,
     if (!text)
         return frx_error(FRX_EINVAL, "%s%s%s: no expression given",
                          where ? where : "", where ? ": " : "", key);
+    if (nfields > FR__EXPR_MAX_FIELDS)
+        return frx_error(FRX_EINVAL, "%s: %zu fields; an expression takes "
+                         "at most %d", key, nfields, FR__EXPR_MAX_FIELDS);
+    for (size_t i = 0; i < nfields; i++)
+        if (!fields[i] || !fr__expr_is_name(fields[i]))
+            return frx_error(FRX_EINVAL, "%s: field %zu ('%s') is no name "
+                             "([_a-zA-Z][_a-zA-Z0-9]*)", key, i,
+                             fields[i] ? fields[i] : "(null)");
     struct fr__etree tree;
-    int rc = fr__expr_parse(text, where, key, vars & 15u, consts, &tree);
-    return rc ? rc : wrap(&tree, text, where, key, out);
+    int rc = fr__expr_parse(text, where, key, vars & 15u, nfields, fields,
+                            consts, &tree);
+    if (!rc)
+        rc = wrap(&tree, text, where, key, out);
+    if (!rc)
+        (*out)->nfields = nfields;
+    return rc;
+}
+
+int fr_expr_compile_text(const char *text, const char *where,
+                         const char *key, unsigned vars,
+                         const fr_expr_consts *consts, fr_expr **out)
+{
+    return fr_expr_compile_fields(text, where, key, vars, 0, NULL, consts,
+                                  out);
 }
 
 int fr_expr_compile(const frx_cfgnode *node, const char *key, unsigned vars,
@@ -199,6 +222,9 @@ int fr_expr_compile(const frx_cfgnode *node, const char *key, unsigned vars,
 int fr_expr_derivative(const fr_expr *e, unsigned var, fr_expr **out)
 {
     *out = NULL;
+    if (e->nfields)
+        return frx_error(FRX_EINVAL, "%s: an expression of fields has no "
+                         "derivative here", e->key);
     int k = var == FR_EXPR_X ? 0 : var == FR_EXPR_Y ? 1
           : var == FR_EXPR_Z ? 2 : var == FR_EXPR_T ? 3 : -1;
     if (k < 0)
@@ -229,12 +255,24 @@ const char *fr_expr_key(const fr_expr *e) { return e->key; }
 
 double fr_expr_eval(const fr_expr *e, double x, double y, double z, double t)
 {
+    if (e->uses & ~15u) /* fields: fr_expr_eval_fields */
+        return NAN;
     return fr__etree_eval(&e->tree, e->tree.root, (double[4]){x, y, z, t});
 }
+
+double fr_expr_eval_fields(const fr_expr *e, const double *v)
+{
+    return fr__etree_eval(&e->tree, e->tree.root, v);
+}
+
+size_t fr_expr_nfields(const fr_expr *e) { return e->nfields; }
 
 int fr_expr_eval_points(const fr_expr *e, size_t n, size_t ndims,
                         const double *pts, double t, double *out)
 {
+    if (e->uses & ~15u)
+        return frx_error(FRX_EINVAL, "%s: it uses fields; evaluate it with "
+                         "fr_expr_eval_fields", e->key);
     if (ndims < 1 || ndims > 3)
         return frx_error(FRX_EINVAL, "%s: points of %zu dimensions (1, 2 "
                          "or 3)", e->key, ndims);

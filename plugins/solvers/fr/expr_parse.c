@@ -28,6 +28,8 @@ typedef struct scan {
     int depth;
     const char *where, *key;
     unsigned vars;
+    size_t nfields;            /* names of var 4, 5, ... (FR 1.2) */
+    const char *const *fields;
     const fr_expr_consts *consts;
     struct fr__etree *t;
 } scan;
@@ -182,6 +184,9 @@ static void known_names(const scan *sc, char *buf, size_t n)
         if (sc->vars & (1u << k))
             at += (size_t)snprintf(buf + at, n - at, "%s%s", at ? ", " : "",
                                    coord[k]);
+    for (size_t i = 0; i < sc->nfields && at < n; i++)
+        at += (size_t)snprintf(buf + at, n - at, "%s%s", at ? ", " : "",
+                               sc->fields[i]);
     size_t nc = sc->consts ? fr_expr_consts_count(sc->consts) : 0;
     for (size_t i = 0; i < nc && at < n; i++)
         at += (size_t)snprintf(buf + at, n - at, "%s%s", at ? ", " : "",
@@ -190,13 +195,24 @@ static void known_names(const scan *sc, char *buf, size_t n)
         snprintf(buf, n, "none");
 }
 
-/* A coordinate or a named constant, into *node. */
+/* Field name[0..len)'s index, or -1. */
+static int field_of(const scan *sc, const char *s, size_t len)
+{
+    for (size_t i = 0; i < sc->nfields; i++)
+        if (strlen(sc->fields[i]) == len && !strncmp(sc->fields[i], s, len))
+            return (int)i;
+    return -1;
+}
+
+/* A coordinate, a field or a named constant, into *node. */
 static int name(scan *sc, int *node)
 {
     const char *s = sc->s + sc->start;
-    int bit = coord_bit(s, sc->len);
+    int bit = coord_bit(s, sc->len), f = field_of(sc, s, sc->len);
     double v;
-    if (bit && (sc->vars & (unsigned)bit)) {
+    if (f >= 0) {
+        *node = fr__etree_var(sc->t, 4 + f);
+    } else if (bit && (sc->vars & (unsigned)bit)) {
         for (int k = 0; k < 4; k++)
             if (bit == 1 << k)
                 *node = fr__etree_var(sc->t, k);
@@ -492,14 +508,15 @@ static int conditional(scan *sc, int *node)
 }
 
 int fr__expr_parse(const char *text, const char *where, const char *key,
-                   unsigned vars, const fr_expr_consts *consts,
-                   struct fr__etree *out)
+                   unsigned vars, size_t nfields, const char *const *fields,
+                   const fr_expr_consts *consts, struct fr__etree *out)
 {
     char buf[128];
     memset(out, 0, sizeof *out);
     out->root = -1;
     scan sc = {.s = text, .where = where, .key = key, .vars = vars,
-               .consts = consts, .t = out};
+               .nfields = nfields, .fields = fields, .consts = consts,
+               .t = out};
     next(&sc);
     int rc = sc.tok == T_END ? FAIL(&sc, "the expression is empty")
                              : conditional(&sc, &out->root);

@@ -147,10 +147,16 @@ static int node_out(struct out *o, const struct fr__etree *t, int i)
         return 0;
     case FR__E_VAR:
         if (o->names && !o->names[n->var])
-            return refuse(o, "it uses %c, which this kernel does not have",
-                          "xyzt"[n->var]);
-        put(o, "%s", o->names ? o->names[n->var]
-                              : (const char *[]){"x", "y", "z", "t"}[n->var]);
+            return refuse(o, "it uses %s, which this kernel does not have",
+                          n->var < 4 ? (const char *[]){"x", "y", "z",
+                                                        "t"}[n->var]
+                                     : "a field");
+        if (!o->names && n->var >= 4) /* a derivative's text: none */
+            put(o, "_field%d", n->var - 4);
+        else
+            put(o, "%s", o->names ? o->names[n->var]
+                                  : (const char *[]){"x", "y", "z",
+                                                     "t"}[n->var]);
         return 0;
     case FR__E_CALL:
         return call_out(o, t, n);

@@ -65,6 +65,23 @@ FR_EXTERN int fr_expr_compile_text(const char *text, const char *where,
                                    fr_expr **out);
 FR_EXTERN void fr_expr_destroy(fr_expr *e);
 
+/* FR 1.2: an expression of fields too, named fields[0..nfields) (at
+ * most 28 names, each [_a-zA-Z][_a-zA-Z0-9]*): a solution's variables
+ * ("rho", "p"), as analysis plugins take them. A field is looked up
+ * before the coordinates and the constants. fr_expr_uses has bit 4 + i
+ * for field i; fr_expr_emit takes names[4 + i] for it; the host's value
+ * is fr_expr_eval_fields's (fr_expr_eval gives NaN and
+ * fr_expr_eval_points refuses one that uses a field). */
+FR_EXTERN int fr_expr_compile_fields(const char *text, const char *where,
+                                     const char *key, unsigned vars,
+                                     size_t nfields,
+                                     const char *const *fields,
+                                     const fr_expr_consts *consts,
+                                     fr_expr **out);
+/* v: x, y, z, t, then field 0, 1, ... (4 + nfields values). */
+FR_EXTERN double fr_expr_eval_fields(const fr_expr *e, const double *v);
+FR_EXTERN size_t fr_expr_nfields(const fr_expr *e);
+
 /* The derivative along var (one FR_EXPR_* bit), symbolic (0 where a
  * comparison, step or the like jumps); its messages name
  * "d(key)/dvar", its text is the derivative written out. */
@@ -91,7 +108,8 @@ FR_EXTERN int fr_expr_eval_points(const fr_expr *e, size_t n, size_t ndims,
 /* The expression as C of the kernel language, to paste into a kernel
  * body (*src, malloc'd): a parenthesised expression of type fpdtype_t
  * in which names[0..3] stand for x, y, z and t (what the kernel calls
- * them: "x[0]", "t"; NULL for one it lacks). FRX_ECONFIG, naming the
+ * them: "x[0]", "t"; NULL for one it lacks), and, for an expression of
+ * fields, names[4 + i] for field i. FRX_ECONFIG, naming the
  * expression, for what a kernel of this precision (enum frx_precision)
  * cannot compute as the host does: a coordinate it lacks, delta or
  * nandelta, a number that is not finite or that single precision

@@ -167,6 +167,14 @@ typedef struct fr_physics {
     /* The case's named constants (expr.h) that expressions in boundary
      * values may use; NULL: none. */
     const fr_expr_consts *expr_consts;
+    /* FR 1.2: quantities derived from the solution that analysis
+     * plugins offer beside the solved variables (euler: u, v, p), as
+     * nderived names ([_a-zA-Z][_a-zA-Z0-9]*, none a variable's) and a
+     * fragment: from u[NVARS] (and a[NAUX]) set d[nderived]; consts are
+     * scalars there as in every fragment (macros are not). 0: none. */
+    size_t nderived;
+    const char *const *derived;
+    const char *derived_src;
 } fr_physics;
 
 /* ------------------------------------------------------------- system */
