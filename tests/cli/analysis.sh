@@ -1,0 +1,260 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# analysis.sh MODE MPIEXEC FRX ...: frx's analysis plugins (residual,
+# integrate, sampler: plugins/analysis) on euler's isentropic vortex.
+#   agree BACKEND NP...  the three on 1 rank on openmp, then on NP ranks
+#       on BACKEND each: every CSV agrees with the first to 1e-12
+#       (relative, or absolute below 1); rows at the steps asked for;
+#       the mass integral constant to 1e-12 relative over the run; the
+#       residual finite and not 0; the progress line shows it. 77 where
+#       BACKEND cannot start.
+#   exact  a polynomial field of degree p (on quadrilaterals and on
+#       triangles, 1 and 3 ranks): the sampler's values at t = 0 are the
+#       polynomial's to 1e-12, and integrate's integrals its exact ones.
+#   restart  a run interrupted at step 30 (its last checkpoint at step
+#       20) and restarted from that checkpoint leaves every CSV byte for
+#       byte as one run to the end does (rows past step 20 dropped
+#       first, none twice, none missing).
+#   refusals  bad input, each with its message, before anything is
+#       written: an expression that does not parse (its column), a name
+#       that is no variable, a file that cannot be written, a point
+#       outside the mesh, no points, an empty exprs, a bad points-file
+#       line, every: 0, and a CSV of another case on a restart.
+#   fakegpu FAKEGPU KEEP  the three on frx-fakegpu, CSVs as openmp's to
+#       1e-12, their kernel sources kept in KEEP for gpu-compile-solvers-*
+#       (NVRTC, hiprtc).
+set -u
+lib=$(cd "$(dirname "$0")" && pwd)/runlib.sh
+mode=$1 mpiexec=$2 frx=$3
+shift 3
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/frx-analysis.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+export TMPDIR="$tmp" OMP_NUM_THREADS=1
+me=analysis.sh
+. "$lib"
+
+# csv_agree A B: same header, same rows, values to 1e-12 (relative, or
+# absolute below 1)
+csv_agree() {
+    [ "$(wc -l < "$1")" = "$(wc -l < "$2")" ] &&
+        [ "$(head -n 1 "$1")" = "$(head -n 1 "$2")" ] || return 1
+    paste -d , "$1" "$2" | awk -F , 'NR > 1 {
+        n = NF / 2
+        for (i = 1; i <= n; i++) {
+            a = $i + 0; b = $(i + n) + 0
+            d = a - b; d = d < 0 ? -d : d
+            s = (a < 0 ? -a : a) > (b < 0 ? -b : b) ? a : b
+            s = s < 0 ? -s : s
+            if (d > 1e-12 * (s > 1 ? s : 1)) {
+                printf "row %d, column %d: %.17g against %.17g\n", NR, i, a, b
+                bad = 1
+            }
+        }
+    } END { exit bad }'
+}
+
+# steps FILE: the first column, space-separated, after the header
+steps() { awk -F , 'NR > 1 { printf "%s ", $1 }' "$1"; }
+
+# the vortex (8 x 8, p = 2, 40 steps of 0.01) on BACKEND with the three
+# plugins (sampler points inside elements, away from every face)
+vortex() {
+    cat <<YAML
+backend: {name: $1, precision: double}
+mesh: {type: box, n: [8, 8], lower: [-10, -10], upper: [10, 10],
+       periodic: [true, true]}
+solver:
+  name: euler
+  order: 2
+  constants: {gamma: 1.4, S: 13.5, M: 0.4, R: 1.5,
+              A: S*S*M*M*(gamma - 1)/(8*pi*pi), B: S/(2*pi*R), k: 1/(2*R*R)}
+  ics:
+    rho: (1 - A*exp(2*k*(1 - x*x - y*y)))^(1/(gamma - 1))
+    u: B*y*exp(k*(1 - x*x - y*y))
+    v: 1 - B*x*exp(k*(1 - x*x - y*y))
+    p: (1 - A*exp(2*k*(1 - x*x - y*y)))^(gamma/(gamma - 1))/(gamma*M*M)
+time: {scheme: rk4, dt: 0.01, steps: ${2:-40}}
+progress: {mode: lines, interval: 10}
+extensions:
+  - {name: residual, every: 5, file: res.csv}
+  - name: integrate
+    every: 10
+    file: int.csv
+    exprs: {mass: rho, xmom: rhou, energy: E, ke: 0.5*rho*(u*u + v*v),
+            'max(p, 2)': 'max(p, 2)*(x + 20)'}
+  - name: sampler
+    every: 10
+    file: probes.csv
+    points: {core: [0.3, 0.2], far: [-4.1, 7.7], edge: [9.3, -9.6]}
+    fields: [rho, p, u*u + v*v]
+YAML
+}
+
+case $mode in
+agree)
+    be=$1
+    shift
+    vortex openmp > ref.yaml
+    run 1 ref.yaml; rc=$?
+    expect 0 "step 40 .* res [0-9.e+-]+ [0-9.e+-]+ [0-9.e+-]+ [0-9.e+-]+$"
+    for f in res int probes; do mv $f.csv ref-$f.csv; done
+    [ "$(steps ref-res.csv)" = "5 10 15 20 25 30 35 40 " ] ||
+        { cat ref-res.csv; fail "residual rows not every 5 steps"; }
+    for f in int probes; do
+        [ "$(steps ref-$f.csv)" = "0 10 20 30 40 " ] ||
+            { cat ref-$f.csv; fail "$f rows not at 0 and every 10 steps"; }
+    done
+    head -n 1 ref-int.csv | grep -qx 'step,t,mass,xmom,energy,ke,"max(p, 2)"' ||
+        fail "integrate's header: $(head -n 1 ref-int.csv)"
+    awk -F , 'NR == 2 { m = $3 } NR > 2 { d = $3 - m; d = d < 0 ? -d : d
+        if (d > 1e-12 * m) bad = 1 } END { exit bad || !(m > 0) }' ref-int.csv ||
+        { cat ref-int.csv; fail "the mass is not constant to 1e-12"; }
+    awk -F , 'NR > 1 { for (i = 3; i <= NF; i++)
+        if (!($i + 0 > 0) || $i + 0 > 1e3) bad = 1 } END { exit bad }' ref-res.csv ||
+        { cat ref-res.csv; fail "a residual is 0 or not finite"; }
+    for np; do
+        vortex "$be" > c.yaml
+        run "$np" c.yaml; rc=$?
+        [ "$rc" != 0 ] && grep -q "cannot start" out.txt && { cat out.txt; exit 77; }
+        expect 0
+        for f in res int probes; do
+            csv_agree $f.csv ref-$f.csv ||
+                fail "$f.csv on $np rank(s), $be, differs from 1 rank on openmp"
+        done
+        echo "analysis.sh: $be, $np rank(s): the CSVs agree"
+    done
+    ;;
+exact)
+    # degree 2 (p = 2): exact at any point; integrals of the box [0,2]^2
+    #   rho = 1 + 0.1 x + 0.05 x y - 0.02 y^2: 4 + 0.4 + 0.2 - 0.10667
+    for etype in quad tri; do
+        cat > p.yaml <<YAML
+backend: {name: openmp, precision: double}
+mesh: {type: box, n: [3, 4], upper: [2, 2], etype: $etype}
+solver:
+  name: euler
+  order: 2
+  constants: {gamma: 1.4}
+  boundaries: {left: {type: slp-adia-wall}, right: {type: slp-adia-wall},
+               bottom: {type: slp-adia-wall}, top: {type: slp-adia-wall}}
+  ics: {rho: 1 + 0.1*x + 0.05*x*y - 0.02*y*y, u: 0.1, v: -0.2, p: 1}
+time: {scheme: rk4, dt: 0.001, steps: 1}
+progress: {mode: off}
+extensions:
+  - {name: integrate, file: int.csv, exprs: {mass: rho, xmom: rhou}}
+  - name: sampler
+    file: probes.csv
+    points: {a: [0.1234, 1.777], b: [1.9, 0.05], c: [1.01, 1.3]}
+    fields: [rho]
+YAML
+        for np in 1 3; do
+            run "$np" p.yaml; rc=$?
+            expect 0
+            awk -F , 'NR == 2 {
+                split("0.1234 1.777 1.9 0.05 1.01 1.3", c, " ")
+                for (i = 0; i < 3; i++) {
+                    x = c[2*i + 1]; y = c[2*i + 2]
+                    r = 1 + 0.1*x + 0.05*x*y - 0.02*y*y
+                    d = $(3 + i) - r; d = d < 0 ? -d : d
+                    if (d > 1e-12) { printf "point %d: %.17g, exact %.17g\n", i, $(3 + i), r; bad = 1 }
+                }
+            } END { exit bad }' probes.csv ||
+                { cat probes.csv; fail "sampled values not exact ($etype, $np ranks)"; }
+            awk -F , 'NR == 2 { m = 4 + 0.4 + 0.2 - 0.16/1.5; d = $3 - m
+                d = d < 0 ? -d : d; u = $4 - 0.1*m; u = u < 0 ? -u : u
+                if (d > 1e-12 || u > 1e-12) { printf "%.17g, %.17g against %.17g, %.17g\n", $3, $4, m, 0.1*m; exit 1 } }' int.csv ||
+                fail "integrals not exact ($etype, $np ranks)"
+        done
+        echo "analysis.sh: $etype: sampled and integrated exactly on 1 and 3 ranks"
+    done
+    ;;
+restart)
+    vortex openmp 40 > a.yaml
+    printf 'checkpoint: {interval: 20, file: "ck-{step}.h5"}\n' >> a.yaml
+    run 2 a.yaml; rc=$?
+    expect 0
+    for f in res int probes; do mv $f.csv whole-$f.csv; done
+    # interrupted: 30 steps, the last checkpoint at step 20 (the last
+    # step is written too: drop it, as a run killed would not have it)
+    vortex openmp 30 > b.yaml
+    printf 'checkpoint: {interval: 20, file: "ck-{step}.h5"}\n' >> b.yaml
+    run 2 b.yaml; rc=$?
+    expect 0
+    rm -f ck-00000030.h5
+    [ "$(steps res.csv)" = "5 10 15 20 25 30 " ] || fail "the first half's rows: $(steps res.csv)"
+    FRX_LOG=info run 2 a.yaml --restart ck-00000020.h5; rc=$?
+    expect 0 "residual: res.csv continues after step 20 [(]4 rows kept, 2 after it dropped[)]"
+    for f in res int probes; do
+        cmp $f.csv whole-$f.csv ||
+            { diff $f.csv whole-$f.csv; fail "$f.csv after the restart differs from one run's"; }
+    done
+    echo "analysis.sh: the restarted run's CSVs are byte for byte one run's"
+    ;;
+refusals)
+    # try ITEM PATTERN...: the vortex with ITEM alone refused by frx run,
+    # with the patterns; nothing written
+    try() {
+        item=$1
+        shift
+        vortex openmp | sed '/^extensions:/,$d' > r.yaml
+        printf 'extensions:\n%s\n' "$item" >> r.yaml
+        run 2 r.yaml; rc=$?
+        expect 1 "$@"
+        ls | grep -Eq '[.]csv' && { ls; fail "a file was written"; }
+    }
+    try '  - {name: integrate, file: i.csv, exprs: {m: rho*(u + * v)}}' \
+        'r.yaml:[0-9]+:[0-9]+: exprs.m = .rho[*][(]u [+] [*] v[)].: .*character 10'
+    try '  - {name: integrate, file: i.csv, exprs: {m: rho*w}}' \
+        "unknown variable 'w' .*known names: x, y, t, rho, rhou, rhov, E, u, v, p"
+    touch plain
+    try '  - {name: residual, file: plain/r.csv}' 'residual: cannot write plain/r.csv'
+    try '  - {name: sampler, file: s.csv, points: {out: [10.5, 0]}}' \
+        "r.yaml:[0-9]+:[0-9]+: sampler: point 'out' at [(]10.5, 0[)] is in no element of the mesh"
+    try '  - {name: sampler, file: s.csv}' 'sampler: no points'
+    try '  - {name: integrate, file: i.csv, exprs: {}}' 'integrate: exprs is empty'
+    printf '1,2\n3,oops\n' > pts.txt
+    try '  - {name: sampler, file: s.csv, points-file: pts.txt}' \
+        "pts.txt:2: sampler: expected 'x,y' or 'name,x,y'"
+    # what the options' schemas refuse, frx config check too
+    for one in '  - {name: residual, every: 0, file: r.csv}|r.yaml:17:29: .extensions.0..every. must be between 1 and 1000000000, got 0' \
+        '  - {name: sampler, file: s.csv, point: {a: [0, 0]}}|r.yaml:17:34: unknown key .point. in .extensions.sampler. [(]did you mean .points.[?][)]'; do
+        try "${one%|*}" "${one#*|}"
+        "$frx" config check r.yaml > out.txt 2>&1; rc=$?
+        expect 1 "${one#*|}"
+    done
+    # a restart over a CSV another case wrote
+    vortex openmp 10 > a.yaml
+    printf 'checkpoint: {interval: 10, file: "ck-{step}.h5"}\n' >> a.yaml
+    run 1 a.yaml; rc=$?
+    expect 0
+    printf 'step,t,other\n' > res.csv
+    run 1 a.yaml --restart ck-00000010.h5; rc=$?
+    expect 1 "residual: res.csv has the columns 'step,t,other', this run writes 'step,t,rho_l2,.*': it was written by another case"
+    echo "analysis.sh: every refusal as documented"
+    ;;
+fakegpu)
+    fakegpu=$1 keep=$2
+    rm -rf "$keep/analysis"
+    mkdir -p "$keep/analysis"
+    vortex openmp > ref.yaml
+    run 2 ref.yaml; rc=$?
+    expect 0
+    for f in res int probes; do mv $f.csv ref-$f.csv; done
+    vortex fakegpu > g.yaml
+    FRX_CACHE_DIR="$tmp/cache" FRX_FAKEGPU_KEEP_SOURCES="$keep/analysis" \
+        FRX_PLUGIN_PATH="$fakegpu:${FRX_PLUGIN_PATH:-}" run 2 g.yaml; rc=$?
+    expect 0
+    for f in res int probes; do
+        csv_agree $f.csv ref-$f.csv || fail "$f.csv on fakegpu is not openmp's"
+    done
+    for k in residual.residual_keep residual.residual_norm integrate.integrate sampler.sampler; do
+        grep -lq "$k" "$keep/analysis"/* ||
+            fail "no kernel source of $k kept in $keep/analysis"
+    done
+    echo "analysis.sh: $(ls "$keep/analysis" | grep -c '[.]cu$') kernel source(s) kept"
+    ;;
+*)
+    fail "unknown mode $mode"
+    ;;
+esac
