@@ -138,10 +138,12 @@ int an_blocks_create(const frx_extension_init *init, const char *who,
                      an_block **out);
 void an_blocks_destroy(an_block *b, size_t n);
 
-/* Kernels bound per block to the register that holds u: the registers
- * take turns, so one set per register met (bind makes block blk's). */
+/* Kernels bound to the register that holds u (one matrix per block):
+ * the registers take turns, so one set of n kernels (nblocks: one per
+ * block, or per group of points) per register met; bind makes the i-th
+ * (or leaves it NULL: nothing there on this rank). */
 #define AN_MAX_REGS 8
-typedef int (*an_bind_fn)(void *ud, size_t blk, frx_matrix *u,
+typedef int (*an_bind_fn)(void *ud, size_t i, frx_matrix *const *u,
                           frx_kernel **k);
 typedef struct an_binds {
     size_t nblocks, n;
@@ -161,6 +163,16 @@ int an_reduce(frx_kernel *const *k, size_t nblocks, const char *arg,
 int an_run(frx_kernel *const *k, size_t nblocks);
 int an_fold(frx_kernel *const *k, size_t nblocks, const char *arg,
             size_t n, MPI_Op op, MPI_Comm comm, double *out);
+
+/* Points inside elements (sampler's probes, fluidforce's boundary
+ * points): a view of n points, point i the whole of element eles[i] of
+ * the block matrix u (its nupts rows x nvars), and the kernel text that
+ * interpolates it: from "in view fpdtype_t[nupts][nvars] uv" and "in
+ * fpdtype_t[nupts] l" (the basis at the point) it declares and sets
+ * u[nvars], as an_fields_body's expressions read it. */
+int an_element_view(frx_backend *be, frx_matrix *u, size_t n,
+                    const size_t *eles, size_t nvars, frx_view **out);
+void an_interp_text(char *buf, size_t len, size_t nupts, size_t nvars);
 
 /* A kernel name of base and a hash of its text (args and body). */
 void an_kernel_name(const char *base, const char *args, const char *body,

@@ -93,8 +93,7 @@ int an_binds_get(an_binds *b, frx_matrix *const *u, an_bind_fn bind,
         return frx_error(FRX_ENOMEM, "out of memory");
     int rc = FRX_OK;
     for (size_t i = 0; i < b->nblocks && !rc; i++)
-        if (frx_matrix_neles(u[i])) /* a block with no element here */
-            rc = bind(ud, i, u[i], &k[i]);
+        rc = bind(ud, i, u, &k[i]);
     b->u0[b->n] = u[0];
     b->k[b->n++] = k; /* freed with the others, half-made or not */
     *out = k;
@@ -163,4 +162,37 @@ void an_kernel_name(const char *base, const char *args, const char *body,
         free(both);
     }
     snprintf(out, n, "%s_%.12s", base, hex);
+}
+
+int an_element_view(frx_backend *be, frx_matrix *u, size_t n,
+                    const size_t *eles, size_t nvars, frx_view **out)
+{
+    frx_matrix **mats = malloc((n + 1) * sizeof *mats);
+    size_t *rows = calloc(n + 1, sizeof *rows);
+    size_t *str = malloc((n + 1) * sizeof *str);
+    int rc = mats && rows && str ? FRX_OK
+                                 : frx_error(FRX_ENOMEM, "out of memory");
+    for (size_t i = 0; !rc && i < n; i++) {
+        mats[i] = u;
+        str[i] = 1;
+    }
+    if (!rc)
+        rc = frx_view_create(be, n, mats, rows, eles, str, frx_matrix_nrow(u),
+                             nvars, out);
+    free(mats);
+    free(rows);
+    free(str);
+    return rc;
+}
+
+void an_interp_text(char *buf, size_t len, size_t nupts, size_t nvars)
+{
+    snprintf(buf, len,
+             "fpdtype_t u[%zu];\n"
+             "for (int _v = 0; _v < %zu; _v++) {\n"
+             "    fpdtype_t _s = 0;\n"
+             "    for (int _j = 0; _j < %zu; _j++)\n"
+             "        _s += l[_j]*uv[_j][_v];\n"
+             "    u[_v] = _s;\n"
+             "}\n", nvars, nvars, nupts);
 }

@@ -76,10 +76,12 @@ static int register_kernel(struct integ *g)
     return rc;
 }
 
-static int bind(void *ud, size_t i, frx_matrix *u, frx_kernel **k)
+static int bind(void *ud, size_t i, frx_matrix *const *u, frx_kernel **k)
 {
     struct integ *g = ud;
-    frx_arg a[5 + AN_MAX_CONSTS] = {frx_arg_matrix(u), frx_arg_matrix(g->blk[i].x),
+    if (!g->blk[i].neles) /* a block with no element here */
+        return FRX_OK;
+    frx_arg a[5 + AN_MAX_CONSTS] = {frx_arg_matrix(u[i]), frx_arg_matrix(g->blk[i].x),
                          frx_arg_matrix(g->blk[i].w), frx_arg_unset(),
                          frx_arg_reduce()};
     size_t n = 5 + an_fields_bind_consts(&g->f, a + 5);

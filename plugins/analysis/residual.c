@@ -85,18 +85,24 @@ static int register_kernels(struct resid *r)
     return frx_kernel_register(r->base.be, &d);
 }
 
-static int bind_copy(void *ud, size_t i, frx_matrix *u, frx_kernel **k)
+static int bind_copy(void *ud, size_t i, frx_matrix *const *u,
+                     frx_kernel **k)
 {
     struct resid *r = ud;
-    frx_arg a[2] = {frx_arg_matrix(u), frx_arg_matrix(r->prev[i])};
+    if (!r->blk[i].neles) /* a block with no element here */
+        return FRX_OK;
+    frx_arg a[2] = {frx_arg_matrix(u[i]), frx_arg_matrix(r->prev[i])};
     return frx_kernel_create(r->base.be, r->kcopy, r->blk[i].nupts,
                              r->blk[i].neles, a, 2, k);
 }
 
-static int bind_norm(void *ud, size_t i, frx_matrix *u, frx_kernel **k)
+static int bind_norm(void *ud, size_t i, frx_matrix *const *u,
+                     frx_kernel **k)
 {
     struct resid *r = ud;
-    frx_arg a[6] = {frx_arg_matrix(u), frx_arg_matrix(r->prev[i]),
+    if (!r->blk[i].neles)
+        return FRX_OK;
+    frx_arg a[6] = {frx_arg_matrix(u[i]), frx_arg_matrix(r->prev[i]),
                     frx_arg_matrix(r->blk[i].w), frx_arg_unset(),
                     frx_arg_reduce(), frx_arg_reduce()};
     return frx_kernel_create(r->base.be, r->knorm, r->blk[i].nupts,

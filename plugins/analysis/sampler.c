@@ -360,14 +360,7 @@ static int register_kernel(struct sampler *s, size_t nupts, char *name)
              "fpdtype_t[%zu] l, in fpdtype_t[%d] x, scalar fpdtype_t t, out "
              "fpdtype_t[%zu] s%s", nupts, s->nvars, nupts, s->ndims,
              s->f.nexprs, consts);
-    snprintf(head, sizeof head,
-             "fpdtype_t u[%zu];\n"
-             "for (int _v = 0; _v < %zu; _v++) {\n"
-             "    fpdtype_t _s = 0;\n"
-             "    for (int _j = 0; _j < %zu; _j++)\n"
-             "        _s += l[_j]*uv[_j][_v];\n"
-             "    u[_v] = _s;\n"
-             "}\n", s->nvars, s->nvars, nupts);
+    an_interp_text(head, sizeof head, nupts, s->nvars);
     snprintf(tail, sizeof tail, "for (int _k = 0; _k < %zu; _k++)\n"
              "    s[_k] = _e[_k];", s->f.nexprs);
     int rc = an_fields_body(&s->f, frx_backend_precision(s->base.be), tail, &body);
@@ -391,25 +384,14 @@ static int register_kernel(struct sampler *s, size_t nupts, char *name)
     return rc;
 }
 
-static int bind(void *ud, size_t b, frx_matrix *u, frx_kernel **k)
+static int bind(void *ud, size_t b, frx_matrix *const *u, frx_kernel **k)
 {
     struct sampler *s = ud;
     struct pblock *pb = &s->pb[b];
     if (!pb->n)
         return FRX_OK;
-    frx_matrix **mats = malloc(pb->n * sizeof *mats);
-    size_t *rows = calloc(pb->n, sizeof *rows);
-    size_t *str = malloc(pb->n * sizeof *str);
-    int rc = mats && rows && str ? FRX_OK
-                                 : frx_error(FRX_ENOMEM, WHO ": out of memory");
-    for (size_t i = 0; !rc && i < pb->n; i++) {
-        mats[i] = u;
-        str[i] = 1;
-    }
     frx_view *v = NULL;
-    if (!rc)
-        rc = frx_view_create(s->base.be, pb->n, mats, rows, pb->ele, str,
-                             frx_matrix_nrow(u), s->nvars, &v);
+    int rc = an_element_view(s->base.be, u[b], pb->n, pb->ele, s->nvars, &v);
     frx_arg a[5 + AN_MAX_CONSTS] = {frx_arg_view(v), frx_arg_matrix(pb->l),
                                     frx_arg_matrix(pb->x), frx_arg_unset(),
                                     frx_arg_matrix(pb->out)};
@@ -417,9 +399,6 @@ static int bind(void *ud, size_t b, frx_matrix *u, frx_kernel **k)
     if (!rc)
         rc = frx_kernel_create(s->base.be, pb->kname, 1, pb->n, a, na, k);
     frx_view_destroy(v);
-    free(mats);
-    free(rows);
-    free(str);
     return rc;
 }
 

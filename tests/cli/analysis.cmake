@@ -6,8 +6,8 @@
 set(FRX_AN_RUN ${FRX_OWN_TMPDIR} sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/analysis.sh)
 set(FRX_AN_ENV "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
 
-# 1, 2 and 3 ranks on openmp, 1 and 2 on opencl, against 1 on openmp
-foreach(run "openmp 1 2 3" "opencl 1 2")
+# 1 to 4 ranks on openmp, 1 and 2 on opencl, against 1 on openmp
+foreach(run "openmp 1 2 3 4" "opencl 1 2")
   string(REPLACE " " ";" args "${run}")
   list(GET args 0 be)
   add_test(NAME analysis-agree-${be} COMMAND ${FRX_AN_RUN} agree
@@ -20,6 +20,15 @@ foreach(mode exact restart refusals)
     ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:frx-cli>)
   set_tests_properties(analysis-${mode} PROPERTIES TIMEOUT 300
     ENVIRONMENT "${FRX_AN_ENV}")
+endforeach()
+# tavg and fluidforce on each backend that starts
+foreach(mode tavg force)
+  foreach(be openmp opencl)
+    add_test(NAME analysis-${mode}-${be} COMMAND ${FRX_AN_RUN} ${mode}
+      ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:frx-cli> ${be})
+    set_tests_properties(analysis-${mode}-${be} PROPERTIES TIMEOUT 300
+      SKIP_RETURN_CODE 77 ENVIRONMENT "${FRX_AN_ENV}")
+  endforeach()
 endforeach()
 # on frx-fakegpu, their kernel sources kept for gpu-compile-solvers-*
 add_test(NAME analysis-fakegpu COMMAND ${FRX_AN_RUN} fakegpu

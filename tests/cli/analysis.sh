@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # analysis.sh MODE MPIEXEC FRX ...: frx's analysis plugins (residual,
-# integrate, sampler: plugins/analysis) on euler's isentropic vortex.
+# integrate, sampler, tavg, fluidforce: plugins/analysis) on euler.
 #   agree BACKEND NP...  the three on 1 rank on openmp, then on NP ranks
 #       on BACKEND each: every CSV agrees with the first to 1e-12
 #       (relative, or absolute below 1); rows at the steps asked for;
@@ -20,9 +20,21 @@
 #       that is no variable, a file that cannot be written, a point
 #       outside the mesh, no points, an empty exprs, a bad points-file
 #       line, every: 0, and a CSV of another case on a restart.
-#   fakegpu FAKEGPU KEEP  the three on frx-fakegpu, CSVs as openmp's to
-#       1e-12, their kernel sources kept in KEEP for gpu-compile-solvers-*
-#       (NVRTC, hiprtc).
+#   tavg BACKEND  time averages on BACKEND (77 where it cannot start): of t and of a constant, exact (the trapezoid
+#       rule's values) with their fluctuations, at every point, on 1 and
+#       3 ranks, whose averages of rho agree to 1e-12; the VTK series
+#       and HDF5 files at every write; a run interrupted at step 30 and
+#       restarted from its checkpoint at 20 writes bitwise the averages
+#       (HDF5 and VTK) of one run straight through.
+#   force BACKEND  fluidforce on BACKEND (77 where it cannot start) on a closed box of slip walls at rest (p = 1.5;
+#       quadrilaterals and triangles; 1 and 3 ranks): each wall's force
+#       is p x its length along its outward normal, to 1e-12, and they
+#       add up to 0 to round-off; in a channel with a uniform flow along
+#       it, the same on its walls at every step. Refused: a boundary the
+#       mesh has not (its list of boundaries), none.
+#   fakegpu FAKEGPU KEEP  every analysis plugin on frx-fakegpu, CSVs as
+#       openmp's to 1e-12, their kernel sources kept in KEEP for
+#       gpu-compile-solvers-* (NVRTC, hiprtc).
 set -u
 lib=$(cd "$(dirname "$0")" && pwd)/runlib.sh
 mode=$1 mpiexec=$2 frx=$3
@@ -213,6 +225,9 @@ refusals)
         "r.yaml:[0-9]+:[0-9]+: sampler: point 'out' at [(]10.5, 0[)] is in no element of the mesh"
     try '  - {name: sampler, file: s.csv}' 'sampler: no points'
     try '  - {name: integrate, file: i.csv, exprs: {}}' 'integrate: exprs is empty'
+    try '  - {name: tavg, exprs: {p: p}, window: [1, 0.5]}' \
+        'r.yaml:17:41: tavg: the window \[1, 0.5\] ends before it starts'
+    try '  - {name: tavg, exprs: {p: p*q}}' "unknown variable 'q'"
     printf '1,2\n3,oops\n' > pts.txt
     try '  - {name: sampler, file: s.csv, points-file: pts.txt}' \
         "pts.txt:2: sampler: expected 'x,y' or 'name,x,y'"
@@ -233,6 +248,159 @@ refusals)
     expect 1 "residual: res.csv has the columns 'step,t,other', this run writes 'step,t,rho_l2,.*': it was written by another case"
     echo "analysis.sh: every refusal as documented"
     ;;
+tavg)
+    be=$1
+    # h5 FILE: the averages of an HDF5 output, one value a line (%.17g)
+    h5() {
+        h5dump -m %.17g -d /solution/quad/u -y -w 0 "$1" |
+            awk '/DATA {/ { on = 1; next } on && /}/ { on = 0 }
+                 on { gsub(/,/, " "); for (i = 1; i <= NF; i++) print $i }'
+    }
+    cat > t.yaml <<YAML
+backend: {name: $be, precision: double}
+mesh: {type: box, n: [3, 4], upper: [2, 2]}
+solver:
+  name: euler
+  order: 2
+  constants: {gamma: 1.4}
+  boundaries: {left: {type: slp-adia-wall}, right: {type: slp-adia-wall},
+               bottom: {type: slp-adia-wall}, top: {type: slp-adia-wall}}
+  ics: {rho: 1 + 0.1*x + 0.05*x*y - 0.02*y*y, u: 0.1, v: -0.2, p: 1}
+time: {scheme: rk4, dt: 0.01, steps: 10}
+progress: {mode: off}
+output: {dir: out}
+extensions:
+  - {name: tavg, exprs: {a: t, c: 2, r: rho}, fluctuations: true,
+     write-every: 5}
+YAML
+    for np in 1 3; do
+        rm -rf out
+        run "$np" t.yaml; rc=$?
+        [ "$rc" != 0 ] && grep -q "cannot start" out.txt && { cat out.txt; exit 77; }
+        expect 0
+        for f in out/tavg-00000005.h5 out/tavg-00000010.h5 out/tavg.pvd \
+            out/tavg-000010.pvtu; do
+            [ -s "$f" ] || { ls -R out; fail "no $f on $np rank(s)"; }
+        done
+        h5dump -a variables out/tavg-00000010.h5 | tr -d '\n ' |
+            grep -q '"a","c","r","a_fluct","c_fluct","r_fluct"' ||
+            fail "the averages' names: $(h5dump -a variables out/tavg-00000010.h5)"
+        h5 out/tavg-00000010.h5 > v$np.txt
+        # 12 elements x 9 points x 6 fields; a = 0.05, its fluctuation
+        # the trapezoid rule's, c = 2 with none
+        awk 'BEGIN { h = 0.01; for (i = 0; i <= 10; i++) {
+                t = i * h; s += (i == 0 || i == 10 ? h / 2 : h) * t * t }
+                want[0] = 0.05; want[1] = 2; want[3] = s / 0.1 - 0.0025
+                want[4] = 0 }
+            { k = (NR - 1) % 6; if (k in want) { d = $1 - want[k]
+                d = d < 0 ? -d : d; if (d > 1e-15) { print NR ": " $1 " not " want[k]; bad = 1 } } }
+            END { exit bad || NR != 648 }' v$np.txt ||
+            fail "averages not the trapezoid rule's on $np rank(s)"
+    done
+    paste v1.txt v3.txt | awk '{ d = $1 - $2; d = d < 0 ? -d : d
+        if (d > 1e-12 * ($1 < 0 ? -$1 : $1)) bad = 1 } END { exit bad }' ||
+        fail "the averages on 3 ranks differ from 1 rank's"
+    echo "analysis.sh: tavg on $be: exact, and the same on 1 and 3 ranks"
+    # restart: the vortex, window [0.05, 0.35], written every 10 steps
+    tv() {
+        vortex "$be" "$1" | sed '/^extensions:/,$d'
+        printf 'output: {dir: out}\n'
+        printf 'checkpoint: {interval: 20, file: "ck-{step}.h5"}\n'
+        printf 'extensions:\n  - {name: tavg, every: 2, window: [0.05, 0.35],\n'
+        printf '     exprs: {p: p, ke: 0.5*rho*(u*u + v*v)}, fluctuations: true,\n'
+        printf '     write-every: 10}\n'
+    }
+    tv 40 > a.yaml
+    rm -rf out
+    run 2 a.yaml; rc=$?
+    expect 0
+    mv out whole
+    tv 30 > b.yaml
+    run 2 b.yaml; rc=$?
+    expect 0
+    rm -f ck-00000030.h5
+    run 2 a.yaml --restart ck-00000020.h5; rc=$?
+    expect 0
+    [ -s out/tavg-00000036.h5 ] || { ls out; fail "no averages at the window's end (step 36)"; }
+    for step in 30 36; do
+        h5 out/tavg-000000$step.h5 > r.txt
+        h5 whole/tavg-000000$step.h5 > w.txt
+        [ -s w.txt ] && cmp -s r.txt w.txt ||
+            fail "the averages at step $step after the restart differ from one run's"
+        for piece in out/tavg/tavg-0000$step-*.vtu; do
+            cmp "$piece" "whole/${piece#out/}" ||
+                fail "$piece differs from one run's"
+        done
+    done
+    ls out/tavg-*.h5 | tr '\n' ' ' | grep -q "^out/tavg-00000010.h5 out/tavg-00000020.h5 out/tavg-00000030.h5 out/tavg-00000036.h5 $" ||
+        fail "the writes: $(ls out/tavg-*.h5)"
+    echo "analysis.sh: tavg on $be: the restarted run's averages are bitwise one run's"
+    ;;
+force)
+    be=$1
+    # box ETYPE PERIODIC U: the closed box [0,2] x [0,3] (or a channel
+    # periodic in x), at rest or with u = U
+    box() {
+        cat <<YAML
+backend: {name: $be, precision: double}
+mesh: {type: box, n: [3, 4], upper: [2, 3], etype: $1, periodic: [$2, false]}
+solver:
+  name: euler
+  order: 2
+  constants: {gamma: 1.4}
+  boundaries:
+YAML
+        [ "$2" = true ] || printf '    left: {type: slp-adia-wall}\n    right: {type: slp-adia-wall}\n'
+        cat <<YAML
+    bottom: {type: slp-adia-wall}
+    top: {type: slp-adia-wall}
+  ics: {rho: 1, u: $3, v: 0, p: 1.5}
+time: {scheme: rk4, dt: 0.01, steps: 10}
+progress: {mode: off}
+extensions:
+YAML
+    }
+    for etype in quad tri; do
+        for np in 1 3; do
+            box $etype false 0 > f.yaml
+            echo '  - {name: fluidforce, every: 5, file: f.csv, boundaries: [left, right, bottom, top]}' >> f.yaml
+            run "$np" f.yaml; rc=$?
+            [ "$rc" != 0 ] && grep -q "cannot start" out.txt && { cat out.txt; exit 77; }
+            expect 0
+            awk -F , 'NR == 1 && $0 != "step,t,left_fx,left_fy,right_fx,right_fy,bottom_fx,bottom_fy,top_fx,top_fy" { bad = 1 }
+                NR > 1 { split("-4.5 0 4.5 0 0 -3 0 3", w, " ")
+                    for (i = 1; i <= 8; i++) { d = $(i + 2) - w[i]; d = d < 0 ? -d : d
+                        if (d > 1e-12 * 4.5) { print "column " i + 2 ": " $(i + 2) " not " w[i]; bad = 1 } }
+                    sx = $3 + $5 + $7 + $9; sy = $4 + $6 + $8 + $10
+                    if (sx > 1e-13 || sx < -1e-13 || sy > 1e-13 || sy < -1e-13) { print "sum " sx ", " sy; bad = 1 }
+                    n++ }
+                END { exit bad || n != 3 }' f.csv ||
+                { cat f.csv; fail "the box's forces ($etype, $np ranks)"; }
+        done
+        box $etype true 0.3 > c.yaml
+        echo '  - {name: fluidforce, every: 5, file: c.csv, boundaries: [top, bottom]}' >> c.yaml
+        run 2 c.yaml; rc=$?
+        expect 0
+        awk -F , 'NR > 1 { split("0 3 0 -3", w, " ")
+                for (i = 1; i <= 4; i++) { d = $(i + 2) - w[i]; d = d < 0 ? -d : d
+                    if (d > 1e-12 * 3) { print "column " i + 2 ": " $(i + 2) " not " w[i]; bad = 1 } }
+                n++ }
+            END { exit bad || n != 3 }' c.csv ||
+            { cat c.csv; fail "the channel's forces ($etype)"; }
+        echo "analysis.sh: fluidforce on $be: $etype: p x length on each wall, 0 in all"
+    done
+    rm -f f.csv
+    box quad false 0 > r.yaml
+    echo '  - {name: fluidforce, file: f.csv, boundaries: [left, wall]}' >> r.yaml
+    run 2 r.yaml; rc=$?
+    expect 1 "r.yaml:[0-9]+:[0-9]+: fluidforce: the mesh has no boundary 'wall'; it has: left, right, bottom, top|r.yaml:[0-9]+:[0-9]+: fluidforce: the mesh has no boundary 'wall'; it has: .*left"
+    box quad false 0 > r.yaml
+    echo '  - {name: fluidforce, file: f.csv, boundaries: []}' >> r.yaml
+    run 2 r.yaml; rc=$?
+    expect 1 "fluidforce: boundaries is empty; the mesh has: "
+    [ ! -e f.csv ] || fail "a refused run wrote f.csv"
+    echo "analysis.sh: fluidforce: refusals"
+    ;;
 fakegpu)
     fakegpu=$1 keep=$2
     rm -rf "$keep/analysis"
@@ -248,7 +416,34 @@ fakegpu)
     for f in res int probes; do
         csv_agree $f.csv ref-$f.csv || fail "$f.csv on fakegpu is not openmp's"
     done
-    for k in residual.residual_keep residual.residual_norm integrate.integrate sampler.sampler; do
+    # tavg and fluidforce on a closed box
+    cat > fb.yaml <<YAML
+backend: {name: openmp, precision: double}
+mesh: {type: box, n: [3, 4], upper: [2, 3]}
+solver:
+  name: euler
+  order: 2
+  constants: {gamma: 1.4}
+  boundaries: {left: {type: slp-adia-wall}, right: {type: slp-adia-wall},
+               bottom: {type: slp-adia-wall}, top: {type: slp-adia-wall}}
+  ics: {rho: 1 + 0.1*x*y, u: 0.1, v: 0, p: 1.5}
+time: {scheme: rk4, dt: 0.01, steps: 10}
+progress: {mode: off}
+output: {dir: out}
+extensions:
+  - {name: fluidforce, every: 5, file: f.csv, boundaries: [left, right]}
+  - {name: tavg, every: 2, exprs: {p: p}, fluctuations: true}
+YAML
+    run 1 fb.yaml; rc=$?
+    expect 0
+    mv f.csv ref-f.csv
+    sed 's/name: openmp,/name: fakegpu,/' fb.yaml > fg.yaml
+    FRX_CACHE_DIR="$tmp/cache" FRX_FAKEGPU_KEEP_SOURCES="$keep/analysis" \
+        FRX_PLUGIN_PATH="$fakegpu:${FRX_PLUGIN_PATH:-}" run 1 fg.yaml; rc=$?
+    expect 0
+    csv_agree f.csv ref-f.csv || fail "fluidforce on fakegpu is not openmp's"
+    for k in residual.residual_keep residual.residual_norm integrate.integrate sampler.sampler \
+        tavg.tavg_acc tavg.tavg_out fluidforce.fluidforce; do
         grep -lq "$k" "$keep/analysis"/* ||
             fail "no kernel source of $k kept in $keep/analysis"
     done

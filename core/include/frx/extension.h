@@ -28,7 +28,7 @@ extern "C" {
 #endif
 
 #define FRX_EXTENSION_API_MAJOR 1
-#define FRX_EXTENSION_API_MINOR 1
+#define FRX_EXTENSION_API_MINOR 2
 
 /* ------------------------------------------------------ the solver side */
 
@@ -117,6 +117,34 @@ FRX_EXTERN int frx_ext_claim_file(frx_ext *e, const char *path);
  * clears it. Called on rank 0 it is enough. */
 FRX_EXTERN int frx_ext_progress(frx_ext *e, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* API 1.2: fields of the extension's own on the solver's blocks, one
+ * matrix per block (nupts rows of the block, nfields variables named
+ * names, in the backend's precision: frx_matrix_create(be, nupts,
+ * nfields, neles)), that every checkpoint keeps beside u (group
+ * extension_fields/<item>.<name>, laid out as the solution: docs/
+ * output.md), and that a restart reads back into the same matrices
+ * before `load`, on any number of ranks. A checkpoint that holds the
+ * extension's state but not these fields is refused. In create; names
+ * and the array m are copied, the matrices are the extension's. */
+FRX_EXTERN int frx_ext_keep(frx_ext *e, const char *name, size_t nfields,
+                            const char *const *names,
+                            frx_matrix *const *m);
+
+/* API 1.2: such fields as output, collective, each file written under a
+ * temporary name and renamed: a VTK series `series` in the case's
+ * output.dir laid out as the solution's output (pieces, .pvtu, a .pvd
+ * naming every step; one series per extension item), and an HDF5 file
+ * at path (its folder made) in the layout of a checkpoint whose
+ * variables are names (without a case or extension states). */
+FRX_EXTERN int frx_ext_write_vtk(frx_ext *e, const char *series,
+                                 size_t nfields, const char *const *names,
+                                 frx_matrix *const *m, double t,
+                                 uint64_t step);
+FRX_EXTERN int frx_ext_write_h5(frx_ext *e, const char *path,
+                                size_t nfields, const char *const *names,
+                                frx_matrix *const *m, double t,
+                                uint64_t step);
 
 /* Where a run stands, for the hooks. */
 typedef struct frx_ext_now {

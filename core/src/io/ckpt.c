@@ -583,6 +583,48 @@ static hid_t mpio_fapl(struct ctx *c)
     return fapl;
 }
 
+/* The extensions' kept fields, each a group laid out as the solution. */
+static int write_kept(struct ctx *c, hid_t file, const struct frx__ckpt_meta *m)
+{
+    hid_t top = H5Gcreate2(file, "extension_fields", H5P_DEFAULT,
+                           H5P_DEFAULT, H5P_DEFAULT);
+    int rc = frx__io_agree(c->comm, ok(c, top, "add a group to") ? 0
+                                                                 : c->rc);
+    for (size_t i = 0; i < m->nkept && !rc; i++) {
+        const struct frx__io_fields *kf = &m->kept[i];
+        struct types t;
+        rc = frx__io_agree(c->comm, layout(c->comm, kf, &t));
+        hid_t g = -1;
+        if (!rc) {
+            g = H5Gcreate2(top, m->kept_names[i], H5P_DEFAULT, H5P_DEFAULT,
+                           H5P_DEFAULT);
+            if (ok(c, g, "add a group to")) {
+                size_t width = 1;
+                for (size_t v = 0; v < kf->nvars; v++)
+                    if (strlen(frx__io_var(kf, v)) + 1 > width)
+                        width = strlen(frx__io_var(kf, v)) + 1;
+                char *names = calloc(kf->nvars ? kf->nvars : 1, width);
+                if (!names)
+                    c->rc = frx_error(FRX_ENOMEM, "out of memory writing %s",
+                                      c->path);
+                for (size_t v = 0; names && v < kf->nvars; v++)
+                    memcpy(names + v * width, frx__io_var(kf, v),
+                           strlen(frx__io_var(kf, v)));
+                if (names)
+                    attr_put_strs(c, g, "variables", kf->nvars, width, names);
+                free(names);
+            }
+            rc = frx__io_agree(c->comm, c->rc);
+        }
+        for (int k = 1; k < 5 && !rc; k++)
+            if (t.n[k])
+                rc = write_type(c, g, kf, &t, k);
+        close_id(g, H5Gclose);
+    }
+    close_id(top, H5Gclose);
+    return c->rc = rc;
+}
+
 int frx__ckpt_write(MPI_Comm comm, const char *path,
                     const struct frx__ckpt_meta *m,
                     const struct frx__io_fields *f)
@@ -620,6 +662,8 @@ int frx__ckpt_write(MPI_Comm comm, const char *path,
         if (t.n[k])
             rc = write_type(&c, sol, f, &t, k);
     close_id(sol, H5Gclose);
+    if (!rc && m->nkept)
+        rc = write_kept(&c, file, m);
     if (file >= 0) {
         if (!rc) /* MPI_File_sync: the data on disk before the rename */
             ok(&c, H5Fflush(file, H5F_SCOPE_GLOBAL), "flush");
@@ -858,6 +902,29 @@ static int check_file(struct ctx *c, hid_t file, hid_t *sol,
     return c->rc;
 }
 
+/* Each element type's rows read (where rc is 0), then its datasets, the
+ * group and the file closed: the status, agreed. */
+static int read_and_close(struct ctx *c, int rc, hid_t file, hid_t grp,
+                          hid_t *du, hid_t *dg,
+                          const struct frx__io_fields *f,
+                          const struct types *t)
+{
+    for (int k = 1; k < 5 && !rc; k++)
+        if (t->n[k])
+            rc = read_type(c, du[k], dg[k], f, t, k);
+    for (int k = 1; k < 5; k++) {
+        close_id(du[k], H5Dclose);
+        close_id(dg[k], H5Dclose);
+    }
+    close_id(grp, H5Gclose);
+    if (file >= 0) {
+        ok(c, H5Fclose(file), "close");
+        if (!rc)
+            rc = frx__io_agree(c->comm, c->rc);
+    }
+    return rc;
+}
+
 int frx__ckpt_read(MPI_Comm comm, const char *path,
                    struct frx__ckpt_meta *m, struct frx__io_fields *f)
 {
@@ -881,25 +948,69 @@ int frx__ckpt_read(MPI_Comm comm, const char *path,
     if (!rc)
         rc = frx__io_agree(comm, check_file(&c, file, &sol, m, &fm, f, &t,
                                             du, dg));
-    for (int k = 1; k < 5 && !rc; k++)
-        if (t.n[k])
-            rc = read_type(&c, du[k], dg[k], f, &t, k);
-    for (int k = 1; k < 5; k++) {
-        close_id(du[k], H5Dclose);
-        close_id(dg[k], H5Dclose);
-    }
-    close_id(sol, H5Gclose);
-    if (file >= 0) {
-        ok(&c, H5Fclose(file), "close");
-        if (!rc)
-            rc = frx__io_agree(comm, c.rc);
-    }
+    rc = read_and_close(&c, rc, file, sol, du, dg, f, &t);
     close_id(fapl, H5Pclose);
     unhush(q);
     if (!rc)
         *m = fm;
     else
         frx__ckpt_meta_free(&fm);
+    return rc;
+}
+
+int frx__ckpt_read_kept(MPI_Comm comm, const char *path, const char *name,
+                        struct frx__io_fields *f)
+{
+    struct types t;
+    int rc = frx__io_agree(comm, frx__io_check(f, "restart"));
+    if (!rc)
+        rc = seen_everywhere(comm, "restart", path, 1);
+    if (!rc)
+        rc = frx__io_agree(comm, layout(comm, f, &t));
+    if (rc)
+        return rc;
+    struct ctx c = {comm, path, FRX_OK};
+    struct quiet q = hush();
+    hid_t fapl = mpio_fapl(&c), file = -1, g = -1;
+    hid_t du[5] = {-1, -1, -1, -1, -1}, dg[5] = {-1, -1, -1, -1, -1};
+    char p[600], bad[2048] = "";
+    snprintf(p, sizeof p, "extension_fields/%s", name);
+    if (!c.rc)
+        file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
+    ok(&c, file, "open the checkpoint");
+    htri_t has = 0;
+    if (!c.rc && (has = H5Lexists(file, "extension_fields", H5P_DEFAULT)) > 0)
+        has = H5Lexists(file, p, H5P_DEFAULT);
+    if (!c.rc && has <= 0)
+        c.rc = frx_error(FRX_ECONFIG, "checkpoint %s holds no fields '%s' of "
+                         "an extension (written before it was attached, or "
+                         "by another case)", path, name);
+    if (!c.rc)
+        g = H5Gopen2(file, p, H5P_DEFAULT);
+    if (ok(&c, g, "open a group of")) {
+        size_t n = 0, width;
+        char *names = NULL;
+        if (!attr_get_strs(&c, g, "variables", &n, &width, &names)) {
+            if (n != f->nvars)
+                misfit(bad, sizeof bad, "\n  fields: %zu in the file, %zu "
+                       "in this run", n, f->nvars);
+            for (size_t v = 0; v < n && v < f->nvars; v++)
+                if (strcmp(names + v * width, frx__io_var(f, v)) != 0)
+                    misfit(bad, sizeof bad, "\n  field %zu: %s in the file, "
+                           "%s in this run", v, names + v * width,
+                           frx__io_var(f, v));
+        }
+        free(names);
+    }
+    for (int k = 1; k < 5 && !c.rc; k++)
+        check_type(&c, g, &t, f, k, &du[k], &dg[k], bad, sizeof bad);
+    if (!c.rc && bad[0])
+        c.rc = frx_error(FRX_ECONFIG, "checkpoint %s: the fields '%s' do "
+                         "not fit this run:%s", path, name, bad);
+    rc = frx__io_agree(comm, c.rc);
+    rc = read_and_close(&c, rc, file, g, du, dg, f, &t);
+    close_id(fapl, H5Pclose);
+    unhush(q);
     return rc;
 }
 

@@ -86,8 +86,22 @@ struct frx__ckpt_meta {
     char **ext_names;
     void **ext_data;
     size_t *ext_len;
+    /* fields that extensions keep in checkpoints (extension.h
+     * frx_ext_keep), written where nkept > 0: group
+     * extension_fields/<kept_names[i]>, laid out as the solution (per
+     * element type, ascending global element number, its variables'
+     * names as an attribute); read back by frx__ckpt_read_kept */
+    size_t nkept;
+    const char *const *kept_names;
+    const struct frx__io_fields *kept;
 };
 
+/* Read the kept fields `name` of checkpoint path into f's blocks (any
+ * number of ranks): FRX_ECONFIG where the file has none of that name or
+ * they do not fit f (variables, element types, points), naming what
+ * differs. */
+int frx__ckpt_read_kept(MPI_Comm comm, const char *path, const char *name,
+                        struct frx__io_fields *f);
 /* Free what frx__ckpt_read allocated in m (the extensions' states). */
 void frx__ckpt_meta_free(struct frx__ckpt_meta *m);
 

@@ -7,6 +7,7 @@
  * rank. */
 #include "solver/solver-impl.h"
 #include "config/config-impl.h"
+#include "solver/ext_state.h"
 
 #include <frx/extension.h>
 
@@ -28,27 +29,6 @@ struct frx_extend {
     char *places; /* "|"-separated, or NULL */
 };
 
-/* One attached extension. */
-struct frx_ext {
-    frx_solver *s;
-    const frx_plugin *plugin;
-    const frx_extension_ops *ops;
-    const char *name;
-    char ns[160];                /* its kernels' namespace: its name, and
-                                    "name.2", ... for a second item of
-                                    one plugin */
-    const frx_cfgnode *item;     /* its item of `extensions` */
-    char where[300];             /* the item's "file:line:col" */
-    uint64_t every;
-    frx_extension_init init;     /* what its create got, until destroy */
-    void *state;
-    int created;
-    int fail_rc;                 /* frx_ext_fail, until agreed */
-    char *fail_msg;
-    char **files;
-    size_t nfiles;
-    char progress[128];          /* frx_ext_progress's text */
-};
 
 /* ------------------------------------------------------ calling into it */
 
@@ -319,6 +299,7 @@ int frx__ext_open(frx_solver *s)
         frx_ext *e = frx__calloc(1, sizeof *e, "an extension");
         if (!e)
             return FRX_ENOMEM;
+        e->vtk_first = UINT64_MAX;
         s->exts[s->nexts++] = e;
         int rc = open_one(s, frx_cfg_at(list, i), e);
         if (rc)
@@ -394,6 +375,7 @@ void frx__ext_close(frx_solver *s)
             free(e->files[k]);
         free(e->files);
         free(e->fail_msg);
+        frx__ext_kept_free(e);
         free(e);
     }
     free(s->exts);
@@ -525,7 +507,9 @@ int frx__ext_loaded(frx_solver *s)
         frx_ext *e = s->exts[i];
         int r = FRX_OK, found = i < s->ckpt_next &&
                                 !strcmp(s->ckpt_ext_names[i], e->name);
-        if (found && s->ckpt_ext_data[i])
+        if (found && e->nkept) /* collective, agreed */
+            r = frx__ext_kept_load(e);
+        if (!r && found && s->ckpt_ext_data[i])
             r = frx__ext_load(s, i, s->ckpt_ext_data[i], s->ckpt_ext_len[i]);
         else if (!found && s->rank == 0 && (s->ckpt_next || s->step))
             frx_log(FRX_LOG_WARN, "%s: the checkpoint holds no state of "

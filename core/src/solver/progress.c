@@ -12,8 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const scheme_names[] = {"rk4", "ssp-rk3", "rk45"};
-
 /* "1:02:03" or "02:03" */
 static const char *hms(double sec, char *buf, size_t n)
 {
@@ -101,7 +99,7 @@ void frx__summary_start(const frx_solver *s)
         return;
     printf("frx: solver '%s' (%s), %s on %d rank(s), %llu DOFs, from step "
            "%llu at t = %.9g\n", s->name, frx_plugin_path(s->plugin),
-           scheme_names[s->set.scheme], s->nranks,
+           frx__scheme_name(s->set.scheme), s->nranks,
            (unsigned long long)s->ndofs, (unsigned long long)s->step, s->t);
     fflush(stdout);
 }

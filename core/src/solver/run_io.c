@@ -15,47 +15,12 @@
 #include <unistd.h>
 
 
-static const char *const scheme_names[] = {"rk4", "ssp-rk3", "rk45"};
-
-static void free_fields(struct frx__io_fields *f)
-{
-    for (size_t b = 0; f->blocks && b < f->nblocks; b++)
-        free(f->blocks[b].u);
-    free(f->blocks);
-}
-
-/* The solution's description for io.h, with room for u (read from the
- * current register when read is set). */
+/* The solution's description, with room for u (read from the current
+ * register when read is set). */
 static int make_fields(frx_solver *s, struct frx__io_fields *f, int read)
 {
-    size_t nb = s->info.nblocks;
-    *f = (struct frx__io_fields){.ndims = s->info.ndims,
-                                 .fpsize = s->be->fpsize,
-                                 .nvars = s->info.nvars,
-                                 .vars = s->info.vars,
-                                 .var_size = s->info.var_size,
-                                 .nblocks = nb};
-    if (!(f->blocks = frx__calloc(nb, sizeof *f->blocks, "io blocks")))
-        return FRX_ENOMEM;
-    for (size_t b = 0; b < nb; b++) {
-        const frx_solver_block *sb = &s->blocks[b];
-        struct frx__io_block *ib = &f->blocks[b];
-        frx_mesh_block mb = {.size = sizeof mb};
-        ib->sb = sb;
-        ib->gid = s->gids[b];
-        ib->etype = s->mesh && frx_mesh_get_block(s->mesh, b, &mb) ==
-                    FRX_OK ? mb.etype : 0;
-        ib->u = frx__calloc(sb->nupts * s->info.nvars * sb->neles,
-                            s->be->fpsize, "a host copy of u");
-        if (!ib->u)
-            return FRX_ENOMEM;
-        if (read) {
-            int rc = frx_matrix_read(s->reg[s->ucur][b], ib->u);
-            if (rc)
-                return rc;
-        }
-    }
-    return FRX_OK;
+    return frx__io_fields_make(s, f, s->info.nvars, s->info.vars,
+                          s->info.var_size, s->reg[s->ucur], read);
 }
 
 int frx__output_write(frx_solver *s)
@@ -70,7 +35,7 @@ int frx__output_write(frx_solver *s)
     if ((rc = frx__agree(s->mpi, rc, what)) == FRX_OK)
         rc = frx__vtk_write(s->mpi, s->set.out_dir, s->set.out_name, &f,
                             s->t, s->step, s->out_from, s->out_first);
-    free_fields(&f);
+    frx__io_fields_free(&f);
     return rc;
 }
 
@@ -83,23 +48,6 @@ static void ckpt_path(const frx_solver *s, char *buf, size_t n)
     else
         snprintf(buf, n, "%.*s%08llu%s", (int)(at - file), file,
                  (unsigned long long)s->step, at + 6);
-}
-
-static void fill_meta(const frx_solver *s, struct frx__ckpt_meta *m)
-{
-    memset(m, 0, sizeof *m);
-    m->t = s->t;
-    m->dt = s->dt;
-    m->step = s->step;
-    m->nrhs = s->nrhs;
-    m->ctrl[0] = s->errprev;
-    snprintf(m->scheme, sizeof m->scheme, "%s",
-             scheme_names[s->set.scheme]);
-    snprintf(m->solver, sizeof m->solver, "%s", s->name);
-    frx_mesh_info mi = {.size = sizeof mi};
-    if (s->mesh && frx_mesh_get_info(s->mesh, &mi) == FRX_OK)
-        memcpy(m->mesh_id, mi.id, sizeof m->mesh_id);
-    m->precision = s->be->precision;
 }
 
 /* frx_check_parent_folder(path), its message led by where key is. */
@@ -181,7 +129,7 @@ int frx__picture_to(frx_solver *s, const char *var, const char *path,
         rc = s->rank ? FRX_OK : frx_make_parent_folder(path);
     if ((rc = frx__agree(s->mpi, rc, what)) == FRX_OK)
         rc = frx__picture_write(s->mpi, path, &f, v, title, width);
-    free_fields(&f);
+    frx__io_fields_free(&f);
     return rc;
 }
 
@@ -268,6 +216,31 @@ static int ext_states(frx_solver *s, struct frx__ckpt_meta *m)
     return rc;
 }
 
+/* The fields the extensions keep, read for a checkpoint. Agreed. */
+static int kept_fields(frx_solver *s, struct frx__ckpt_meta *m,
+                       struct frx__io_fields **kept, const char ***names)
+{
+    size_t n = frx__ext_kept_count(s);
+    if (!n)
+        return FRX_OK;
+    *kept = calloc(n, sizeof **kept);
+    *names = calloc(n, sizeof **names);
+    int rc = *kept && *names ? FRX_OK
+                             : frx_error(FRX_ENOMEM, "out of memory for a "
+                                         "checkpoint");
+    for (size_t i = 0; i < n && !rc; i++) {
+        size_t nv;
+        const frx_solver_var *vars;
+        frx_matrix *const *mats;
+        frx__ext_kept_at(s, i, &(*names)[i], &nv, &vars, &mats);
+        m->nkept = i + 1;
+        rc = frx__io_fields_make(s, &(*kept)[i], nv, vars, sizeof *vars, mats, 1);
+    }
+    m->kept_names = *names;
+    m->kept = *kept;
+    return frx__agree(s->mpi, rc, "the extensions' fields for a checkpoint");
+}
+
 int frx__checkpoint_write(frx_solver *s)
 {
     struct frx__io_fields f;
@@ -278,7 +251,7 @@ int frx__checkpoint_write(frx_solver *s)
              (unsigned long long)s->step, path);
     if ((rc = frx__agree(s->mpi, rc, what)) == FRX_OK) {
         struct frx__ckpt_meta m;
-        fill_meta(s, &m);
+        frx__ckpt_meta_fill(s, &m);
         /* the case, so that frx plot can draw from the checkpoint alone */
         size_t len;
         char abs[4096];
@@ -286,15 +259,23 @@ int frx__checkpoint_write(frx_solver *s)
         m.case_text = frx__config_text(s->cfg, &len);
         m.case_file = file && realpath(file, abs) ? abs : file;
         rc = ext_states(s, &m);
+        struct frx__io_fields *kept = NULL;
+        const char **kept_names = NULL;
+        if (rc == FRX_OK)
+            rc = kept_fields(s, &m, &kept, &kept_names);
         if (rc == FRX_OK)
             rc = frx__ckpt_write(s->mpi, path, &m, &f);
+        for (size_t i = 0; kept && i < m.nkept; i++)
+            frx__io_fields_free(&kept[i]);
+        free(kept);
+        free(kept_names);
         for (size_t i = 0; i < m.next; i++)
             free(m.ext_data[i]);
         free(m.ext_names);
         free(m.ext_data);
         free(m.ext_len);
     }
-    free_fields(&f);
+    frx__io_fields_free(&f);
     return rc;
 }
 
@@ -304,7 +285,7 @@ int frx__checkpoint_read(frx_solver *s, const char *path)
 {
     struct frx__io_fields f;
     struct frx__ckpt_meta m;
-    fill_meta(s, &m); /* this run's solver, mesh and precision */
+    frx__ckpt_meta_fill(s, &m); /* this run's solver, mesh and precision */
     char what[4200];
     snprintf(what, sizeof what, "the restart from %s", path);
     int rc = make_fields(s, &f, 0);
@@ -315,7 +296,7 @@ int frx__checkpoint_read(frx_solver *s, const char *path)
             rc = frx_matrix_write(s->reg[0][b], f.blocks[b].u);
         rc = frx__agree(s->mpi, rc, what);
     }
-    free_fields(&f);
+    frx__io_fields_free(&f);
     if (rc)
         return rc;
     /* the extensions' states, for the start of the run */
@@ -323,14 +304,18 @@ int frx__checkpoint_read(frx_solver *s, const char *path)
     s->ckpt_ext_names = m.ext_names;
     s->ckpt_ext_data = m.ext_data;
     s->ckpt_ext_len = m.ext_len;
+    free(s->restart_path);
+    s->restart_path = strdup(path);
+    if (!s->restart_path)
+        return frx_error(FRX_ENOMEM, "out of memory");
     s->t = m.t;
     s->dt = s->set.pi || !(s->set.dt > 0) ? m.dt : s->set.dt;
     s->step = m.step;
     s->nrhs = m.nrhs;
     s->errprev = m.ctrl[0] > 0 ? m.ctrl[0] : 1;
-    if (strcmp(m.scheme, scheme_names[s->set.scheme]) != 0 && s->rank == 0)
+    if (strcmp(m.scheme, frx__scheme_name(s->set.scheme)) != 0 && s->rank == 0)
         frx_log(FRX_LOG_WARN, "%s was written by time.scheme %s; going on "
-                "with %s", path, m.scheme, scheme_names[s->set.scheme]);
+                "with %s", path, m.scheme, frx__scheme_name(s->set.scheme));
     frx_log(FRX_LOG_INFO, "restart from %s: step %llu, t = %.17g", path,
             (unsigned long long)m.step, m.t);
     return FRX_OK;

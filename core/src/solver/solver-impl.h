@@ -98,6 +98,8 @@ struct frx_solver {
     char **ckpt_ext_names;
     void **ckpt_ext_data;
     size_t *ckpt_ext_len;
+    char *restart_path;        /* the checkpoint a restart read, for the
+                                  extensions' kept fields */
 };
 
 /* calls.c. Each call into the plugin runs in its kernel namespace:
@@ -122,6 +124,8 @@ int frx__solver_exact(frx_solver *s, size_t n, const double *xyz,
 /* The scheme's registers and formal order. */
 int frx__scheme_nregs(int scheme);
 int frx__scheme_order(int scheme);
+/* Its name in the case (time.scheme: "rk4", "ssp-rk3", "rk45"). */
+const char *frx__scheme_name(int scheme);
 int frx__scheme_nstages(int scheme);
 /* One step of size dt from s->t on register s->ucur (updated). With
  * s->dry set, only what it would use is prepared. rk45 leaves the error
@@ -194,6 +198,39 @@ int frx__checkpoint_write(frx_solver *s);
  * restart): an earlier run's series there is warned of. */
 int frx__outputs_check(const frx_solver *s, int fresh);
 int frx__checkpoint_read(frx_solver *s, const char *path);
+
+/* io_fields.c: fields of the solver's blocks for io.h. _make describes
+ * nvars variables (vars, var_size apart) in the matrices m (one per
+ * block), with room for their values, read from m when read is set;
+ * _free frees what it made. _fill: this run's meta data for a
+ * checkpoint (time, step, solver, mesh, precision; nothing else). */
+struct frx__io_fields;
+struct frx__ckpt_meta;
+int frx__io_fields_make(frx_solver *s, struct frx__io_fields *f,
+                        size_t nvars, const frx_solver_var *vars,
+                        size_t var_size, frx_matrix *const *m, int read);
+void frx__io_fields_free(struct frx__io_fields *f);
+void frx__ckpt_meta_fill(const frx_solver *s, struct frx__ckpt_meta *m);
+/* Fields of the solver's blocks other than u (an extension's): nvars
+ * variables vars in the matrices m (one per block), as output (VTK
+ * series `series`; *first: the first step this run wrote of it, kept
+ * by the caller, UINT64_MAX before), as an HDF5 file in the
+ * checkpoint's layout, or read back from a checkpoint's kept fields
+ * `name` (frx__ckpt_read_kept). Collective; agreed. */
+int frx__fields_vtk(frx_solver *s, const char *series, size_t nvars,
+                    const frx_solver_var *vars, frx_matrix *const *m,
+                    double t, uint64_t step, uint64_t *first);
+int frx__fields_h5(frx_solver *s, const char *path, size_t nvars,
+                   const frx_solver_var *vars, frx_matrix *const *m,
+                   double t, uint64_t step);
+int frx__fields_read_kept(frx_solver *s, const char *name, size_t nvars,
+                          const frx_solver_var *vars, frx_matrix *const *m);
+/* The fields extensions keep (frx_ext_keep), for a checkpoint: how many,
+ * and the i-th's group name, variables and matrices. */
+size_t frx__ext_kept_count(const frx_solver *s);
+void frx__ext_kept_at(const frx_solver *s, size_t i, const char **name,
+                      size_t *nvars, const frx_solver_var **vars,
+                      frx_matrix *const **m);
 /* Each variable's L2 error norm over every rank into l2[nvars] (NaN
  * without exact() or quadrature weights). */
 int frx__error_norms(frx_solver *s, double *l2);

@@ -464,6 +464,7 @@ void frx_solver_destroy(frx_solver *s)
     frx__lincomb_free(s->lc);
     /* the extensions before the solver whose objects they hold */
     frx__ext_close(s);
+    free(s->restart_path);
     /* the solver first: its kernels and graphs use the registers */
     if (s->created) {
         const char *old = frx__solver_enter(s);

@@ -39,6 +39,12 @@ int frx__scheme_nregs(int scheme)
 
 int frx__scheme_order(int scheme) { return scheme == FRX__SSPRK3 ? 3 : 4; }
 
+const char *frx__scheme_name(int scheme)
+{
+    static const char *const names[] = {"rk4", "ssp-rk3", "rk45"};
+    return scheme >= 0 && scheme < 3 ? names[scheme] : "?";
+}
+
 int frx__scheme_nstages(int scheme)
 {
     return scheme == FRX__RK4 ? 4 : scheme == FRX__SSPRK3 ? 3 : 5;

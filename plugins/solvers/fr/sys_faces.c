@@ -442,14 +442,27 @@ static int boundary(fr_system *s, const frx_mesh *mesh, size_t i)
     fs->n = mb.nfaces * nfp;
     struct pts l = {0};
     struct geo_host g = {0};
+    fs->fwts = malloc(fs->n * sizeof *fs->fwts);
+    fs->pblk = malloc(fs->n * sizeof *fs->pblk);
+    fs->pele = malloc(fs->n * sizeof *fs->pele);
+    fs->pfpt = malloc(fs->n * sizeof *fs->pfpt);
+    if (!fs->fwts || !fs->pblk || !fs->pele || !fs->pfpt)
+        return frx_error(FRX_ENOMEM, "fr: out of memory");
     if (!(rc = pts_alloc(&l, fs->n)) &&
         !(rc = geo_alloc(&g, fs->n, (size_t)s->ndims, 1))) {
         for (size_t j = 0; j < mb.nfaces; j++) {
             const frx_face *fj = face_at(mb.faces, mb.face_size, j);
+            const double *w = fr_element_fpts_weights(s->blk[fj->blk].el);
             pts_face(s, &l, j, fj, 0);
-            for (size_t k = 0; k < nfp; k++)
+            for (size_t k = 0; k < nfp; k++) {
                 geo_point(s, &g, fs->n, j * nfp + k, fj, fpt(s, fj, k, 0),
                           0);
+                size_t at = j * nfp + k;
+                fs->fwts[at] = w[fpt(s, fj, k, 0)];
+                fs->pblk[at] = fj->blk;
+                fs->pele[at] = fj->ele;
+                fs->pfpt[at] = fpt(s, fj, k, 0);
+            }
         }
         if (!(rc = bc_check(s, fs, &g)) &&
             !(rc = pts_view(s, &l, 0, &fs->ul)) &&
@@ -532,6 +545,10 @@ void fr__free_faces(fr_system *s)
             if (m[k])
                 frx_matrix_destroy(m[k]);
         free(fs->pt_src);
+        free(fs->fwts);
+        free(fs->pblk);
+        free(fs->pele);
+        free(fs->pfpt);
     }
     free(s->faces);
     s->faces = NULL;

@@ -21,7 +21,14 @@ static fr_face_set view_of(const struct fr_faces *fs)
         .n = fs->n, .pt_src = fs->pt_src, .ul = fs->ul, .ur = fs->ur,
         .recv = fs->recv, .send = fs->sendxv, .auxl = fs->auxl,
         .auxr = fs->auxr, .auxl_xv = fs->auxlxv, .auxr_xv = fs->auxrxv,
-        .al = fs->al, .ar = fs->ar};
+        .al = fs->al, .ar = fs->ar,
+        .nrm = fs->kind == FR_FACES_BC ? fs->nl : NULL,
+        .mag = fs->kind == FR_FACES_BC ? fs->mag : NULL,
+        .x = fs->kind == FR_FACES_BC ? fs->x : NULL,
+        .fwts = fs->kind == FR_FACES_BC ? fs->fwts : NULL,
+        .blk = fs->kind == FR_FACES_BC ? fs->pblk : NULL,
+        .ele = fs->kind == FR_FACES_BC ? fs->pele : NULL,
+        .fpt = fs->kind == FR_FACES_BC ? fs->pfpt : NULL};
 }
 
 int fr__publish(fr_system *s)

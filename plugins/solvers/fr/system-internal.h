@@ -65,6 +65,9 @@ struct fr_faces {
     frx_matrix *nl;                /* 1 x ndims x n: l's unit normal */
     frx_matrix *mag;               /* 1 x 2 x n (interior), 1 x 1 x n */
     frx_matrix *x;                 /* 1 x ndims x n: points (BC) */
+    double *fwts;                  /* BC: each point's face-rule weight */
+    uint32_t *pblk;                /* BC: each point's block, element and */
+    size_t *pele, *pfpt;           /* flux point (of the l side) */
     /* the peer's flux points every RHS: our side packed in its order */
     frx_view *send;
     frx_xchg_view *sendxv;

@@ -278,6 +278,20 @@ typedef struct fr_face_set {
     frx_view *auxl, *auxr;
     frx_xchg_view *auxl_xv, *auxr_xv;
     frx_xchg_matrix *al, *ar;
+    /* FR 1.2, FR_FACE_BOUNDARY (else NULL): each point's unit outward
+     * normal (1 x ndims x n, a point an element of the matrix), its
+     * metric magnitude |J| |J^-T n| (1 x 1 x n), its coordinates (1 x
+     * ndims x n), and on the host its face rule's weight [n]: a
+     * surface integral over the boundary is the sum over its points
+     * of fwts x mag x the integrand (what fluidforce does); and where
+     * each point is: its block, its element there and its flux point
+     * (the solution there: fr_element_op's FR_M0 row fpt of the
+     * element's solution points; ul holds the RHS's common fluxes once
+     * an RHS ran). */
+    frx_matrix *nrm, *mag, *x;
+    const double *fwts;
+    const uint32_t *blk;
+    const size_t *ele, *fpt;
 } fr_face_set;
 
 FR_EXTERN size_t fr_system_nface_sets(const fr_system *s);
