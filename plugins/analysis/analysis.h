@@ -81,6 +81,10 @@ int an_header_start(an_base *b, FILE *h, char **buf, uint64_t step);
 int an_save(void *state, void **data, size_t *len);
 int an_finish(void *state, const frx_ext_now *now);
 
+/* v as snprintf(buf, len, "%.17g", v) writes it, faster (fmt.c); the
+ * length written. */
+int an_fmt_double(char *buf, size_t len, double v);
+
 /* ------------------------------------------------------------- fields */
 
 /* The names an expression may use: the solved variables, then the

@@ -130,9 +130,13 @@ int an_csv_row(an_csv *c, uint64_t step, double t, size_t n, const double *v)
 {
     if (!c->f)
         return FRX_OK;
+    char num[40];
     fprintf(c->f, "%" PRIu64 ",%.17g", step, t);
-    for (size_t i = 0; i < n; i++)
-        fprintf(c->f, ",%.17g", v[i]);
+    for (size_t i = 0; i < n; i++) {
+        num[0] = ',';
+        int len = an_fmt_double(num + 1, sizeof num - 1, v[i]);
+        fwrite(num, 1, (size_t)len + 1, c->f);
+    }
     if (fputc('\n', c->f) == EOF || ferror(c->f))
         return frx_error(FRX_EIO, "%s: cannot write %s: %s", c->who, c->path,
                          strerror(errno));

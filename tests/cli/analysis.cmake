@@ -37,3 +37,12 @@ add_test(NAME analysis-fakegpu COMMAND ${FRX_AN_RUN} fakegpu
 set_tests_properties(analysis-fakegpu PROPERTIES TIMEOUT 300
   FIXTURES_REQUIRED gpu-solver-clean FIXTURES_SETUP gpu-solver-sources
   ENVIRONMENT "${FRX_AN_ENV}")
+
+# their CSV numbers: plugins/analysis/fmt.c against snprintf's %.17g
+frx_check_test(test_csv_format analysis/test_csv_format.c)
+target_link_libraries(test_csv_format PRIVATE frx-analysis-common)
+target_include_directories(test_csv_format PRIVATE
+  ${PROJECT_SOURCE_DIR}/plugins/analysis)
+add_test(NAME analysis-csv-format COMMAND test_csv_format)
+set_tests_properties(analysis-csv-format PROPERTIES ENVIRONMENT
+  "${FRX_TEST_ENV}")
