@@ -160,7 +160,8 @@ int an_binds_get(an_binds *b, frx_matrix *const *u, an_bind_fn bind,
 void an_binds_free(an_binds *b);
 
 /* Run the nblocks kernels and fold their reduction arg (n values) over
- * the blocks and every rank (op MPI_SUM or MPI_MAX) into out. */
+ * the blocks and every rank (op MPI_SUM or MPI_MAX) into out on rank 0
+ * (which writes the rows; elsewhere out is left as it was). */
 int an_reduce(frx_kernel *const *k, size_t nblocks, const char *arg,
               size_t n, MPI_Op op, MPI_Comm comm, double *out);
 /* Run them without folding (several reductions of one run: an_fold). */

@@ -135,9 +135,10 @@ int an_fold(frx_kernel *const *k, size_t nblocks, const char *arg, size_t n,
         for (size_t v = 0; v < n && !rc; v++)
             mine[v] = op == MPI_MAX ? fmax(mine[v], r[v]) : mine[v] + r[v];
     }
-    /* every rank, whatever rc: the others wait for it (the hook's
-     * status is agreed after) */
-    MPI_Allreduce(mine, out, (int)n, MPI_DOUBLE, op, comm);
+    /* every rank, whatever rc: the others take part (the hook's status
+     * is agreed after); to rank 0 alone, which writes: the others need
+     * not wait for it */
+    MPI_Reduce(mine, out, (int)n, MPI_DOUBLE, op, 0, comm);
     free(mine);
     return rc;
 }

@@ -131,7 +131,10 @@ int an_csv_row(an_csv *c, uint64_t step, double t, size_t n, const double *v)
     if (!c->f)
         return FRX_OK;
     char num[40];
-    fprintf(c->f, "%" PRIu64 ",%.17g", step, t);
+    fprintf(c->f, "%" PRIu64, step);
+    num[0] = ',';
+    fwrite(num, 1, (size_t)an_fmt_double(num + 1, sizeof num - 1, t) + 1,
+           c->f);
     for (size_t i = 0; i < n; i++) {
         num[0] = ',';
         int len = an_fmt_double(num + 1, sizeof num - 1, v[i]);

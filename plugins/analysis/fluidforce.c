@@ -55,7 +55,7 @@ struct force {
     struct group *groups;
     an_fields f;
     an_binds binds;     /* a kernel per group, per register of u */
-    double *vals;
+    double *vals, *mine; /* the row (rank 0); this rank's part, scratch */
 };
 
 static void force_destroy(void *state)
@@ -77,6 +77,7 @@ static void force_destroy(void *state)
     an_fields_free(&g->f);
     an_csv_free(&g->base.csv);
     free(g->vals);
+    free(g->mine);
     free(g);
 }
 
@@ -296,8 +297,9 @@ static int force_create(const frx_extension_init *init, void **state)
         rc = an_fields_add_text(&g->f, p, n ? fr_cfg_place(n, at, sizeof at)
                                             : NULL, "pressure", "p");
     }
-    if (!rc && !(g->vals = calloc(g->nbnd * (size_t)g->ndims + 1,
-                                  sizeof *g->vals)))
+    size_t nv = g->nbnd * (size_t)g->ndims;
+    if (!rc && (!(g->vals = calloc(nv + 1, sizeof *g->vals)) ||
+                !(g->mine = calloc(nv + (size_t)g->ndims, sizeof *g->mine))))
         rc = frx_error(FRX_ENOMEM, WHO ": out of memory");
     if (!rc)
         rc = make_groups(g, sys);
@@ -307,10 +309,10 @@ static int force_create(const frx_extension_init *init, void **state)
 static int row(struct force *g, const frx_ext_now *now)
 {
     size_t nd = (size_t)g->ndims, nv = g->nbnd * nd;
-    double *mine = calloc(nv + nd, sizeof *mine), *r = mine + nv;
+    double *mine = g->mine, *r = mine + nv;
+    memset(mine, 0, nv * sizeof *mine);
     frx_kernel **k = NULL;
-    int rc = mine ? an_binds_get(&g->binds, now->u, bind, g, &k)
-                  : frx_error(FRX_ENOMEM, WHO ": out of memory");
+    int rc = an_binds_get(&g->binds, now->u, bind, g, &k);
     for (size_t i = 0; i < g->ngroups && !rc; i++) {
         rc = frx_kernel_set_scalar(k[i], "t", now->t);
         if (!rc)
@@ -320,10 +322,9 @@ static int row(struct force *g, const frx_ext_now *now)
         for (size_t d = 0; d < nd && !rc; d++)
             mine[g->groups[i].bnd * nd + d] += r[d];
     }
-    /* every rank, whatever rc: the hook's status is agreed after */
-    MPI_Allreduce(mine ? mine : g->vals, g->vals, (int)nv, MPI_DOUBLE,
-                  MPI_SUM, g->base.mpi);
-    free(mine);
+    /* every rank, whatever rc (the hook's status is agreed after), to
+     * rank 0, which writes */
+    MPI_Reduce(mine, g->vals, (int)nv, MPI_DOUBLE, MPI_SUM, 0, g->base.mpi);
     return rc ? rc : an_csv_row(&g->base.csv, now->step, now->t, nv,
                                 g->vals);
 }

@@ -11,6 +11,7 @@
 
 #include <frx/extension.h>
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -413,8 +414,15 @@ int frx__ext_hook(frx_solver *s, int which)
                                         "finish", "ahead"};
     frx_ext_now now = {.size = sizeof now, .t = s->t, .dt = s->dt,
                        .step = s->step, .u = s->reg[s->ucur]};
-    int rc = FRX_OK;
-    for (size_t i = 0; i < s->nexts && !rc; i++) {
+    /* Every extension's hook runs on every rank, whatever an earlier
+     * one returned there (a later one may hold collectives the other
+     * ranks enter), then one agreement for them all rather than one
+     * each (each lines the ranks up: docs/analysis.md, "Cost"): the
+     * first extension that failed on any rank stops the run, named,
+     * with each of its failing ranks' reasons. */
+    int first = INT_MAX, mine = FRX_OK, low = INT_MAX;
+    char *msg = NULL;
+    for (size_t i = 0; i < s->nexts; i++) {
         frx_ext *e = s->exts[i];
         if (which == FRX__EXT_STEP && s->step % e->every)
             continue;
@@ -422,12 +430,26 @@ int frx__ext_hook(frx_solver *s, int which)
             continue;
         const char *old = enter(e);
         int r = leave(e, old, now_hook(s, e, which, &now));
+        if (r && first == INT_MAX) {
+            first = (int)i;
+            mine = r;
+            msg = strdup(frx_errmsg());
+        }
+    }
+    if (MPI_Allreduce(&first, &low, 1, MPI_INT, MPI_MIN, s->mpi) !=
+        MPI_SUCCESS)
+        low = first == INT_MAX ? 0 : first;
+    int rc = FRX_OK;
+    if (low != INT_MAX) {
+        int r = first == low ? frx_error(mine, "%s", msg ? msg : "")
+                             : FRX_OK;
         char what[300];
         snprintf(what, sizeof what, "step %llu, t = %.9g: extension '%s' "
-                 "(%s)", (unsigned long long)s->step, s->t, e->name,
-                 names[which]);
+                 "(%s)", (unsigned long long)s->step, s->t,
+                 s->exts[low]->name, names[which]);
         rc = frx__agree(s->mpi, r, what);
     }
+    free(msg);
     return rc;
 }
 
