@@ -69,6 +69,7 @@ struct build {
     int fail;          /* write half the content, then fail */
     int write_nothing; /* report success without writing */
     long delay_ms;
+    int hold_fd;       /* > 0: build only once this pipe is closed */
 };
 
 static int build_fn(const char *tmp_path, void *ud)
@@ -79,6 +80,11 @@ static int build_fn(const char *tmp_path, void *ud)
         struct timespec ts = {b->delay_ms / 1000,
                               b->delay_ms % 1000 * 1000000L};
         nanosleep(&ts, NULL);
+    }
+    if (b->hold_fd > 0) { /* until the other end says so, however late */
+        char c;
+        while (read(b->hold_fd, &c, 1) < 0 && errno == EINTR)
+            ;
     }
     if (b->write_nothing)
         return FRX_OK;
@@ -693,13 +699,21 @@ static long find_lock(const char *dir, char *path, size_t n)
  * to do. */
 START_TEST(lock_wait_said_and_bounded)
 {
+    /* The child holds the lock until this process has waited its time
+     * out and closes the pipe: not for a fixed time, which a loaded
+     * machine could outlast (a lock freed before the timeout is a hit,
+     * and this test failed so once). */
+    int hold[2];
+    ck_assert_int_eq(pipe(hold), 0);
     pid_t pid = fork();
     ck_assert_int_ge(pid, 0);
-    if (pid == 0) { /* holds the lock while it builds, 3.5 s */
-        struct build b = {.content = CONTENT, .delay_ms = 3500};
+    if (pid == 0) {
+        close(hold[1]);
+        struct build b = {.content = CONTENT, .hold_fd = hold[0]};
         frx_cache_entry e;
         _exit(fetch_key(&b, &e) == FRX_OK ? 0 : 1);
     }
+    close(hold[0]);
     char lock[PATH_MAX];
     long holder = 0;
     for (int i = 0; i < 500 && holder != pid; i++) {
@@ -730,6 +744,7 @@ START_TEST(lock_wait_said_and_bounded)
     ck_assert(strstr(frx_errmsg(), "FRX_CACHE_DIR"));
     ck_assert(strstr(frx_errmsg(), "FRX_CACHE=off"));
     free(said);
+    close(hold[1]); /* the child may build now */
     int status;
     ck_assert_int_eq(waitpid(pid, &status, 0), pid);
     ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
