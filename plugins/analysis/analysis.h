@@ -121,12 +121,13 @@ void an_fields_free(an_fields *f);
  * and bound into a (returns how many). */
 void an_fields_const_args(const an_fields *f, char *buf, size_t n);
 size_t an_fields_bind_consts(const an_fields *f, frx_arg *a);
-/* Kernel body (malloc'd): NVARS, NDIMS, the derived fields d[] from
+/* Kernel body (malloc'd): head (or NULL: what declares u, where the
+ * arguments do not), NVARS, NDIMS, the derived fields d[] from
  * u[NVARS] where an expression uses one, then _e[k] = expression k, for
- * a kernel whose arguments hold u[NVARS] and, where used, x[NDIMS] and
- * the scalar t; then tail. */
-int an_fields_body(const an_fields *f, int precision, const char *tail,
-                   char **body);
+ * a kernel whose arguments (or head) hold u[NVARS] and, where used,
+ * x[NDIMS] and the scalar t; then tail. */
+int an_fields_body(const an_fields *f, int precision, const char *head,
+                   const char *tail, char **body);
 
 /* ------------------------------------------------------------- blocks */
 
@@ -161,7 +162,8 @@ void an_binds_free(an_binds *b);
 
 /* Run the nblocks kernels and fold their reduction arg (n values) over
  * the blocks and every rank (op MPI_SUM or MPI_MAX) into out on rank 0
- * (which writes the rows; elsewhere out is left as it was). */
+ * (which writes the rows; elsewhere out is left as it was). k NULL: a
+ * rank whose kernels failed takes part with nothing. */
 int an_reduce(frx_kernel *const *k, size_t nblocks, const char *arg,
               size_t n, MPI_Op op, MPI_Comm comm, double *out);
 /* Run them without folding (several reductions of one run: an_fold). */

@@ -123,8 +123,15 @@ int an_fold(frx_kernel *const *k, size_t nblocks, const char *arg, size_t n,
             MPI_Op op, MPI_Comm comm, double *out)
 {
     double *mine = calloc(2 * n + 1, sizeof *mine), *r = mine + n;
-    if (!mine)
+    if (!mine) { /* take part all the same: the others wait for it */
+        int rank;
+        MPI_Comm_rank(comm, &rank);
+        MPI_Reduce(rank ? out : MPI_IN_PLACE, rank ? NULL : out, (int)n,
+                   MPI_DOUBLE, op, 0, comm);
         return frx_error(FRX_ENOMEM, "out of memory");
+    }
+    if (!k) /* this rank's kernels failed: it folds nothing */
+        nblocks = 0;
     for (size_t v = 0; v < n; v++)
         mine[v] = op == MPI_MAX ? -INFINITY : 0;
     int rc = FRX_OK;

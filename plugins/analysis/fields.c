@@ -123,14 +123,16 @@ size_t an_fields_bind_consts(const an_fields *f, frx_arg *a)
 }
 
 /* A growing string (open_memstream). */
-int an_fields_body(const an_fields *f, int precision, const char *tail,
-                   char **body)
+int an_fields_body(const an_fields *f, int precision, const char *head,
+                   const char *tail, char **body)
 {
     char *s = NULL;
     size_t len = 0;
     FILE *b = open_memstream(&s, &len);
     if (!b)
         return frx_error(FRX_ENOMEM, "%s: out of memory", f->who);
+    if (head)
+        fputs(head, b);
     fprintf(b, "enum { NVARS = %zu, NDIMS = %d, NAUX = 0 };\n", f->nvars,
             f->ndims);
     unsigned derived = 0;

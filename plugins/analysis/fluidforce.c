@@ -93,22 +93,14 @@ static int register_kernel(struct force *g, size_t nupts, char *name)
     an_interp_text(head, sizeof head, nupts, g->nvars);
     snprintf(tail, sizeof tail, "for (int _d = 0; _d < %d; _d++)\n"
              "    F[_d] = _e[0]*nw[_d];", g->ndims);
-    int rc = an_fields_body(&g->f, frx_backend_precision(g->base.be), tail,
-                            &body);
-    size_t lh = strlen(head), lb = body ? strlen(body) : 0;
-    char *all = rc ? NULL : malloc(lh + lb + 1);
-    if (!rc && !all)
-        rc = frx_error(FRX_ENOMEM, WHO ": out of memory");
-    if (!rc) {
-        memcpy(all, head, lh);
-        memcpy(all + lh, body, lb + 1);
-        an_kernel_name("fluidforce", args, all, name, 96);
-        frx_kernel_decl d = {.name = name, .ndim = 1, .args = args,
-                             .body = all};
-        rc = frx_kernel_register(g->base.be, &d);
-    }
+    int rc = an_fields_body(&g->f, frx_backend_precision(g->base.be), head,
+                            tail, &body);
+    if (rc)
+        return rc;
+    an_kernel_name("fluidforce", args, body, name, 96);
+    frx_kernel_decl d = {.name = name, .ndim = 1, .args = args, .body = body};
+    rc = frx_kernel_register(g->base.be, &d);
     free(body);
-    free(all);
     return rc;
 }
 

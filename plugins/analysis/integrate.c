@@ -65,7 +65,8 @@ static int register_kernel(struct integ *g)
     char tail[128];
     snprintf(tail, sizeof tail, "for (int _k = 0; _k < %zu; _k++)\n"
              "    s[_k] = w[0]*_e[_k];", g->f.nexprs);
-    int rc = an_fields_body(&g->f, frx_backend_precision(g->base.be), tail, &body);
+    int rc = an_fields_body(&g->f, frx_backend_precision(g->base.be), NULL, tail,
+                            &body);
     if (rc)
         return rc;
     an_kernel_name("integrate", args, body, g->kname, sizeof g->kname);
@@ -133,7 +134,7 @@ static int row(struct integ *g, const frx_ext_now *now)
     if (!rc)
         rc = an_run(k, g->nblocks);
     /* every rank folds, even one that failed above (it passes zeros) */
-    int rf = an_fold(rc ? (frx_kernel *[1]){NULL} : k, rc ? 1 : g->nblocks,
+    int rf = an_fold(rc ? NULL : k, g->nblocks,
                      "s", g->f.nexprs, MPI_SUM, g->base.mpi, g->vals);
     if (!rc)
         rc = rf;

@@ -173,10 +173,9 @@ static int resid_step(void *state, const frx_ext_now *now)
             rc = frx_kernel_set_scalar(k[i], "rdt", 1 / dt);
     if (!rc)
         rc = an_run(k, r->nblocks);
-    frx_kernel *none[1] = {NULL};
-    int r1 = an_fold(rc ? none : k, rc ? 1 : r->nblocks, "sq", r->nvars,
+    int r1 = an_fold(rc ? NULL : k, r->nblocks, "sq", r->nvars,
                      MPI_SUM, r->base.mpi, r->vals);
-    int r2 = an_fold(rc ? none : k, rc ? 1 : r->nblocks, "mx", r->nvars,
+    int r2 = an_fold(rc ? NULL : k, r->nblocks, "mx", r->nvars,
                      MPI_MAX, r->base.mpi, r->vals + r->nvars);
     if (!rc)
         rc = r1 ? r1 : r2;

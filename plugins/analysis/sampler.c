@@ -363,24 +363,16 @@ static int register_kernel(struct sampler *s, size_t nupts, char *name)
     an_interp_text(head, sizeof head, nupts, s->nvars);
     snprintf(tail, sizeof tail, "for (int _k = 0; _k < %zu; _k++)\n"
              "    s[_k] = _e[_k];", s->f.nexprs);
-    int rc = an_fields_body(&s->f, frx_backend_precision(s->base.be), tail, &body);
+    int rc = an_fields_body(&s->f, frx_backend_precision(s->base.be), head,
+                            tail, &body);
     if (rc)
         return rc;
-    size_t lh = strlen(head), lb = strlen(body);
-    char *all = malloc(lh + lb + 1);
-    if (!all) {
-        free(body);
-        return frx_error(FRX_ENOMEM, WHO ": out of memory");
-    }
-    memcpy(all, head, lh);
-    memcpy(all + lh, body, lb + 1);
-    free(body);
     char base[64];
     snprintf(base, sizeof base, "sampler%zu", nupts);
-    an_kernel_name(base, args, all, name, 96);
-    frx_kernel_decl d = {.name = name, .ndim = 1, .args = args, .body = all};
+    an_kernel_name(base, args, body, name, 96);
+    frx_kernel_decl d = {.name = name, .ndim = 1, .args = args, .body = body};
     rc = frx_kernel_register(s->base.be, &d);
-    free(all);
+    free(body);
     return rc;
 }
 

@@ -133,7 +133,7 @@ static int register_kernels(struct tavg *a)
              a->ne);
     char full[1200];
     snprintf(full, sizeof full, "enum { NE = %zu };\n%s", a->ne, tail);
-    int rc = an_fields_body(&a->f, frx_backend_precision(a->base.be), full,
+    int rc = an_fields_body(&a->f, frx_backend_precision(a->base.be), NULL, full,
                             &body);
     if (rc)
         return rc;

@@ -37,6 +37,7 @@
 #       gpu-compile-solvers-* (NVRTC, hiprtc).
 set -u
 lib=$(cd "$(dirname "$0")" && pwd)/runlib.sh
+src=$(cd "$(dirname "$0")/../.." && pwd)
 mode=$1 mpiexec=$2 frx=$3
 shift 3
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/frx-analysis.XXXXXX") || exit 1
@@ -46,48 +47,19 @@ export TMPDIR="$tmp" OMP_NUM_THREADS=1
 me=analysis.sh
 . "$lib"
 
-# csv_agree A B: same header, same rows, values to 1e-12 (relative, or
-# absolute below 1)
-csv_agree() {
-    [ "$(wc -l < "$1")" = "$(wc -l < "$2")" ] &&
-        [ "$(head -n 1 "$1")" = "$(head -n 1 "$2")" ] || return 1
-    paste -d , "$1" "$2" | awk -F , 'NR > 1 {
-        n = NF / 2
-        for (i = 1; i <= n; i++) {
-            a = $i + 0; b = $(i + n) + 0
-            d = a - b; d = d < 0 ? -d : d
-            s = (a < 0 ? -a : a) > (b < 0 ? -b : b) ? a : b
-            s = s < 0 ? -s : s
-            if (d > 1e-12 * (s > 1 ? s : 1)) {
-                printf "row %d, column %d: %.17g against %.17g\n", NR, i, a, b
-                bad = 1
-            }
-        }
-    } END { exit bad }'
-}
-
 # steps FILE: the first column, space-separated, after the header
 steps() { awk -F , 'NR > 1 { printf "%s ", $1 }' "$1"; }
 
-# the vortex (8 x 8, p = 2, 40 steps of 0.01) on BACKEND with the three
-# plugins (sampler points inside elements, away from every face)
+# the vortex (examples/extension-interface-jump's: 8 x 8, p = 2, here
+# 40 steps of 0.01) on BACKEND with the three plugins (sampler points
+# inside elements, away from every face)
 vortex() {
+    sed -e "s/backend: {name: openmp,/backend: {name: $1,/" \
+        -e "s/steps: 20}/steps: ${2:-40}}/" \
+        -e 's/^progress: {mode: off}/progress: {mode: lines, interval: 10}/' \
+        -e '/^#/d' -e '/^extensions:/,$d' \
+        "$src/examples/extension-interface-jump/vortex.yaml"
     cat <<YAML
-backend: {name: $1, precision: double}
-mesh: {type: box, n: [8, 8], lower: [-10, -10], upper: [10, 10],
-       periodic: [true, true]}
-solver:
-  name: euler
-  order: 2
-  constants: {gamma: 1.4, S: 13.5, M: 0.4, R: 1.5,
-              A: S*S*M*M*(gamma - 1)/(8*pi*pi), B: S/(2*pi*R), k: 1/(2*R*R)}
-  ics:
-    rho: (1 - A*exp(2*k*(1 - x*x - y*y)))^(1/(gamma - 1))
-    u: B*y*exp(k*(1 - x*x - y*y))
-    v: 1 - B*x*exp(k*(1 - x*x - y*y))
-    p: (1 - A*exp(2*k*(1 - x*x - y*y)))^(gamma/(gamma - 1))/(gamma*M*M)
-time: {scheme: rk4, dt: 0.01, steps: ${2:-40}}
-progress: {mode: lines, interval: 10}
 extensions:
   - {name: residual, every: 5, file: res.csv}
   - name: integrate
@@ -100,6 +72,34 @@ extensions:
     file: probes.csv
     points: {core: [0.3, 0.2], far: [-4.1, 7.7], edge: [9.3, -9.6]}
     fields: [rho, p, u*u + v*v]
+YAML
+}
+
+# walled BACKEND UPPER ICS DT STEPS [ETYPE [PERIODIC]]: euler (p = 2) on
+# a box of 3 x 4 elements (ETYPE, default quad) from 0 to UPPER ("2, 3")
+# with slip walls (but left and right where PERIODIC is true: periodic
+# in x), initial state ICS, up to its `extensions:` line
+walled() {
+    cat <<YAML
+backend: {name: $1, precision: double}
+mesh: {type: box, n: [3, 4], upper: [$2], etype: ${6:-quad},
+       periodic: [${7:-false}, false]}
+solver:
+  name: euler
+  order: 2
+  constants: {gamma: 1.4}
+  boundaries:
+YAML
+    [ "${7:-false}" = true ] ||
+        printf '    left: {type: slp-adia-wall}\n    right: {type: slp-adia-wall}\n'
+    cat <<YAML
+    bottom: {type: slp-adia-wall}
+    top: {type: slp-adia-wall}
+  ics: {$3}
+time: {scheme: rk4, dt: $4, steps: $5}
+progress: {mode: off}
+output: {dir: out}
+extensions:
 YAML
 }
 
@@ -131,7 +131,7 @@ agree)
         [ "$rc" != 0 ] && grep -q "cannot start" out.txt && { cat out.txt; exit 77; }
         expect 0
         for f in res int probes; do
-            csv_agree $f.csv ref-$f.csv ||
+            csv_agree $f.csv ref-$f.csv 1e-12 ||
                 fail "$f.csv on $np rank(s), $be, differs from 1 rank on openmp"
         done
         echo "analysis.sh: $be, $np rank(s): the CSVs agree"
@@ -141,19 +141,9 @@ exact)
     # degree 2 (p = 2): exact at any point; integrals of the box [0,2]^2
     #   rho = 1 + 0.1 x + 0.05 x y - 0.02 y^2: 4 + 0.4 + 0.2 - 0.10667
     for etype in quad tri; do
-        cat > p.yaml <<YAML
-backend: {name: openmp, precision: double}
-mesh: {type: box, n: [3, 4], upper: [2, 2], etype: $etype}
-solver:
-  name: euler
-  order: 2
-  constants: {gamma: 1.4}
-  boundaries: {left: {type: slp-adia-wall}, right: {type: slp-adia-wall},
-               bottom: {type: slp-adia-wall}, top: {type: slp-adia-wall}}
-  ics: {rho: 1 + 0.1*x + 0.05*x*y - 0.02*y*y, u: 0.1, v: -0.2, p: 1}
-time: {scheme: rk4, dt: 0.001, steps: 1}
-progress: {mode: off}
-extensions:
+        walled openmp "2, 2" "rho: 1 + 0.1*x + 0.05*x*y - 0.02*y*y, u: 0.1, v: -0.2, p: 1" \
+            0.001 1 $etype > p.yaml
+        cat >> p.yaml <<YAML
   - {name: integrate, file: int.csv, exprs: {mass: rho, xmom: rhou}}
   - name: sampler
     file: probes.csv
@@ -256,20 +246,9 @@ tavg)
             awk '/DATA {/ { on = 1; next } on && /}/ { on = 0 }
                  on { gsub(/,/, " "); for (i = 1; i <= NF; i++) print $i }'
     }
-    cat > t.yaml <<YAML
-backend: {name: $be, precision: double}
-mesh: {type: box, n: [3, 4], upper: [2, 2]}
-solver:
-  name: euler
-  order: 2
-  constants: {gamma: 1.4}
-  boundaries: {left: {type: slp-adia-wall}, right: {type: slp-adia-wall},
-               bottom: {type: slp-adia-wall}, top: {type: slp-adia-wall}}
-  ics: {rho: 1 + 0.1*x + 0.05*x*y - 0.02*y*y, u: 0.1, v: -0.2, p: 1}
-time: {scheme: rk4, dt: 0.01, steps: 10}
-progress: {mode: off}
-output: {dir: out}
-extensions:
+    walled "$be" "2, 2" "rho: 1 + 0.1*x + 0.05*x*y - 0.02*y*y, u: 0.1, v: -0.2, p: 1" \
+        0.01 10 > t.yaml
+    cat >> t.yaml <<YAML
   - {name: tavg, exprs: {a: t, c: 2, r: rho}, fluctuations: true,
      write-every: 5}
 YAML
@@ -340,26 +319,7 @@ force)
     be=$1
     # box ETYPE PERIODIC U: the closed box [0,2] x [0,3] (or a channel
     # periodic in x), at rest or with u = U
-    box() {
-        cat <<YAML
-backend: {name: $be, precision: double}
-mesh: {type: box, n: [3, 4], upper: [2, 3], etype: $1, periodic: [$2, false]}
-solver:
-  name: euler
-  order: 2
-  constants: {gamma: 1.4}
-  boundaries:
-YAML
-        [ "$2" = true ] || printf '    left: {type: slp-adia-wall}\n    right: {type: slp-adia-wall}\n'
-        cat <<YAML
-    bottom: {type: slp-adia-wall}
-    top: {type: slp-adia-wall}
-  ics: {rho: 1, u: $3, v: 0, p: 1.5}
-time: {scheme: rk4, dt: 0.01, steps: 10}
-progress: {mode: off}
-extensions:
-YAML
-    }
+    box() { walled "$be" "2, 3" "rho: 1, u: $3, v: 0, p: 1.5" 0.01 10 "$1" "$2"; }
     for etype in quad tri; do
         for np in 1 3; do
             box $etype false 0 > f.yaml
@@ -414,23 +374,11 @@ fakegpu)
         FRX_PLUGIN_PATH="$fakegpu:${FRX_PLUGIN_PATH:-}" run 2 g.yaml; rc=$?
     expect 0
     for f in res int probes; do
-        csv_agree $f.csv ref-$f.csv || fail "$f.csv on fakegpu is not openmp's"
+        csv_agree $f.csv ref-$f.csv 1e-12 || fail "$f.csv on fakegpu is not openmp's"
     done
     # tavg and fluidforce on a closed box
-    cat > fb.yaml <<YAML
-backend: {name: openmp, precision: double}
-mesh: {type: box, n: [3, 4], upper: [2, 3]}
-solver:
-  name: euler
-  order: 2
-  constants: {gamma: 1.4}
-  boundaries: {left: {type: slp-adia-wall}, right: {type: slp-adia-wall},
-               bottom: {type: slp-adia-wall}, top: {type: slp-adia-wall}}
-  ics: {rho: 1 + 0.1*x*y, u: 0.1, v: 0, p: 1.5}
-time: {scheme: rk4, dt: 0.01, steps: 10}
-progress: {mode: off}
-output: {dir: out}
-extensions:
+    walled openmp "2, 3" "rho: 1 + 0.1*x*y, u: 0.1, v: 0, p: 1.5" 0.01 10 > fb.yaml
+    cat >> fb.yaml <<YAML
   - {name: fluidforce, every: 5, file: f.csv, boundaries: [left, right]}
   - {name: tavg, every: 2, exprs: {p: p}, fluctuations: true}
 YAML
@@ -441,7 +389,7 @@ YAML
     FRX_CACHE_DIR="$tmp/cache" FRX_FAKEGPU_KEEP_SOURCES="$keep/analysis" \
         FRX_PLUGIN_PATH="$fakegpu:${FRX_PLUGIN_PATH:-}" run 1 fg.yaml; rc=$?
     expect 0
-    csv_agree f.csv ref-f.csv || fail "fluidforce on fakegpu is not openmp's"
+    csv_agree f.csv ref-f.csv 1e-12 || fail "fluidforce on fakegpu is not openmp's"
     for k in residual.residual_keep residual.residual_norm integrate.integrate sampler.sampler \
         tavg.tavg_acc tavg.tavg_out fluidforce.fluidforce; do
         grep -lq "$k" "$keep/analysis"/* ||

@@ -925,16 +925,26 @@ static int read_and_close(struct ctx *c, int rc, hid_t file, hid_t grp,
     return rc;
 }
 
+/* Before a read (rc: the checks of the call, this rank's): the file seen
+ * by every rank, f's layout. Agreed. */
+static int read_ready(MPI_Comm comm, int rc, const char *path,
+                      const struct frx__io_fields *f, struct types *t)
+{
+    rc = frx__io_agree(comm, rc);
+    if (!rc)
+        rc = seen_everywhere(comm, "restart", path, 1);
+    if (!rc)
+        rc = frx__io_agree(comm, layout(comm, f, t));
+    return rc;
+}
+
 int frx__ckpt_read(MPI_Comm comm, const char *path,
                    struct frx__ckpt_meta *m, struct frx__io_fields *f)
 {
     struct types t;
     struct frx__ckpt_meta fm = {0};
-    int rc = frx__io_agree(comm, check_call("restart", path, m, f));
-    if (!rc)
-        rc = seen_everywhere(comm, "restart", path, 1);
-    if (!rc)
-        rc = frx__io_agree(comm, layout(comm, f, &t));
+    int rc = read_ready(comm, check_call("restart", path, m, f), path, f,
+                        &t);
     if (rc)
         return rc;
     struct ctx c = {comm, path, FRX_OK};
@@ -962,11 +972,7 @@ int frx__ckpt_read_kept(MPI_Comm comm, const char *path, const char *name,
                         struct frx__io_fields *f)
 {
     struct types t;
-    int rc = frx__io_agree(comm, frx__io_check(f, "restart"));
-    if (!rc)
-        rc = seen_everywhere(comm, "restart", path, 1);
-    if (!rc)
-        rc = frx__io_agree(comm, layout(comm, f, &t));
+    int rc = read_ready(comm, frx__io_check(f, "restart"), path, f, &t);
     if (rc)
         return rc;
     struct ctx c = {comm, path, FRX_OK};
