@@ -210,7 +210,8 @@ set(FRX_IO_SRC ${PROJECT_SOURCE_DIR}/core/src/io)
 add_executable(test_vtk mpi/test_vtk.c mpi/io_mesh.c
   ${FRX_IO_SRC}/io_util.c ${FRX_IO_SRC}/vtk.c)
 add_executable(test_ckpt mpi/test_ckpt.c mpi/io_mesh.c
-  ${FRX_IO_SRC}/io_util.c ${FRX_IO_SRC}/io_route.c ${FRX_IO_SRC}/ckpt.c)
+  ${FRX_IO_SRC}/io_util.c ${FRX_IO_SRC}/io_route.c ${FRX_IO_SRC}/h5.c
+  ${FRX_IO_SRC}/ckpt.c)
 foreach(t test_vtk test_ckpt)
   target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR}/core/src)
   target_link_libraries(${t} PRIVATE frx PkgConfig::HDF5_MPI m)

@@ -14,12 +14,8 @@
  * number of ranks reads a checkpoint back, each owning one contiguous
  * run of rows, with collective I/O. */
 #include "io/io-impl.h"
+#include "io/h5.h"
 #include "io/io-util.h"
-
-#include <hdf5.h>
-#ifndef H5_HAVE_PARALLEL
-#error "frx needs HDF5 built for MPI (Debian: libhdf5-openmpi-dev)"
-#endif
 
 #include <errno.h>
 #include <stdarg.h>
@@ -34,188 +30,6 @@
 /* a case kept in an attribute: HDF5 keeps attributes of up to 64 kB in
  * the object header */
 #define CASE_BYTES 60000
-
-/* ------------------------------------------------------ HDF5's failures */
-
-/* One checkpoint being read or written; rc is the first failure. */
-struct ctx {
-    MPI_Comm comm;
-    const char *path;
-    int rc;
-};
-
-static herr_t collect(unsigned n, const H5E_error2_t *e, void *ud)
-{
-    char *buf = ud, desc[256];
-    size_t len = strlen(buf);
-    (void)n;
-    /* "unable to open file: time = ..., name = ...": the first part */
-    snprintf(desc, sizeof desc, "%s", e->desc ? e->desc : "");
-    desc[strcspn(desc, "\n")] = '\0';
-    char *noise = strstr(desc, ": time = ");
-    if (noise)
-        *noise = '\0';
-    if (*desc && !strstr(buf, desc))
-        snprintf(buf + len, 600 - len, "%s%s", len ? "; " : "", desc);
-    return 0;
-}
-
-/* Note HDF5's reason for a failure of `what` (right after the call: the
- * next HDF5 call clears it); true while nothing has failed. */
-static int ok(struct ctx *c, hid_t ret, const char *what)
-{
-    if (ret >= 0 || c->rc)
-        return !c->rc;
-    char text[600] = "";
-    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, collect, text);
-    c->rc = frx_error(FRX_EIO, "cannot %s %s: %s", what, c->path,
-                      text[0] ? text : "HDF5 gives no reason");
-    return 0;
-}
-
-static void close_id(hid_t id, herr_t (*fn)(hid_t))
-{
-    if (id >= 0)
-        fn(id);
-}
-
-/* ------------------------------------------------------------ attributes */
-
-static int attr_put(struct ctx *c, hid_t loc, const char *name, hid_t type,
-                    hid_t mtype, size_t n, const void *val)
-{
-    hsize_t dim = n;
-    hid_t sp = n == 1 ? H5Screate(H5S_SCALAR)
-                      : H5Screate_simple(1, &dim, NULL);
-    hid_t a = -1;
-    if (ok(c, sp, "make a dataspace in"))
-        a = H5Acreate2(loc, name, type, sp, H5P_DEFAULT, H5P_DEFAULT);
-    if (ok(c, a, "add an attribute to"))
-        ok(c, H5Awrite(a, mtype, val), "write an attribute of");
-    close_id(a, H5Aclose);
-    close_id(sp, H5Sclose);
-    return c->rc;
-}
-
-static hid_t str_type(size_t width)
-{
-    hid_t t = H5Tcopy(H5T_C_S1);
-    if (t >= 0 && (H5Tset_size(t, width) < 0 ||
-                   H5Tset_strpad(t, H5T_STR_NULLTERM) < 0)) {
-        H5Tclose(t);
-        return -1;
-    }
-    return t;
-}
-
-/* n strings of at most width - 1 bytes, one after the other. */
-static int attr_put_strs(struct ctx *c, hid_t loc, const char *name,
-                         size_t n, size_t width, const char *strs)
-{
-    hid_t t = str_type(width);
-    if (ok(c, t, "make a string type for"))
-        attr_put(c, loc, name, t, t, n, strs);
-    close_id(t, H5Tclose);
-    return c->rc;
-}
-
-static int attr_put_str(struct ctx *c, hid_t loc, const char *name,
-                        const char *s)
-{
-    return attr_put_strs(c, loc, name, 1, strlen(s) + 1, s);
-}
-
-static int not_frx(struct ctx *c, const char *what)
-{
-    c->rc = frx_error(FRX_EIO, "checkpoint %s has no %s: it is not an frx "
-                      "checkpoint, or a damaged one", c->path, what);
-    return c->rc;
-}
-
-/* Open attribute name holding n values (n = 0: any number, returned). */
-static hid_t attr_open(struct ctx *c, hid_t loc, const char *name,
-                       size_t *n)
-{
-    htri_t has = H5Aexists(loc, name);
-    if (!ok(c, has, "read the attributes of"))
-        return -1;
-    if (!has) {
-        not_frx(c, name);
-        return -1;
-    }
-    hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
-    hid_t sp = -1;
-    if (ok(c, a, "open an attribute of"))
-        sp = H5Aget_space(a);
-    hssize_t got = -1;
-    if (ok(c, sp, "read an attribute of"))
-        got = H5Sget_simple_extent_npoints(sp);
-    if (ok(c, (hid_t)got, "read an attribute of") && *n &&
-        (size_t)got != *n)
-        not_frx(c, name);
-    *n = got > 0 ? (size_t)got : 0;
-    close_id(sp, H5Sclose);
-    if (c->rc) {
-        close_id(a, H5Aclose);
-        return -1;
-    }
-    return a;
-}
-
-static int attr_get(struct ctx *c, hid_t loc, const char *name,
-                    hid_t mtype, size_t n, void *val)
-{
-    hid_t a = attr_open(c, loc, name, &n);
-    if (a >= 0)
-        ok(c, H5Aread(a, mtype, val), "read an attribute of");
-    close_id(a, H5Aclose);
-    return c->rc;
-}
-
-/* A string attribute (n = 1) or array of them, as *strs: n strings of
- * *width bytes each, NUL-terminated; free it. */
-static int attr_get_strs(struct ctx *c, hid_t loc, const char *name,
-                         size_t *n, size_t *width, char **strs)
-{
-    *strs = NULL;
-    hid_t a = attr_open(c, loc, name, n);
-    hid_t ft = -1, mt = -1;
-    if (a >= 0)
-        ft = H5Aget_type(a);
-    if (ok(c, ft, "read an attribute of") &&
-        (H5Tget_class(ft) != H5T_STRING || H5Tis_variable_str(ft) != 0))
-        not_frx(c, name);
-    if (!c->rc) {
-        *width = H5Tget_size(ft) + 1; /* room for a NUL */
-        mt = str_type(*width);
-        *strs = calloc(*n ? *n : 1, *width);
-        if (!*strs)
-            c->rc = frx_error(FRX_ENOMEM, "out of memory reading %s",
-                              c->path);
-    }
-    if (ok(c, mt, "make a string type for"))
-        ok(c, H5Aread(a, mt, *strs), "read an attribute of");
-    close_id(mt, H5Tclose);
-    close_id(ft, H5Tclose);
-    close_id(a, H5Aclose);
-    if (c->rc) {
-        free(*strs);
-        *strs = NULL;
-    }
-    return c->rc;
-}
-
-static int attr_get_str(struct ctx *c, hid_t loc, const char *name,
-                        char *buf, size_t cap)
-{
-    size_t n = 1, width;
-    char *s;
-    if (attr_get_strs(c, loc, name, &n, &width, &s))
-        return c->rc;
-    snprintf(buf, cap, "%s", s);
-    free(s);
-    return c->rc;
-}
 
 /* ------------------------------------------------------------- the layout */
 
@@ -265,40 +79,6 @@ static int layout(MPI_Comm comm, const struct frx__io_fields *f,
     return FRX_OK;
 }
 
-/* Rows [row0, row0 + n) of a dataset, read or written collectively. */
-static int slab_io(struct ctx *c, hid_t ds, int write, hid_t mtype,
-                   uint64_t row0, size_t n, void *buf)
-{
-    hid_t fs = H5Dget_space(ds), ms = -1, x = -1;
-    hsize_t dims[3] = {0, 1, 1}, start[3] = {row0, 0, 0}, count[3];
-    int nd = -1;
-    if (ok(c, fs, "read the shape of a dataset of"))
-        nd = H5Sget_simple_extent_dims(fs, dims, NULL);
-    if (ok(c, nd, "read the shape of a dataset of")) {
-        memcpy(count, dims, sizeof dims);
-        count[0] = n ? n : 1;
-        ms = H5Screate_simple(nd, count, NULL);
-        count[0] = n;
-    }
-    if (ok(c, ms, "make a dataspace for") && n)
-        ok(c, H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count,
-                                  NULL), "select rows of");
-    if (!c->rc && !n)
-        ok(c, H5Sselect_none(fs) < 0 ? -1 : H5Sselect_none(ms),
-           "select no rows of");
-    if (ok(c, x = H5Pcreate(H5P_DATASET_XFER), "make a transfer list for"))
-        ok(c, H5Pset_dxpl_mpio(x, H5FD_MPIO_COLLECTIVE),
-           "ask for collective I/O on");
-    if (!c->rc && write)
-        ok(c, H5Dwrite(ds, mtype, ms, fs, x, buf), "write");
-    else if (!c->rc)
-        ok(c, H5Dread(ds, mtype, ms, fs, x, buf), "read");
-    close_id(x, H5Pclose);
-    close_id(ms, H5Sclose);
-    close_id(fs, H5Sclose);
-    return c->rc;
-}
-
 /* Between the host layout [nupts][nvars][neles] and rows of
  * [nupts][nvars] per element, for the elements in `order`. */
 static void to_rows(const struct frx__io_fields *f,
@@ -320,7 +100,7 @@ static void to_rows(const struct frx__io_fields *f,
 
 /* The extensions' names ("extensions") and each one's bytes
  * ("extension_<i>", where it saved any). */
-static int write_extensions(struct ctx *c, hid_t file,
+static int write_extensions(struct frx__h5 *c, hid_t file,
                             const struct frx__ckpt_meta *m)
 {
     size_t width = 1;
@@ -334,7 +114,7 @@ static int write_extensions(struct ctx *c, hid_t file,
     for (size_t i = 0; i < m->next; i++)
         memcpy(names + i * width, m->ext_names[i], strlen(m->ext_names[i]));
     if (m->next)
-        attr_put_strs(c, file, "extensions", m->next, width, names);
+        frx__h5_attr_put_strs(c, file, "extensions", m->next, width, names);
     free(names);
     for (size_t i = 0; i < m->next && !c->rc; i++) {
         char key[64];
@@ -345,21 +125,21 @@ static int write_extensions(struct ctx *c, hid_t file,
                               "%d of an extension's own state", c->path,
                               m->ext_names[i], m->ext_len[i], CASE_BYTES);
         else if (m->ext_len[i])
-            attr_put(c, file, key, H5T_STD_U8LE, H5T_NATIVE_UCHAR,
-                     m->ext_len[i], m->ext_data[i]);
+            frx__h5_attr_put(c, file, key, H5T_STD_U8LE, H5T_NATIVE_UCHAR,
+                             m->ext_len[i], m->ext_data[i]);
     }
     return c->rc;
 }
 
 /* What write_extensions wrote, if anything, into m. */
-static int read_extensions(struct ctx *c, hid_t file,
+static int read_extensions(struct frx__h5 *c, hid_t file,
                            struct frx__ckpt_meta *m)
 {
     if (H5Aexists(file, "extensions") <= 0)
         return FRX_OK;
     size_t n = 0, width;
     char *names;
-    if (attr_get_strs(c, file, "extensions", &n, &width, &names))
+    if (frx__h5_attr_get_strs(c, file, "extensions", &n, &width, &names))
         return c->rc;
     m->ext_names = calloc(n ? n : 1, sizeof *m->ext_names);
     m->ext_data = calloc(n ? n : 1, sizeof *m->ext_data);
@@ -377,15 +157,15 @@ static int read_extensions(struct ctx *c, hid_t file,
         if (c->rc || H5Aexists(file, key) <= 0)
             continue;
         size_t len = 0;
-        hid_t a = attr_open(c, file, key, &len);
+        hid_t a = frx__h5_attr_open(c, file, key, &len);
         if (a >= 0 && !(m->ext_data[i] = malloc(len ? len : 1)))
             c->rc = frx_error(FRX_ENOMEM, "out of memory reading %s",
                               c->path);
         if (a >= 0 && !c->rc)
-            ok(c, H5Aread(a, H5T_NATIVE_UCHAR, m->ext_data[i]),
-               "read an attribute of");
+            frx__h5_ok(c, H5Aread(a, H5T_NATIVE_UCHAR, m->ext_data[i]),
+                       "read an attribute of");
         m->ext_len[i] = len;
-        close_id(a, H5Aclose);
+        frx__h5_close(a, H5Aclose);
     }
     free(names);
     return c->rc;
@@ -406,7 +186,7 @@ void frx__ckpt_meta_free(struct frx__ckpt_meta *m)
     m->ext_len = NULL;
 }
 
-static int write_meta(struct ctx *c, hid_t file,
+static int write_meta(struct frx__h5 *c, hid_t file,
                       const struct frx__ckpt_meta *m,
                       const struct frx__io_fields *f)
 {
@@ -424,44 +204,51 @@ static int write_meta(struct ctx *c, hid_t file,
         memcpy(names + v * width, frx__io_var(f, v),
                strlen(frx__io_var(f, v)));
     hid_t i32 = H5T_STD_I32LE, f64 = H5T_IEEE_F64LE, u64 = H5T_STD_U64LE;
-    if (!attr_put_str(c, file, "format", FORMAT) &&
-        !attr_put(c, file, "format_version", i32, H5T_NATIVE_INT, 1,
-                  &version) &&
-        !attr_put_str(c, file, "frx_version", FRX_VERSION) &&
-        !attr_put(c, file, "t", f64, H5T_NATIVE_DOUBLE, 1, &m->t) &&
-        !attr_put(c, file, "dt", f64, H5T_NATIVE_DOUBLE, 1, &m->dt) &&
-        !attr_put(c, file, "step", u64, H5T_NATIVE_UINT64, 1, &m->step) &&
-        !attr_put(c, file, "nrhs", u64, H5T_NATIVE_UINT64, 1, &m->nrhs) &&
-        !attr_put(c, file, "ctrl", f64, H5T_NATIVE_DOUBLE, 4, m->ctrl) &&
-        !attr_put_str(c, file, "scheme", m->scheme) &&
-        !attr_put_str(c, file, "solver", m->solver) &&
-        !attr_put_str(c, file, "mesh_id", m->mesh_id) &&
-        !attr_put_str(c, file, "precision",
-                      f->fpsize == 4 ? "single" : "double") &&
-        !attr_put(c, file, "ndims", i32, H5T_NATIVE_INT, 1, &ndims) &&
-        !attr_put_strs(c, file, "variables", f->nvars, width, names) &&
-        !attr_put(c, file, "nranks", i32, H5T_NATIVE_INT, 1, &nranks) &&
+    struct frx__h5 *h = c;
+    if (!frx__h5_attr_put_str(h, file, "format", FORMAT) &&
+        !frx__h5_attr_put(h, file, "format_version", i32, H5T_NATIVE_INT, 1,
+                          &version) &&
+        !frx__h5_attr_put_str(h, file, "frx_version", FRX_VERSION) &&
+        !frx__h5_attr_put(h, file, "t", f64, H5T_NATIVE_DOUBLE, 1, &m->t) &&
+        !frx__h5_attr_put(h, file, "dt", f64, H5T_NATIVE_DOUBLE, 1, &m->dt) &&
+        !frx__h5_attr_put(h, file, "step", u64, H5T_NATIVE_UINT64, 1,
+                          &m->step) &&
+        !frx__h5_attr_put(h, file, "nrhs", u64, H5T_NATIVE_UINT64, 1,
+                          &m->nrhs) &&
+        !frx__h5_attr_put(h, file, "ctrl", f64, H5T_NATIVE_DOUBLE, 4,
+                          m->ctrl) &&
+        !frx__h5_attr_put_str(h, file, "scheme", m->scheme) &&
+        !frx__h5_attr_put_str(h, file, "solver", m->solver) &&
+        !frx__h5_attr_put_str(h, file, "mesh_id", m->mesh_id) &&
+        !frx__h5_attr_put_str(h, file, "precision",
+                              f->fpsize == 4 ? "single" : "double") &&
+        !frx__h5_attr_put(h, file, "ndims", i32, H5T_NATIVE_INT, 1,
+                          &ndims) &&
+        !frx__h5_attr_put_strs(h, file, "variables", f->nvars, width,
+                               names) &&
+        !frx__h5_attr_put(h, file, "nranks", i32, H5T_NATIVE_INT, 1,
+                          &nranks) &&
         m->case_text && strlen(m->case_text) < CASE_BYTES && m->case_file)
-        if (!attr_put_str(c, file, "case", m->case_text))
-            attr_put_str(c, file, "case_file", m->case_file);
+        if (!frx__h5_attr_put_str(h, file, "case", m->case_text))
+            frx__h5_attr_put_str(h, file, "case_file", m->case_file);
     free(names);
     return c->rc ? c->rc : write_extensions(c, file, m);
 }
 
-static hid_t make_dataset(struct ctx *c, hid_t grp, const char *name,
+static hid_t make_dataset(struct frx__h5 *c, hid_t grp, const char *name,
                           hid_t type, int nd, const hsize_t *dims)
 {
     hid_t sp = H5Screate_simple(nd, dims, NULL), ds = -1;
-    if (ok(c, sp, "make a dataspace in"))
+    if (frx__h5_ok(c, sp, "make a dataspace in"))
         ds = H5Dcreate2(grp, name, type, sp, H5P_DEFAULT, H5P_DEFAULT,
                         H5P_DEFAULT);
-    ok(c, ds, "add a dataset to");
-    close_id(sp, H5Sclose);
+    frx__h5_ok(c, ds, "add a dataset to");
+    frx__h5_close(sp, H5Sclose);
     return ds;
 }
 
 /* Route this rank's elements of type k to their owners and write. */
-static int write_type(struct ctx *c, hid_t sol,
+static int write_type(struct frx__h5 *c, hid_t sol,
                       const struct frx__io_fields *f,
                       const struct types *t, int k)
 {
@@ -488,21 +275,22 @@ static int write_type(struct ctx *c, hid_t sol,
         hsize_t dims[3] = {rt.nrows, t->nupts[k], f->nvars};
         grp = H5Gcreate2(sol, frx__io_etype(k)->name, H5P_DEFAULT,
                          H5P_DEFAULT, H5P_DEFAULT);
-        if (ok(c, grp, "add a group to"))
+        if (frx__h5_ok(c, grp, "add a group to"))
             du = make_dataset(c, grp, "u", f->fpsize == 4 ? H5T_IEEE_F32LE
                                                           : H5T_IEEE_F64LE,
                               3, dims);
         if (!c->rc)
             dg = make_dataset(c, grp, "gid", H5T_STD_U64LE, 1, dims);
         if (!c->rc)
-            slab_io(c, du, 1, f->fpsize == 4 ? H5T_NATIVE_FLOAT
-                                             : H5T_NATIVE_DOUBLE,
-                    rt.row0, rt.nown, slab);
+            frx__h5_slab(c, du, 1, f->fpsize == 4 ? H5T_NATIVE_FLOAT
+                                                  : H5T_NATIVE_DOUBLE,
+                         rt.row0, rt.nown, slab);
         if (!c->rc)
-            slab_io(c, dg, 1, H5T_NATIVE_UINT64, rt.row0, rt.nown, rt.gid);
-        close_id(dg, H5Dclose);
-        close_id(du, H5Dclose);
-        close_id(grp, H5Gclose);
+            frx__h5_slab(c, dg, 1, H5T_NATIVE_UINT64, rt.row0, rt.nown,
+                         rt.gid);
+        frx__h5_close(dg, H5Dclose);
+        frx__h5_close(du, H5Dclose);
+        frx__h5_close(grp, H5Gclose);
         rc = frx__io_agree(c->comm, c->rc);
     }
     free(slab);
@@ -552,44 +340,14 @@ static int seen_everywhere(MPI_Comm comm, const char *what,
     return frx__io_agree(comm, rc);
 }
 
-/* HDF5 prints its error stack by itself; frx reports it instead. */
-struct quiet {
-    H5E_auto2_t fn;
-    void *data;
-};
-
-static struct quiet hush(void)
-{
-    struct quiet q = {NULL, NULL};
-    H5Eget_auto2(H5E_DEFAULT, &q.fn, &q.data);
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    return q;
-}
-
-static void unhush(struct quiet q)
-{
-    H5Eset_auto2(H5E_DEFAULT, q.fn, q.data);
-}
-
-static hid_t mpio_fapl(struct ctx *c)
-{
-    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-    if (ok(c, fapl, "make a file access list for") &&
-        !ok(c, H5Pset_fapl_mpio(fapl, c->comm, MPI_INFO_NULL),
-            "use MPI-IO for")) {
-        H5Pclose(fapl);
-        return -1;
-    }
-    return fapl;
-}
-
 /* The extensions' kept fields, each a group laid out as the solution. */
-static int write_kept(struct ctx *c, hid_t file, const struct frx__ckpt_meta *m)
+static int write_kept(struct frx__h5 *c, hid_t file,
+                      const struct frx__ckpt_meta *m)
 {
     hid_t top = H5Gcreate2(file, "extension_fields", H5P_DEFAULT,
                            H5P_DEFAULT, H5P_DEFAULT);
-    int rc = frx__io_agree(c->comm, ok(c, top, "add a group to") ? 0
-                                                                 : c->rc);
+    int made = frx__h5_ok(c, top, "add a group to");
+    int rc = frx__io_agree(c->comm, made ? 0 : c->rc);
     for (size_t i = 0; i < m->nkept && !rc; i++) {
         const struct frx__io_fields *kf = &m->kept[i];
         struct types t;
@@ -598,7 +356,7 @@ static int write_kept(struct ctx *c, hid_t file, const struct frx__ckpt_meta *m)
         if (!rc) {
             g = H5Gcreate2(top, m->kept_names[i], H5P_DEFAULT, H5P_DEFAULT,
                            H5P_DEFAULT);
-            if (ok(c, g, "add a group to")) {
+            if (frx__h5_ok(c, g, "add a group to")) {
                 size_t width = 1;
                 for (size_t v = 0; v < kf->nvars; v++)
                     if (strlen(frx__io_var(kf, v)) + 1 > width)
@@ -611,7 +369,8 @@ static int write_kept(struct ctx *c, hid_t file, const struct frx__ckpt_meta *m)
                     memcpy(names + v * width, frx__io_var(kf, v),
                            strlen(frx__io_var(kf, v)));
                 if (names)
-                    attr_put_strs(c, g, "variables", kf->nvars, width, names);
+                    frx__h5_attr_put_strs(c, g, "variables", kf->nvars,
+                                          width, names);
                 free(names);
             }
             rc = frx__io_agree(c->comm, c->rc);
@@ -619,9 +378,9 @@ static int write_kept(struct ctx *c, hid_t file, const struct frx__ckpt_meta *m)
         for (int k = 1; k < 5 && !rc; k++)
             if (t.n[k])
                 rc = write_type(c, g, kf, &t, k);
-        close_id(g, H5Gclose);
+        frx__h5_close(g, H5Gclose);
     }
-    close_id(top, H5Gclose);
+    frx__h5_close(top, H5Gclose);
     return c->rc = rc;
 }
 
@@ -644,35 +403,36 @@ int frx__ckpt_write(MPI_Comm comm, const char *path,
         return rc;
     char tmp[PATH_BYTES];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    struct ctx c = {comm, path, FRX_OK};
-    struct quiet q = hush();
-    hid_t fapl = mpio_fapl(&c), file = -1, sol = -1;
+    struct frx__h5 c = {comm, path, FRX_OK, "checkpoint"};
+    struct frx__h5_quiet q = frx__h5_hush();
+    hid_t fapl = frx__h5_mpio_fapl(&c), file = -1, sol = -1;
     if (!c.rc)
         file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-    ok(&c, file, "create the checkpoint");
+    frx__h5_ok(&c, file, "create the checkpoint");
     rc = frx__io_agree(comm, c.rc);
     if (!rc)
         rc = frx__io_agree(comm, write_meta(&c, file, m, f));
     if (!rc) {
         sol = H5Gcreate2(file, "solution", H5P_DEFAULT, H5P_DEFAULT,
                          H5P_DEFAULT);
-        rc = frx__io_agree(comm, ok(&c, sol, "add a group to") ? 0 : c.rc);
+        rc = frx__io_agree(comm, frx__h5_ok(&c, sol, "add a group to")
+                                     ? 0 : c.rc);
     }
     for (int k = 1; k < 5 && !rc; k++)
         if (t.n[k])
             rc = write_type(&c, sol, f, &t, k);
-    close_id(sol, H5Gclose);
+    frx__h5_close(sol, H5Gclose);
     if (!rc && m->nkept)
         rc = write_kept(&c, file, m);
     if (file >= 0) {
         if (!rc) /* MPI_File_sync: the data on disk before the rename */
-            ok(&c, H5Fflush(file, H5F_SCOPE_GLOBAL), "flush");
-        ok(&c, H5Fclose(file), "close");
+            frx__h5_ok(&c, H5Fflush(file, H5F_SCOPE_GLOBAL), "flush");
+        frx__h5_ok(&c, H5Fclose(file), "close");
         if (!rc)
             rc = frx__io_agree(comm, c.rc);
     }
-    close_id(fapl, H5Pclose);
-    unhush(q);
+    frx__h5_close(fapl, H5Pclose);
+    frx__h5_unhush(q);
     if (!rc) {
         if (rank == 0)
             rc = frx__io_rename(tmp, path);
@@ -707,7 +467,7 @@ static const char *prec_name(int p)
 
 /* The file's meta data into fm, and into bad how it differs from this
  * run's (m). */
-static int read_meta(struct ctx *c, hid_t file,
+static int read_meta(struct frx__h5 *c, hid_t file,
                      const struct frx__ckpt_meta *m,
                      const struct frx__io_fields *f,
                      struct frx__ckpt_meta *out, char *bad, size_t cap)
@@ -715,26 +475,30 @@ static int read_meta(struct ctx *c, hid_t file,
     char format[64] = "", prec[16] = "";
     int version = 0, ndims = 0;
     struct frx__ckpt_meta fm = {0};
-    if (attr_get_str(c, file, "format", format, sizeof format))
+    if (frx__h5_attr_get_str(c, file, "format", format, sizeof format))
         return c->rc;
     if (strcmp(format, FORMAT) != 0)
-        return not_frx(c, "format \"" FORMAT "\"");
-    if (attr_get(c, file, "format_version", H5T_NATIVE_INT, 1, &version))
+        return frx__h5_not_ours(c, "format \"" FORMAT "\"");
+    if (frx__h5_attr_get(c, file, "format_version", H5T_NATIVE_INT, 1,
+                         &version))
         return c->rc;
     if (version != FORMAT_VERSION)
         return c->rc = frx_error(FRX_ECONFIG, "checkpoint %s is of format "
                                  "version %d; this frx reads version %d",
                                  c->path, version, FORMAT_VERSION);
-    if (attr_get(c, file, "t", H5T_NATIVE_DOUBLE, 1, &fm.t) ||
-        attr_get(c, file, "dt", H5T_NATIVE_DOUBLE, 1, &fm.dt) ||
-        attr_get(c, file, "step", H5T_NATIVE_UINT64, 1, &fm.step) ||
-        attr_get(c, file, "nrhs", H5T_NATIVE_UINT64, 1, &fm.nrhs) ||
-        attr_get(c, file, "ctrl", H5T_NATIVE_DOUBLE, 4, fm.ctrl) ||
-        attr_get_str(c, file, "scheme", fm.scheme, sizeof fm.scheme) ||
-        attr_get_str(c, file, "solver", fm.solver, sizeof fm.solver) ||
-        attr_get_str(c, file, "mesh_id", fm.mesh_id, sizeof fm.mesh_id) ||
-        attr_get_str(c, file, "precision", prec, sizeof prec) ||
-        attr_get(c, file, "ndims", H5T_NATIVE_INT, 1, &ndims))
+    if (frx__h5_attr_get(c, file, "t", H5T_NATIVE_DOUBLE, 1, &fm.t) ||
+        frx__h5_attr_get(c, file, "dt", H5T_NATIVE_DOUBLE, 1, &fm.dt) ||
+        frx__h5_attr_get(c, file, "step", H5T_NATIVE_UINT64, 1, &fm.step) ||
+        frx__h5_attr_get(c, file, "nrhs", H5T_NATIVE_UINT64, 1, &fm.nrhs) ||
+        frx__h5_attr_get(c, file, "ctrl", H5T_NATIVE_DOUBLE, 4, fm.ctrl) ||
+        frx__h5_attr_get_str(c, file, "scheme", fm.scheme,
+                             sizeof fm.scheme) ||
+        frx__h5_attr_get_str(c, file, "solver", fm.solver,
+                             sizeof fm.solver) ||
+        frx__h5_attr_get_str(c, file, "mesh_id", fm.mesh_id,
+                             sizeof fm.mesh_id) ||
+        frx__h5_attr_get_str(c, file, "precision", prec, sizeof prec) ||
+        frx__h5_attr_get(c, file, "ndims", H5T_NATIVE_INT, 1, &ndims))
         return c->rc;
     fm.precision = strcmp(prec, "single") == 0   ? FRX_SINGLE
                    : strcmp(prec, "double") == 0 ? FRX_DOUBLE
@@ -754,7 +518,7 @@ static int read_meta(struct ctx *c, hid_t file,
 
     size_t n = 0, width;
     char *names;
-    if (attr_get_strs(c, file, "variables", &n, &width, &names))
+    if (frx__h5_attr_get_strs(c, file, "variables", &n, &width, &names))
         return c->rc;
     if (n != f->nvars)
         misfit(bad, cap, "\n  variables: %zu in the file, %zu in this run",
@@ -770,13 +534,13 @@ static int read_meta(struct ctx *c, hid_t file,
 }
 
 /* Type k's datasets against this run; u and gid stay open. */
-static int check_type(struct ctx *c, hid_t sol, const struct types *t,
+static int check_type(struct frx__h5 *c, hid_t sol, const struct types *t,
                       const struct frx__io_fields *f, int k, hid_t *du,
                       hid_t *dg, char *bad, size_t cap)
 {
     const char *name = frx__io_etype(k)->name;
     htri_t has = H5Lexists(sol, name, H5P_DEFAULT);
-    if (!ok(c, has, "look into"))
+    if (!frx__h5_ok(c, has, "look into"))
         return c->rc;
     if (!has || !t->n[k]) {
         if (has || t->n[k])
@@ -789,21 +553,21 @@ static int check_type(struct ctx *c, hid_t sol, const struct types *t,
     snprintf(p, sizeof p, "%s/u", name);
     *du = H5Dopen2(sol, p, H5P_DEFAULT);
     snprintf(p, sizeof p, "%s/gid", name);
-    if (ok(c, *du, "open the solution in"))
+    if (frx__h5_ok(c, *du, "open the solution in"))
         *dg = H5Dopen2(sol, p, H5P_DEFAULT);
     hid_t sp = -1, ty = -1;
     hsize_t dims[3] = {0, 0, 0};
-    if (ok(c, *dg, "open the element numbers in"))
+    if (frx__h5_ok(c, *dg, "open the element numbers in"))
         sp = H5Dget_space(*du);
-    if (ok(c, sp, "read the shape of the solution in") &&
+    if (frx__h5_ok(c, sp, "read the shape of the solution in") &&
         H5Sget_simple_extent_ndims(sp) != 3)
-        not_frx(c, "solution of rank 3");
+        frx__h5_not_ours(c, "solution of rank 3");
     if (!c->rc)
-        ok(c, H5Sget_simple_extent_dims(sp, dims, NULL),
-           "read the shape of the solution in");
+        frx__h5_ok(c, H5Sget_simple_extent_dims(sp, dims, NULL),
+                   "read the shape of the solution in");
     if (!c->rc)
         ty = H5Dget_type(*du);
-    if (ok(c, ty, "read the type of the solution in")) {
+    if (frx__h5_ok(c, ty, "read the type of the solution in")) {
         size_t fs = H5Tget_size(ty);
         if (dims[0] != t->n[k])
             misfit(bad, cap, "\n  %s elements: %llu in the file, %llu in "
@@ -821,14 +585,14 @@ static int check_type(struct ctx *c, hid_t sol, const struct types *t,
             misfit(bad, cap, "\n  %s solution: values of %zu bytes in the "
                    "file, %zu in this run", name, fs, f->fpsize);
     }
-    close_id(ty, H5Tclose);
-    close_id(sp, H5Sclose);
+    frx__h5_close(ty, H5Tclose);
+    frx__h5_close(sp, H5Sclose);
     return c->rc;
 }
 
 /* Each owner reads its rows, checks their element numbers, and sends
  * them to the ranks that hold the elements. */
-static int read_type(struct ctx *c, hid_t du, hid_t dg,
+static int read_type(struct frx__h5 *c, hid_t du, hid_t dg,
                      const struct frx__io_fields *f, const struct types *t,
                      int k)
 {
@@ -846,7 +610,7 @@ static int read_type(struct ctx *c, hid_t du, hid_t dg,
     if (!recv || !slab || !gid)
         c->rc = frx_error(FRX_ENOMEM, "out of memory reading %s", c->path);
     if (!c->rc)
-        slab_io(c, dg, 0, H5T_NATIVE_UINT64, rt.row0, rt.nown, gid);
+        frx__h5_slab(c, dg, 0, H5T_NATIVE_UINT64, rt.row0, rt.nown, gid);
     for (size_t j = 0; !c->rc && j < rt.nown; j++)
         if (gid[j] != rt.gid[j])
             c->rc = frx_error(FRX_ECONFIG, "checkpoint %s: row %llu holds "
@@ -859,9 +623,9 @@ static int read_type(struct ctx *c, hid_t du, hid_t dg,
                               (unsigned long long)rt.gid[j]);
     rc = frx__io_agree(c->comm, c->rc);
     if (!rc) {
-        slab_io(c, du, 0, f->fpsize == 4 ? H5T_NATIVE_FLOAT
-                                         : H5T_NATIVE_DOUBLE,
-                rt.row0, rt.nown, slab);
+        frx__h5_slab(c, du, 0, f->fpsize == 4 ? H5T_NATIVE_FLOAT
+                                              : H5T_NATIVE_DOUBLE,
+                     rt.row0, rt.nown, slab);
         rc = frx__io_agree(c->comm, c->rc);
     }
     if (!rc)
@@ -877,7 +641,7 @@ static int read_type(struct ctx *c, hid_t du, hid_t dg,
 
 /* The meta data and every type's shape against this run: FRX_ECONFIG
  * listing every difference. */
-static int check_file(struct ctx *c, hid_t file, hid_t *sol,
+static int check_file(struct frx__h5 *c, hid_t file, hid_t *sol,
                       const struct frx__ckpt_meta *m,
                       struct frx__ckpt_meta *fm,
                       const struct frx__io_fields *f, const struct types *t,
@@ -887,11 +651,11 @@ static int check_file(struct ctx *c, hid_t file, hid_t *sol,
     if (read_meta(c, file, m, f, fm, bad, sizeof bad))
         return c->rc;
     htri_t has = H5Lexists(file, "solution", H5P_DEFAULT);
-    if (ok(c, has, "look into") && !has)
-        return not_frx(c, "solution group");
+    if (frx__h5_ok(c, has, "look into") && !has)
+        return frx__h5_not_ours(c, "solution group");
     if (!c->rc)
         *sol = H5Gopen2(file, "solution", H5P_DEFAULT);
-    ok(c, *sol, "open the solution group of");
+    frx__h5_ok(c, *sol, "open the solution group of");
     for (int k = 1; k < 5 && !c->rc; k++)
         check_type(c, *sol, t, f, k, &du[k], &dg[k], bad, sizeof bad);
     if (!c->rc && bad[0])
@@ -904,7 +668,7 @@ static int check_file(struct ctx *c, hid_t file, hid_t *sol,
 
 /* Each element type's rows read (where rc is 0), then its datasets, the
  * group and the file closed: the status, agreed. */
-static int read_and_close(struct ctx *c, int rc, hid_t file, hid_t grp,
+static int read_and_close(struct frx__h5 *c, int rc, hid_t file, hid_t grp,
                           hid_t *du, hid_t *dg,
                           const struct frx__io_fields *f,
                           const struct types *t)
@@ -913,12 +677,12 @@ static int read_and_close(struct ctx *c, int rc, hid_t file, hid_t grp,
         if (t->n[k])
             rc = read_type(c, du[k], dg[k], f, t, k);
     for (int k = 1; k < 5; k++) {
-        close_id(du[k], H5Dclose);
-        close_id(dg[k], H5Dclose);
+        frx__h5_close(du[k], H5Dclose);
+        frx__h5_close(dg[k], H5Dclose);
     }
-    close_id(grp, H5Gclose);
+    frx__h5_close(grp, H5Gclose);
     if (file >= 0) {
-        ok(c, H5Fclose(file), "close");
+        frx__h5_ok(c, H5Fclose(file), "close");
         if (!rc)
             rc = frx__io_agree(c->comm, c->rc);
     }
@@ -947,20 +711,20 @@ int frx__ckpt_read(MPI_Comm comm, const char *path,
                         &t);
     if (rc)
         return rc;
-    struct ctx c = {comm, path, FRX_OK};
-    struct quiet q = hush();
-    hid_t fapl = mpio_fapl(&c), file = -1, sol = -1;
+    struct frx__h5 c = {comm, path, FRX_OK, "checkpoint"};
+    struct frx__h5_quiet q = frx__h5_hush();
+    hid_t fapl = frx__h5_mpio_fapl(&c), file = -1, sol = -1;
     hid_t du[5] = {-1, -1, -1, -1, -1}, dg[5] = {-1, -1, -1, -1, -1};
     if (!c.rc)
         file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
-    ok(&c, file, "open the checkpoint");
+    frx__h5_ok(&c, file, "open the checkpoint");
     rc = frx__io_agree(comm, c.rc);
     if (!rc)
         rc = frx__io_agree(comm, check_file(&c, file, &sol, m, &fm, f, &t,
                                             du, dg));
     rc = read_and_close(&c, rc, file, sol, du, dg, f, &t);
-    close_id(fapl, H5Pclose);
-    unhush(q);
+    frx__h5_close(fapl, H5Pclose);
+    frx__h5_unhush(q);
     if (!rc)
         *m = fm;
     else
@@ -975,15 +739,15 @@ int frx__ckpt_read_kept(MPI_Comm comm, const char *path, const char *name,
     int rc = read_ready(comm, frx__io_check(f, "restart"), path, f, &t);
     if (rc)
         return rc;
-    struct ctx c = {comm, path, FRX_OK};
-    struct quiet q = hush();
-    hid_t fapl = mpio_fapl(&c), file = -1, g = -1;
+    struct frx__h5 c = {comm, path, FRX_OK, "checkpoint"};
+    struct frx__h5_quiet q = frx__h5_hush();
+    hid_t fapl = frx__h5_mpio_fapl(&c), file = -1, g = -1;
     hid_t du[5] = {-1, -1, -1, -1, -1}, dg[5] = {-1, -1, -1, -1, -1};
     char p[600], bad[2048] = "";
     snprintf(p, sizeof p, "extension_fields/%s", name);
     if (!c.rc)
         file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
-    ok(&c, file, "open the checkpoint");
+    frx__h5_ok(&c, file, "open the checkpoint");
     htri_t has = 0;
     if (!c.rc && (has = H5Lexists(file, "extension_fields", H5P_DEFAULT)) > 0)
         has = H5Lexists(file, p, H5P_DEFAULT);
@@ -993,10 +757,10 @@ int frx__ckpt_read_kept(MPI_Comm comm, const char *path, const char *name,
                          "by another case)", path, name);
     if (!c.rc)
         g = H5Gopen2(file, p, H5P_DEFAULT);
-    if (ok(&c, g, "open a group of")) {
+    if (frx__h5_ok(&c, g, "open a group of")) {
         size_t n = 0, width;
         char *names = NULL;
-        if (!attr_get_strs(&c, g, "variables", &n, &width, &names)) {
+        if (!frx__h5_attr_get_strs(&c, g, "variables", &n, &width, &names)) {
             if (n != f->nvars)
                 misfit(bad, sizeof bad, "\n  fields: %zu in the file, %zu "
                        "in this run", n, f->nvars);
@@ -1015,8 +779,8 @@ int frx__ckpt_read_kept(MPI_Comm comm, const char *path, const char *name,
                          "not fit this run:%s", path, name, bad);
     rc = frx__io_agree(comm, c.rc);
     rc = read_and_close(&c, rc, file, g, du, dg, f, &t);
-    close_id(fapl, H5Pclose);
-    unhush(q);
+    frx__h5_close(fapl, H5Pclose);
+    frx__h5_unhush(q);
     return rc;
 }
 
@@ -1025,8 +789,8 @@ int frx__ckpt_read_kept(MPI_Comm comm, const char *path, const char *name,
 int frx__ckpt_case(const char *path, char **text, char **file)
 {
     *text = *file = NULL;
-    struct ctx c = {MPI_COMM_SELF, path, FRX_OK};
-    struct quiet q = hush();
+    struct frx__h5 c = {MPI_COMM_SELF, path, FRX_OK, "checkpoint"};
+    struct frx__h5_quiet q = frx__h5_hush();
     hid_t f = access(path, R_OK) == 0 ? H5Fopen(path, H5F_ACC_RDONLY,
                                                 H5P_DEFAULT)
                                       : -1;
@@ -1035,22 +799,23 @@ int frx__ckpt_case(const char *path, char **text, char **file)
                          access(path, R_OK) ? strerror(errno)
                                             : "not an HDF5 file");
     char format[64] = "";
-    if (!c.rc && !attr_get_str(&c, f, "format", format, sizeof format) &&
+    if (!c.rc &&
+        !frx__h5_attr_get_str(&c, f, "format", format, sizeof format) &&
         strcmp(format, FORMAT) != 0)
-        not_frx(&c, "format \"" FORMAT "\"");
+        frx__h5_not_ours(&c, "format \"" FORMAT "\"");
     htri_t has = c.rc ? 0 : H5Aexists(f, "case");
     if (!c.rc && has <= 0)
         c.rc = frx_error(FRX_ENOTFOUND, "checkpoint %s holds no case (an "
                          "older frx's, or a case over %d bytes): give it "
                          "with --case CASE.yaml", path, CASE_BYTES);
     size_t n = 1, width;
-    if (!c.rc && !attr_get_strs(&c, f, "case", &n, &width, text)) {
+    if (!c.rc && !frx__h5_attr_get_strs(&c, f, "case", &n, &width, text)) {
         n = 1;
-        attr_get_strs(&c, f, "case_file", &n, &width, file);
+        frx__h5_attr_get_strs(&c, f, "case_file", &n, &width, file);
     }
     if (f >= 0)
         H5Fclose(f);
-    unhush(q);
+    frx__h5_unhush(q);
     if (c.rc) {
         free(*text);
         free(*file);
