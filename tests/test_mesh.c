@@ -493,9 +493,9 @@ START_TEST(bad_case_level)
                      FRX_ECONFIG);
     assert_msg("case.yaml: the case has no mesh");
     ck_assert_int_eq(make("{n: [2, 2]}"), FRX_ECONFIG);
-    assert_msg("case.yaml:3:1: missing required key 'type' in 'mesh' (box or gmsh)");
+    assert_msg("case.yaml:3:1: missing required key 'type' in 'mesh' (box, gmsh or partitioned)");
     ck_assert_int_eq(make("{type: boxx, n: [2, 2]}"), FRX_ECONFIG);
-    assert_msg("'mesh.type' must be one of: box, gmsh; got 'boxx'");
+    assert_msg("'mesh.type' must be one of: box, gmsh, partitioned; got 'boxx'");
     teardown();
     text = "backend: {precision: double}\n"
            "mesh: {type: box, n: [2, 2]}\n"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* `frx mesh info FILE` and `frx mesh partition FILE -n N`: a Gmsh mesh
- * as frx reads it, in one process, without MPI. */
+/* `frx mesh info FILE` and `frx mesh partition FILE -n N [-o OUT]`: a
+ * Gmsh mesh (or a case's mesh) as frx reads it, in one process, without
+ * MPI; with -o, every part written to a partitioned mesh file. */
 #include "cli.h"
 #include "mesh/mesh-tool.h"
 
@@ -9,15 +10,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 static void usage(FILE *f)
 {
     fputs("usage: frx mesh info FILE\n"
           "       frx mesh partition FILE -n N [--weights W0,W1,...] "
           "[--method metis|linear]\n"
+          "                          [-o OUT.h5]\n"
           "\n"
-          "Read a Gmsh .msh file (2.2 or 4.1, ASCII or binary) as a run\n"
-          "reads it, with every check, in one process (no mpirun).\n"
+          "Read a Gmsh .msh file (2.2 or 4.1, ASCII or binary), or the mesh\n"
+          "of a case file (.yaml: a box or a Gmsh mesh), as a run reads it,\n"
+          "with every check, in one process (no mpirun).\n"
           "\n"
           "  info        element counts by type, nodes, faces, boundaries\n"
           "              (faces each), periodic pairs (faces, translation)\n"
@@ -31,6 +35,11 @@ static void usage(FILE *f)
           "                   partition.weights), default all 1\n"
           "  --method M       metis (default) or linear (as\n"
           "                   partition.method)\n"
+          "  -o OUT.h5        also write every part to the partitioned mesh\n"
+          "                   file OUT.h5: a case with 'mesh: {type:\n"
+          "                   partitioned, file: OUT.h5}' then runs on N\n"
+          "                   ranks, each reading its own part only (no\n"
+          "                   rank builds the whole mesh)\n"
           "  -h, --help       show this help\n"
           "\n"
           "Physical names (as PyFR's): 'fluid' (any case) marks the\n"
@@ -66,9 +75,10 @@ static int info(const char *path)
     frx__meshfile_info(f, &in);
     printf("file:            %s (%s)\n", path, in.format);
     printf("dimensions:      %d\n", in.ndims);
-    printf("region:          %s\n", in.region[0] ? in.region
-                                   : "(unnamed: every element of the "
-                                     "highest dimension)");
+    if (!strncmp(in.format, "Gmsh", 4))
+        printf("region:          %s\n", in.region[0] ? in.region
+                                       : "(unnamed: every element of the "
+                                         "highest dimension)");
     printf("elements:        %zu\n", in.neles);
     for (size_t i = 0; i < in.ntypes; i++)
         printf("  %s, order %d: %zu\n", in.types[i].name, in.types[i].order,
@@ -125,14 +135,20 @@ static int parse_weights(const char *text, int n, double *w)
     return 0;
 }
 
+static void say_part(int r, int nparts)
+{
+    fprintf(stderr, "frx mesh partition: writing part %d of %d\n", r + 1,
+            nparts);
+}
+
 static int partition(const char *path, int argc, char **argv)
 {
     long n = 0;
-    const char *weights = NULL, *method = "metis";
+    const char *weights = NULL, *method = "metis", *out = NULL;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (i + 1 >= argc && (!strcmp(a, "-n") || !strcmp(a, "--weights") ||
-                              !strcmp(a, "--method"))) {
+                              !strcmp(a, "--method") || !strcmp(a, "-o"))) {
             fprintf(stderr, "frx mesh partition: %s needs a value\n", a);
             return 2;
         }
@@ -144,6 +160,8 @@ static int partition(const char *path, int argc, char **argv)
                         "parts, 1 or more, got '%s'\n", argv[i]);
                 return 2;
             }
+        } else if (!strcmp(a, "-o")) {
+            out = argv[++i];
         } else if (!strcmp(a, "--weights")) {
             weights = argv[++i];
         } else if (!strcmp(a, "--method")) {
@@ -197,6 +215,20 @@ static int partition(const char *path, int argc, char **argv)
                    100.0 * w[r] / sum);
         printf("cut faces: %zu of %zu (%.2f%%)\n", ncut, in.nfaces,
                in.nfaces ? 100.0 * (double)ncut / (double)in.nfaces : 0.0);
+        fflush(stdout);
+    }
+    if (!rc && out) {
+        if (frx__meshfile_save(f, method, (int)n, w, out, say_part)) {
+            fprintf(stderr, "%s\n", frx_errmsg());
+            rc = 1;
+        } else {
+            struct rusage ru;
+            double mb = getrusage(RUSAGE_SELF, &ru) == 0
+                            ? (double)ru.ru_maxrss / 1024 : 0;
+            printf("wrote %s: %ld part%s, for a run on %ld rank%s (peak "
+                   "memory %.0f MB)\n", out, n, n == 1 ? "" : "s", n,
+                   n == 1 ? "" : "s", mb);
+        }
     }
     frx__meshfile_close(f);
     free(w);

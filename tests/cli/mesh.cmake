@@ -63,3 +63,9 @@ frx_pyfr_cli_test(mesh-partition-pyfr-vortex-1 "^ +1 +67 +16.75% +16.67%$"
   mesh partition ${FRX_VORTEX} -n 4 --weights 3,1,1,1 --method linear)
 frx_pyfr_cli_test(mesh-partition-pyfr-vortex-metis "^cut faces: [0-9]+ of 800 "
   mesh partition ${FRX_VORTEX} -n 3)
+
+# A case file's mesh (a box here), and -o in the help.
+frx_cli_test(mesh-info-case 0 "^  quadrilateral, order 1: 256$"
+  mesh info ${PROJECT_SOURCE_DIR}/config/advection.yaml)
+frx_cli_test(mesh-partition-help-o 0 "-o OUT.h5 +also write every part"
+  mesh partition --help)

@@ -139,10 +139,12 @@ static const frx_option core_schema[] = {
      .help = "extension plugins attached to the solver: [{name: <plugin>, "
              "every: <steps>, ...its options}]"},
     {.key = "mesh", .type = FRX_OPT_MAP, .help = "the mesh"},
-    {.key = "mesh.type", .type = FRX_OPT_ENUM, .choices = "box|gmsh",
+    {.key = "mesh.type", .type = FRX_OPT_ENUM,
+     .choices = "box|gmsh|partitioned",
      .required = 1, .help = "where the mesh comes from"},
     {.key = "mesh.file", .type = FRX_OPT_STRING,
-     .help = "gmsh: the .msh file, relative to the case file's directory"},
+     .help = "gmsh: the .msh file; partitioned: the file frx mesh "
+             "partition -o wrote; relative to the case file's directory"},
     {.key = "mesh.n", .type = FRX_OPT_INT_LIST, .min = 1, .max = 1 << 28,
      .help = "box: elements per direction, like [16, 16]"},
     {.key = "mesh.lower", .type = FRX_OPT_DOUBLE_LIST, .min = 1, .max = 0,
@@ -971,7 +973,9 @@ static void check_mesh(struct check *c)
     if (!strcmp(type->text, "box"))
         c->nerr += frx__mesh_box_check(mesh);
     else if (!strcmp(type->text, "gmsh"))
-        c->nerr += frx__mesh_gmsh_check(mesh);
+        c->nerr += frx__mesh_file_check(mesh, FRX__MESH_FILE_GMSH);
+    else if (!strcmp(type->text, "partitioned"))
+        c->nerr += frx__mesh_file_check(mesh, FRX__MESH_FILE_PARTS);
 }
 
 static int check_case(const frx_config *cfg, int for_run)

@@ -130,4 +130,78 @@ int frx__ckpt_read(MPI_Comm comm, const char *path,
  * that did not keep it yet, or of a case over 60 kB) is FRX_ENOTFOUND. */
 int frx__ckpt_case(const char *path, char **text, char **file);
 
+/* ----------------------------------------------------- a rank's mesh
+ * One rank's part of a mesh: what frx_mesh holds (mesh/mesh.c fills it
+ * from the global mesh or reads it) and a partitioned mesh file stores
+ * per part. Faces and their orders are frx/mesh.h's. */
+struct frx__mpart_block {
+    int etype, order;
+    size_t neles, nshape, nfaces;
+    double *shape;          /* [neles][nshape][ndims] */
+    uint64_t *gid;          /* [neles] ascending */
+};
+
+struct frx__mpart_peer {
+    int rank;
+    size_t n;
+    frx_face *faces;
+    int32_t *periodic;
+};
+
+struct frx__mpart_bc {
+    char *name;
+    size_t n;
+    frx_face *faces;
+};
+
+struct frx__mpart_per {
+    char *name;
+    double shift[3];
+};
+
+struct frx__mpart {
+    frx_mesh_info info;     /* its counts size the arrays below */
+    struct frx__mpart_block *blocks;
+    frx_mesh_iface *ifaces;
+    struct frx__mpart_peer *peers;
+    struct frx__mpart_bc *bcs;
+    struct frx__mpart_per *pers;
+};
+
+/* Free p's arrays (not p), leaving it zeroed. */
+void frx__mpart_free(struct frx__mpart *p);
+
+/* A partitioned mesh file (io/pmesh.c; docs/mesh.md has the layout):
+ * every part of one mesh partition, so that each rank of a job reads
+ * only its own. */
+struct frx__pmesh_head {
+    int nparts;
+    int ndims;
+    uint64_t neles;         /* of the whole mesh */
+    char id[65];            /* the mesh's (frx_mesh_info.id) */
+    char method[16];        /* "metis" or "linear" */
+    char source[300];       /* where the mesh came from, for messages */
+    double *weights;        /* [nparts] the parts' relative weights */
+};
+
+void frx__pmesh_head_free(struct frx__pmesh_head *h);
+
+/* One process, no MPI needed: write h->nparts parts to path (under
+ * path.tmp, then renamed). part(arg, r, p) fills part r, which is
+ * written and freed before the next; a failure of part() stops the
+ * write (its error kept) and leaves no file. say(arg, r) may report
+ * progress before each part (NULL: nothing said). */
+int frx__pmesh_write(const char *path, const struct frx__pmesh_head *h,
+                     int (*part)(void *arg, int r, struct frx__mpart *p),
+                     void (*say)(void *arg, int r), void *arg);
+
+/* Collective over comm: the file's head (every rank) and this rank's
+ * part (rank r reads part r). A file with another number of parts than
+ * comm's ranks is FRX_ECONFIG naming both; a missing, damaged or
+ * foreign file FRX_EIO naming it. Agreed: every rank returns the same
+ * code. The caller checks the part's contents against the element
+ * types it knows. */
+int frx__pmesh_read(MPI_Comm comm, const char *path,
+                    struct frx__pmesh_head *h, struct frx__mpart *p);
+
 #endif

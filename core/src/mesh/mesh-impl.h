@@ -13,6 +13,7 @@
 #define FRX_MESH_IMPL_H
 
 #include "config/config-impl.h"
+#include "io/io-impl.h"
 
 #include <frx/mesh.h>
 #include <stdint.h>
@@ -88,8 +89,12 @@ int frx__mesh_box(const frx_cfgnode *mesh, struct frx__gmesh *g);
 /* mesh: {type: gmsh, file}: a Gmsh .msh file, relative to the case
  * file's directory (mesh_gmsh.c). */
 int frx__mesh_gmsh(const frx_cfgnode *mesh, struct frx__gmesh *g);
-/* Its part of frx_config_check, as frx__mesh_box_check's. */
-int frx__mesh_gmsh_check(const frx_cfgnode *mesh);
+/* The part of frx_config_check of a gmsh or partitioned mesh (what:
+ * "the .msh file"), as frx__mesh_box_check's: no box key, mesh.file
+ * there and readable. */
+int frx__mesh_file_check(const frx_cfgnode *mesh, const char *what);
+#define FRX__MESH_FILE_GMSH "the .msh file"
+#define FRX__MESH_FILE_PARTS "the partitioned mesh file (frx mesh partition -o)"
 
 /* Check mesh.* for frx_config_check: every problem the schema cannot
  * see (list lengths that disagree, lower >= upper, too many elements),
@@ -128,6 +133,28 @@ struct frx__conn {
 int frx__mesh_connect(const struct frx__gmesh *g, struct frx__conn *c);
 void frx__conn_free(struct frx__conn *c);
 
+/* ------------------------------------------------------ what the case says
+ * (mesh_case.c) */
+
+enum { FRX__MESH_BOX = 0, FRX__MESH_GMSH = 1, FRX__MESH_PARTITIONED = 2 };
+
+/* mesh.type, or an error naming the place. */
+int frx__mesh_type(const frx_config *cfg, int *type);
+/* The whole mesh of a box or gmsh case. */
+int frx__mesh_source(const frx_config *cfg, struct frx__gmesh *g);
+/* "case.yaml:3:1" of the mesh key, for messages about the whole mesh. */
+const char *frx__mesh_where(const frx_config *cfg, char *buf, size_t n);
+/* Collective: every rank learns whether any rank failed (rc); all then
+ * return the lowest failing rank's code and message. */
+int frx__mesh_agree(MPI_Comm comm, int rank, int nranks, int rc);
+/* Collective: every rank's weight (partition.weights[rank], else its
+ * backend.rules item's weight, else 1) into weights[nranks]; *given:
+ * whether the case set any. */
+int frx__mesh_weights(const frx_config *cfg, MPI_Comm comm, int rank,
+                      int nranks, double *weights, int *given);
+/* partition.method (FRX__PART_*, metis when not given). */
+int frx__mesh_method(const frx_config *cfg, int *method, int *given);
+
 /* ---------------------------------------------------------- partition */
 
 enum { FRX__PART_METIS = 0, FRX__PART_LINEAR = 1 };
@@ -137,5 +164,26 @@ enum { FRX__PART_METIS = 0, FRX__PART_LINEAR = 1 };
 int frx__mesh_partition(const struct frx__gmesh *g,
                         const struct frx__conn *c, int method, int nparts,
                         const double *weights, int *part);
+
+/* ------------------------------------------------------- a rank's part */
+
+/* Cut rank's part out of the global mesh (mesh_cut.c); p->info.id is
+ * left to the caller. */
+int frx__mesh_cut(struct frx__mpart *p, const struct frx__gmesh *g,
+                  const struct frx__conn *c, const int *part, int rank,
+                  int nranks);
+
+/* Collective: this rank's part of a mesh of type partitioned, read from
+ * its file (mesh_load.c) and checked: the file's ranks, weights and
+ * method against the job's, every index in range. Agreed. */
+int frx__mesh_load(const frx_config *cfg, MPI_Comm comm,
+                   struct frx__mpart *p);
+
+/* mesh.file of a gmsh or partitioned mesh, relative to the case file's
+ * folder, into path; a problem goes to msg (frx_errmsg() is left alone:
+ * config checks collect messages), *at is the key's node (or NULL). */
+int frx__mesh_file_path(const frx_cfgnode *mesh, const char *what,
+                        char *path, size_t n, const frx_cfgnode **at,
+                        char *msg, size_t msgn);
 
 #endif

@@ -30,7 +30,8 @@ struct frx__meshfile_info {
     char id[65];            /* as frx_mesh_info.id */
 };
 
-/* Read a Gmsh .msh file and find its faces (every check of
+/* Read a Gmsh .msh file, or the mesh of a case file (.yaml, .yml: a box
+ * or a Gmsh mesh), and find its faces (every check of
  * frx_mesh_create's). */
 FRX_EXTERN int frx__meshfile_open(const char *path, frx__meshfile **out);
 FRX_EXTERN void frx__meshfile_close(frx__meshfile *f);
@@ -52,5 +53,14 @@ FRX_EXTERN int frx__meshfile_partition(const frx__meshfile *f,
                                        const char *method, int nparts,
                                        const double *weights, size_t *count,
                                        size_t *ncut);
+
+/* Partition as frx__meshfile_partition and write every part to the
+ * partitioned mesh file out (under out.tmp, renamed when whole), which a
+ * case of mesh type partitioned reads on nparts ranks, each rank its own
+ * part. say(r, nparts), if not NULL, is called before part r. */
+FRX_EXTERN int frx__meshfile_save(const frx__meshfile *f, const char *method,
+                                  int nparts, const double *weights,
+                                  const char *out,
+                                  void (*say)(int r, int nparts));
 
 #endif

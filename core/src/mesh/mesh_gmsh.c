@@ -439,10 +439,16 @@ int frx__mesh_gmsh_file(const char *path, struct frx__gmesh *g,
     return rc;
 }
 
-/* mesh.file, relative to the case file's directory; a problem goes to
- * msg (frx_errmsg() is left alone: config checks collect messages). */
-static int mesh_path(const frx_cfgnode *mesh, char *path, size_t n,
-                     const frx_cfgnode **at, char *msg, size_t msgn)
+/* The mesh's type as written ("gmsh"), for messages. */
+static const char *type_of(const frx_cfgnode *mesh)
+{
+    const char *s = frx_cfg_scalar(frx_cfg_get(mesh, "type"));
+    return s ? s : "gmsh";
+}
+
+int frx__mesh_file_path(const frx_cfgnode *mesh, const char *what,
+                        char *path, size_t n, const frx_cfgnode **at,
+                        char *msg, size_t msgn)
 {
     char where[300];
     const char *file;
@@ -451,9 +457,10 @@ static int mesh_path(const frx_cfgnode *mesh, char *path, size_t n,
         const frx_cfgnode *key = mesh->parent && mesh->parent->type ==
                                  FRX_CFG_MAP ? mesh->parent->keys[mesh->index]
                                              : mesh;
-        snprintf(msg, msgn, "%s: a mesh of type gmsh needs 'file', the .msh "
-                 "file (relative to the case file's directory)",
-                 frx__cfg_where(key, where, sizeof where));
+        snprintf(msg, msgn, "%s: a mesh of type %s needs 'file', %s "
+                 "(relative to the case file's directory)",
+                 frx__cfg_where(key, where, sizeof where), type_of(mesh),
+                 what);
         return FRX_ECONFIG;
     }
     if (frx__cfg_to_string(*at, &file, msg, msgn))
@@ -479,7 +486,8 @@ int frx__mesh_gmsh(const frx_cfgnode *mesh, struct frx__gmesh *g)
     const frx_cfgnode *at;
     char msg[1024];
     memset(g, 0, sizeof *g);
-    int rc = mesh_path(mesh, path, sizeof path, &at, msg, sizeof msg);
+    int rc = frx__mesh_file_path(mesh, FRX__MESH_FILE_GMSH, path, sizeof path,
+                                 &at, msg, sizeof msg);
     if (rc)
         return frx_error(rc, "%s", msg);
     rc = frx__mesh_gmsh_file(path, g, NULL);
@@ -491,7 +499,7 @@ int frx__mesh_gmsh(const frx_cfgnode *mesh, struct frx__gmesh *g)
     return rc;
 }
 
-int frx__mesh_gmsh_check(const frx_cfgnode *mesh)
+int frx__mesh_file_check(const frx_cfgnode *mesh, const char *what)
 {
     static const char *const box_keys[] = {"n", "lower", "upper",
                                            "periodic", "etype", "order"};
@@ -503,13 +511,14 @@ int frx__mesh_gmsh_check(const frx_cfgnode *mesh)
         if (!v)
             continue;
         frx__error_append(FRX_ECONFIG, "%s: 'mesh.%s' is a key of the box "
-                          "mesh; a gmsh mesh takes only 'file'",
+                          "mesh; a %s mesh takes only 'file'",
                           frx__cfg_where(v, where, sizeof where),
-                          box_keys[i]);
+                          box_keys[i], type_of(mesh));
         nerr++;
     }
     char msg[1024];
-    if (mesh_path(mesh, path, sizeof path, &at, msg, sizeof msg)) {
+    if (frx__mesh_file_path(mesh, what, path, sizeof path, &at, msg,
+                            sizeof msg)) {
         frx__error_append(FRX_ECONFIG, "%s", msg);
         return nerr + 1;
     }

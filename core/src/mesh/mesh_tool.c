@@ -5,6 +5,7 @@
 #include "mesh/gmsh-impl.h"
 #include "mesh/mesh-tool.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +15,26 @@ struct frx__meshfile {
     struct frx__gmsh_about about;
     size_t *pfaces;   /* [g.npers] faces of each periodic pair */
     size_t *bfaces;   /* [g.nbcs] */
+    char source[300]; /* what was read, for the partitioned file */
 };
+
+/* A case file (.yaml, .yml): its mesh section's source; else Gmsh. */
+static int is_case(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    return dot && (!strcmp(dot, ".yaml") || !strcmp(dot, ".yml"));
+}
+
+static int read_case(const char *path, frx__meshfile *f)
+{
+    frx_config *cfg = NULL;
+    int rc = frx_config_load(path, &cfg);
+    if (rc == FRX_OK)
+        rc = frx__mesh_source(cfg, &f->g);
+    frx_config_free(cfg);
+    snprintf(f->about.format, sizeof f->about.format, "the case's mesh");
+    return rc;
+}
 
 int frx__meshfile_open(const char *path, frx__meshfile **out)
 {
@@ -24,7 +44,9 @@ int frx__meshfile_open(const char *path, frx__meshfile **out)
     frx__meshfile *f = frx__calloc(1, sizeof *f, "mesh file");
     if (!f)
         return FRX_ENOMEM;
-    int rc = frx__mesh_gmsh_file(path, &f->g, &f->about);
+    snprintf(f->source, sizeof f->source, "%s", path);
+    int rc = is_case(path) ? read_case(path, f)
+                           : frx__mesh_gmsh_file(path, &f->g, &f->about);
     if (rc == FRX_OK)
         rc = frx__mesh_connect(&f->g, &f->c);
     if (rc == FRX_OK) {
@@ -108,9 +130,9 @@ void frx__meshfile_periodic(const frx__meshfile *f, size_t i,
     memcpy(shift, f->g.pers[i].shift, 3 * sizeof *shift);
 }
 
-int frx__meshfile_partition(const frx__meshfile *f, const char *method,
-                            int nparts, const double *weights, size_t *count,
-                            size_t *ncut)
+/* The owners of every element, as frx_mesh_create would give them. */
+static int owners(const frx__meshfile *f, const char *method, int nparts,
+                  const double *weights, int *part)
 {
     const struct frx__gmesh *g = &f->g;
     int m = !strcmp(method, "linear") ? FRX__PART_LINEAR : FRX__PART_METIS;
@@ -124,10 +146,18 @@ int frx__meshfile_partition(const frx__meshfile *f, const char *method,
         if (!(weights[r] > 0))
             return frx_error(FRX_EINVAL, "weight %d is %g: weights must be "
                              "positive", r, weights[r]);
+    return frx__mesh_partition(g, &f->c, m, nparts, weights, part);
+}
+
+int frx__meshfile_partition(const frx__meshfile *f, const char *method,
+                            int nparts, const double *weights, size_t *count,
+                            size_t *ncut)
+{
+    const struct frx__gmesh *g = &f->g;
     int *part = frx__calloc(g->neles, sizeof *part, "partition");
     if (!part)
         return FRX_ENOMEM;
-    int rc = frx__mesh_partition(g, &f->c, m, nparts, weights, part);
+    int rc = owners(f, method, nparts, weights, part);
     if (rc == FRX_OK) {
         memset(count, 0, (size_t)nparts * sizeof *count);
         for (size_t e = 0; e < g->neles; e++)
@@ -140,5 +170,54 @@ int frx__meshfile_partition(const frx__meshfile *f, const char *method,
         }
     }
     free(part);
+    return rc;
+}
+
+struct saving {
+    const frx__meshfile *f;
+    const int *part;
+    int nparts;
+    const char *id;
+    void (*say)(int r, int nparts);
+};
+
+static int cut_one(void *arg, int r, struct frx__mpart *p)
+{
+    const struct saving *s = arg;
+    int rc = frx__mesh_cut(p, &s->f->g, &s->f->c, s->part, r, s->nparts);
+    memcpy(p->info.id, s->id, sizeof p->info.id);
+    return rc;
+}
+
+static void say_part(void *arg, int r)
+{
+    const struct saving *s = arg;
+    if (s->say)
+        s->say(r, s->nparts);
+}
+
+int frx__meshfile_save(const frx__meshfile *f, const char *method,
+                       int nparts, const double *weights, const char *out,
+                       void (*say)(int r, int nparts))
+{
+    const struct frx__gmesh *g = &f->g;
+    char id[65];
+    int *part = frx__calloc(g->neles, sizeof *part, "partition");
+    double *w = frx__calloc((size_t)nparts, sizeof *w, "weights");
+    int rc = part && w ? owners(f, method, nparts, weights, part)
+                       : FRX_ENOMEM;
+    frx__gmesh_id(g, id);
+    struct frx__pmesh_head h = {.nparts = nparts, .ndims = g->ndims,
+                                .neles = g->neles, .weights = w};
+    memcpy(h.id, id, sizeof h.id);
+    snprintf(h.method, sizeof h.method, "%s", method);
+    snprintf(h.source, sizeof h.source, "%s", f->source);
+    struct saving s = {f, part, nparts, id, say};
+    if (rc == FRX_OK) {
+        memcpy(w, weights, (size_t)nparts * sizeof *w);
+        rc = frx__pmesh_write(out, &h, cut_one, say_part, &s);
+    }
+    free(part);
+    free(w);
     return rc;
 }
