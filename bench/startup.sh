@@ -56,7 +56,7 @@ go() {
          END { printf "%8.2f %9.2f %7.2f %9.0f\n", m, b + m + s, w, r }' out.txt
 }
 
-echo "frx start-up, $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+echo "frx start-up, $(getconf _NPROCESSORS_ONLN) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 printf '%9s %5s %-12s %8s %9s %7s %9s\n' elements ranks mesh mesh_s startup_s wall_s rss_MB
 for n in $sizes; do
     case_of "$n" > box.yaml
