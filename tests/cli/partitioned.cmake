@@ -12,6 +12,12 @@ foreach(run "openmp 1 2 3 4" "opencl 1 2")
   set_tests_properties(partitioned-agree-${be} PROPERTIES TIMEOUT 300
     SKIP_RETURN_CODE 77 ENVIRONMENT "${FRX_PM_ENV}")
 endforeach()
+foreach(be openmp opencl)
+  add_test(NAME partitioned-merge-${be} COMMAND ${FRX_PM_RUN} merge
+    ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:frx-cli> ${be} 1 2 3)
+  set_tests_properties(partitioned-merge-${be} PROPERTIES TIMEOUT 300
+    SKIP_RETURN_CODE 77 ENVIRONMENT "${FRX_PM_ENV}")
+endforeach()
 foreach(mode restart refusals)
   add_test(NAME partitioned-${mode} COMMAND ${FRX_PM_RUN} ${mode}
     ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:frx-cli>)

@@ -9,12 +9,18 @@
 #       boundary faces), integrate's and sampler's or fluidforce's CSVs
 #       of the partitioned run equal the built run's to 1e-12; the
 #       partitioned run says where its mesh came from.
+#   merge BACKEND NP...  a file of 4 parts run on NP ranks each (fewer
+#       than 4: each rank merges the parts it takes), both cases: the
+#       CSVs as the built run's on as many ranks to 1e-12 (relative, or
+#       absolute for round-off near 0); 3 ranks warned of uneven shares.
 #   restart  a checkpoint of a built run on 2 ranks, restarted on 3
 #       ranks from a file partitioned for 3: the same mesh (its id), and
 #       the CSV rows after the restart as the straight run's to 1e-12
-#       (relative, or absolute for the momentum's round-off near 0).
+#       (relative, or absolute for the momentum's round-off near 0);
+#       frx plot draws the partitioned run's checkpoint in one process.
 #   refusals  each with its message, nothing run: a file for 2 ranks on
-#       3, weights and a method the file was not made with, a
+#       3, weights and a method the file was not made with, weights for
+#       a file of more parts than ranks, a
 #       checkpoint given as the mesh file, a truncated file, a missing
 #       one (frx config check too), a partitioned mesh given to frx
 #       mesh partition; a file that cannot be written (no such folder)
@@ -101,26 +107,44 @@ same() {
     done
 }
 
+# both C BACKEND NPARTS NP FLOOR: case C (vortex or walls) on NP ranks,
+# its mesh built and read from a file of NPARTS parts: 77 where BACKEND
+# cannot start; the CSVs agree (FLOOR as same's); out.txt the second's
+both() {
+    rm -rf built parts && mkdir built parts
+    if [ "$1" = vortex ]; then vortex "$2" 20; else walls "$2"; fi > built/case.yaml
+    partition built/case.yaml "$3" "$tmp/parts/mesh.h5"
+    as_parts built/case.yaml mesh.h5 > parts/case.yaml
+    (cd built && run "$4" case.yaml); rc=$?
+    [ "$rc" != 0 ] && grep -q "cannot start" built/out.txt &&
+        { cat built/out.txt; exit 77; }
+    mv built/out.txt out.txt; expect 0
+    (cd parts && FRX_LOG=info "$mpiexec" -n "$4" "$frx" run case.yaml > out.txt 2>&1); rc=$?
+    mv parts/out.txt out.txt
+    expect 0 "mesh: [0-9]+ elements in $3 parts [(]metis[)] on $4 ranks, read from .*mesh.h5"
+    if [ "$1" = vortex ]; then same "$5" built parts int.csv probes.csv
+    else same "$5" built parts int.csv force.csv; fi
+}
+
 case $mode in
 agree)
     be=$1
     shift
     for np; do
         for c in vortex walls; do
-            rm -rf built parts && mkdir built parts
-            if [ $c = vortex ]; then $c "$be" 20; else $c "$be"; fi > built/case.yaml
-            partition built/case.yaml "$np" "$tmp/parts/mesh.h5"
-            as_parts built/case.yaml mesh.h5 > parts/case.yaml
-            (cd built && run "$np" case.yaml); rc=$?
-            [ "$rc" != 0 ] && grep -q "cannot start" built/out.txt &&
-                { cat built/out.txt; exit 77; }
-            mv built/out.txt out.txt; expect 0
-            (cd parts && FRX_LOG=info "$mpiexec" -n "$np" "$frx" run case.yaml > out.txt 2>&1); rc=$?
-            mv parts/out.txt out.txt
-            expect 0 "mesh: [0-9]+ elements in $np parts [(]metis[)], read from .*mesh.h5"
-            if [ $c = vortex ]; then same 0 built parts int.csv probes.csv
-            else same 0 built parts int.csv force.csv; fi
+            both $c "$be" "$np" "$np" 0
             echo "$me: $c, $be, $np rank(s): read in parts as built"
+        done
+    done
+    ;;
+merge)
+    be=$1
+    shift
+    for np; do
+        for c in vortex walls; do
+            both $c "$be" 4 "$np" 1e-12
+            [ "$np" = 3 ] && expect 0 "warn: mesh: .*mesh.h5 holds 4 parts, shared out among 3 ranks unevenly [(]1 or 2 a rank[)]"
+            echo "$me: $c, $be, 4 parts on $np rank(s): as built"
         done
     done
     ;;
@@ -137,13 +161,17 @@ restart)
     expect 0
     same 1e-12 ref . int.csv probes.csv
     echo "$me: restarted on 3 ranks from a file partitioned for 3, as straight"
+    # the restarted run's last checkpoint keeps the partitioned case
+    "$frx" plot checkpoint-00000020.h5 --var rho > out.txt 2>&1; rc=$?
+    expect 0 "wrote checkpoint-00000020-rho.png"
+    [ -s checkpoint-00000020-rho.png ] || fail "no picture"
     ;;
 refusals)
     walls openmp > built.yaml
     partition built.yaml 2 "$tmp/two.h5"
     as_parts built.yaml two.h5 > c.yaml
     run 3 c.yaml; rc=$?
-    expect 1 "c.yaml:2:[0-9]+: 'mesh.file': partitioned mesh file .*two.h5 holds a partition for 2 ranks and this job has 3: run it on 2 ranks, or partition the mesh again for 3 [(]frx mesh partition .*built.yaml -n 3 -o .*two.h5[)]"
+    expect 1 "c.yaml:2:[0-9]+: partitioned mesh file .*two.h5 holds a partition for 2 ranks and this job has 3: run it on 2 ranks [(]or fewer: each rank then takes several parts[)], or partition the mesh again for 3 [(]frx mesh partition .*built.yaml -n 3 -o .*two.h5[)]"
     [ -e int.csv ] && fail "a refused run wrote int.csv"
     { cat c.yaml; echo "partition: {weights: [3, 1]}"; } > w.yaml
     run 2 w.yaml; rc=$?
@@ -151,6 +179,10 @@ refusals)
     { cat c.yaml; echo "partition: {method: linear}"; } > m.yaml
     run 2 m.yaml; rc=$?
     expect 1 "partition.method is linear but the mesh file was partitioned by metis: remove partition.method, or partition again with --method linear"
+    partition built.yaml 4 "$tmp/four.h5"
+    { as_parts built.yaml four.h5; echo "partition: {weights: [3, 1]}"; } > w4.yaml
+    run 2 w4.yaml; rc=$?
+    expect 1 "the case gives the ranks weights [(]partition.weights or backend.rules[)], but the mesh file holds 4 parts for this job's 2 ranks, which take whole parts: partition again for 2 ranks with --weights"
     # a file made with the weights and method the case asks for is taken
     "$frx" mesh partition built.yaml -n 2 --weights 3,1 --method linear \
         -o "$tmp/w31.h5" > part.txt 2>&1 || { cat part.txt; fail "partition with weights"; }

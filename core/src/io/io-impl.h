@@ -146,6 +146,8 @@ struct frx__mpart_peer {
     size_t n;
     frx_face *faces;
     int32_t *periodic;
+    uint8_t *canon;         /* 1 where this side is the face's side 0
+                               (frx__fglob's canonical side) */
 };
 
 struct frx__mpart_bc {
@@ -195,13 +197,18 @@ int frx__pmesh_write(const char *path, const struct frx__pmesh_head *h,
                      int (*part)(void *arg, int r, struct frx__mpart *p),
                      void (*say)(void *arg, int r), void *arg);
 
-/* Collective over comm: the file's head (every rank) and this rank's
- * part (rank r reads part r). A file with another number of parts than
- * comm's ranks is FRX_ECONFIG naming both; a missing, damaged or
- * foreign file FRX_EIO naming it. Agreed: every rank returns the same
- * code. The caller checks the part's contents against the element
- * types it knows. */
-int frx__pmesh_read(MPI_Comm comm, const char *path,
-                    struct frx__pmesh_head *h, struct frx__mpart *p);
+/* Reading a partitioned mesh file: open it (collective over comm,
+ * agreed: a missing, damaged or foreign file is FRX_EIO naming it, a
+ * newer format FRX_ECONFIG), read any of its parts (this rank alone, as
+ * often as it likes; r in [0, head's nparts)), close it (collective:
+ * returns rc agreed over the ranks, so that a rank's failure to read
+ * stops every rank). The caller checks the parts' contents against the
+ * element types it knows. */
+struct frx__pmesh;
+int frx__pmesh_open(MPI_Comm comm, const char *path,
+                    struct frx__pmesh **out);
+const struct frx__pmesh_head *frx__pmesh_head(const struct frx__pmesh *f);
+int frx__pmesh_read_part(struct frx__pmesh *f, int r, struct frx__mpart *p);
+int frx__pmesh_close(struct frx__pmesh *f, int rc);
 
 #endif

@@ -17,7 +17,8 @@
  *   /ifaces      u32 [][9]         l (blk, ele, face, rot), r (the
  *                                  same), periodic (int32's bits)
  *   /peers       u64 [][3]         rank, nfaces, face0
- *   /peer_faces  u32 [][5]         blk, ele, face, rot, periodic
+ *   /peer_faces  u32 [][6]         blk, ele, face, rot, periodic, canon
+ *                                  (1: this side is the face's side 0)
  *   /bc_counts   u64 [nparts * nbcs]
  *   /bc_faces    u32 [][4]         blk, ele, face, rot
  *
@@ -48,7 +49,7 @@ static const struct table {
 } tables[NTABLES] = {
     {"parts", 0, 0, 9},    {"blocks", 0, 0, 7},     {"gid", 0, 0, 1},
     {"shape", 0, 1, 1},    {"ifaces", 1, 0, 9},     {"peers", 0, 0, 3},
-    {"peer_faces", 1, 0, 5}, {"bc_counts", 0, 0, 1}, {"bc_faces", 1, 0, 4},
+    {"peer_faces", 1, 0, 6}, {"bc_counts", 0, 0, 1}, {"bc_faces", 1, 0, 4},
 };
 
 static hid_t mem_type(const struct table *t)
@@ -76,6 +77,7 @@ void frx__mpart_free(struct frx__mpart *p)
     for (size_t i = 0; p->peers && i < p->info.npeers; i++) {
         free(p->peers[i].faces);
         free(p->peers[i].periodic);
+        free(p->peers[i].canon);
     }
     free(p->peers);
     for (size_t i = 0; p->bcs && i < p->info.nbcs; i++) {
@@ -213,11 +215,12 @@ static int write_faces(struct writer *w, const struct frx__mpart *p)
         const struct frx__mpart_peer *P = &p->peers[j];
         uint64_t row[3] = {(uint64_t)P->rank, P->n, w->rows[T_PFACES]};
         append(w, T_PEERS, row, 1);
-        if (!(r = rows_u32(w, P->n, 5)))
+        if (!(r = rows_u32(w, P->n, 6)))
             break;
         for (size_t i = 0; i < P->n; i++) {
-            face_put(r + 5 * i, P->faces[i]);
-            r[5 * i + 4] = (uint32_t)P->periodic[i];
+            face_put(r + 6 * i, P->faces[i]);
+            r[6 * i + 4] = (uint32_t)P->periodic[i];
+            r[6 * i + 5] = P->canon[i];
         }
         append(w, T_PFACES, r, P->n);
         free(r);
@@ -369,14 +372,17 @@ int frx__pmesh_write(const char *path, const struct frx__pmesh_head *h,
 
 /* --------------------------------------------------------------- read */
 
-struct reader {
+struct frx__pmesh {
     struct frx__h5 c;
-    hid_t file, ds[NTABLES];
+    char path[4096];
+    hid_t file, fapl, ds[NTABLES];
     uint64_t nrows[NTABLES];
     int nbcs, npers;
+    struct frx__pmesh_head head;
+    struct frx__h5_quiet quiet;
 };
 
-static int damaged(struct reader *rd, const char *what)
+static int damaged(struct frx__pmesh *rd, const char *what)
 {
     if (!rd->c.rc)
         rd->c.rc = frx_error(FRX_EIO, "%s %s is damaged: %s (write it "
@@ -386,7 +392,7 @@ static int damaged(struct reader *rd, const char *what)
 }
 
 /* rows [row0, row0 + n) of table i, this rank alone. */
-static int read_rows(struct reader *rd, int i, uint64_t row0, uint64_t n,
+static int read_rows(struct frx__pmesh *rd, int i, uint64_t row0, uint64_t n,
                      void *buf)
 {
     const struct table *t = &tables[i];
@@ -417,7 +423,7 @@ static int read_rows(struct reader *rd, int i, uint64_t row0, uint64_t n,
     return rd->c.rc;
 }
 
-static void *alloc(struct reader *rd, size_t n, size_t size)
+static void *alloc(struct frx__pmesh *rd, size_t n, size_t size)
 {
     void *p = rd->c.rc ? NULL : calloc(n ? n : 1, size);
     if (!p && !rd->c.rc)
@@ -426,7 +432,7 @@ static void *alloc(struct reader *rd, size_t n, size_t size)
     return p;
 }
 
-static int open_tables(struct reader *rd)
+static int open_tables(struct frx__pmesh *rd)
 {
     for (int i = 0; i < NTABLES && !rd->c.rc; i++) {
         const struct table *t = &tables[i];
@@ -452,7 +458,7 @@ static int open_tables(struct reader *rd)
     return rd->c.rc;
 }
 
-static int read_head(struct reader *rd, struct frx__pmesh_head *h)
+static int read_head(struct frx__pmesh *rd, struct frx__pmesh_head *h)
 {
     struct frx__h5 *c = &rd->c;
     char format[64] = "";
@@ -495,7 +501,7 @@ static int read_head(struct reader *rd, struct frx__pmesh_head *h)
 
 /* Names of n boundaries or periodic pairs, each malloc'd into names[i]
  * (the first member of each struct, so one loop serves both). */
-static int read_names(struct reader *rd, const char *attr, size_t n,
+static int read_names(struct frx__pmesh *rd, const char *attr, size_t n,
                       char **first, size_t stride)
 {
     size_t got = n, width = 0;
@@ -513,7 +519,7 @@ static int read_names(struct reader *rd, const char *attr, size_t n,
     return rd->c.rc;
 }
 
-static int read_blocks(struct reader *rd, struct frx__mpart *p,
+static int read_blocks(struct frx__pmesh *rd, struct frx__mpart *p,
                        const uint64_t *row, int d)
 {
     size_t nb = row[1];
@@ -569,7 +575,7 @@ static int read_blocks(struct reader *rd, struct frx__mpart *p,
     return rd->c.rc;
 }
 
-static int read_ifaces(struct reader *rd, struct frx__mpart *p,
+static int read_ifaces(struct frx__pmesh *rd, struct frx__mpart *p,
                        const uint64_t *row)
 {
     uint32_t *r = alloc(rd, row[3], 9 * sizeof *r);
@@ -586,7 +592,7 @@ static int read_ifaces(struct reader *rd, struct frx__mpart *p,
     return rd->c.rc;
 }
 
-static int read_peers(struct reader *rd, struct frx__mpart *p,
+static int read_peers(struct frx__pmesh *rd, struct frx__mpart *p,
                       const uint64_t *row)
 {
     size_t np = row[5];
@@ -601,7 +607,7 @@ static int read_peers(struct reader *rd, struct frx__mpart *p,
             damaged(rd, "a peer's faces do not follow the previous peer's");
         nf += prow[3 * j + 1];
     }
-    uint32_t *r = alloc(rd, nf, 5 * sizeof *r);
+    uint32_t *r = alloc(rd, nf, 6 * sizeof *r);
     read_rows(rd, T_PFACES, f0, nf, r);
     for (size_t j = 0, k = 0; j < np && !rd->c.rc; j++) {
         struct frx__mpart_peer *P = &p->peers[j];
@@ -609,9 +615,11 @@ static int read_peers(struct reader *rd, struct frx__mpart *p,
         P->n = prow[3 * j + 1];
         P->faces = alloc(rd, P->n, sizeof *P->faces);
         P->periodic = alloc(rd, P->n, sizeof *P->periodic);
+        P->canon = alloc(rd, P->n, sizeof *P->canon);
         for (size_t i = 0; !rd->c.rc && i < P->n; i++, k++) {
-            P->faces[i] = face_get(r + 5 * k);
-            P->periodic[i] = (int32_t)r[5 * k + 4];
+            P->faces[i] = face_get(r + 6 * k);
+            P->periodic[i] = (int32_t)r[6 * k + 4];
+            P->canon[i] = r[6 * k + 5] != 0;
         }
     }
     free(r);
@@ -619,7 +627,7 @@ static int read_peers(struct reader *rd, struct frx__mpart *p,
     return rd->c.rc;
 }
 
-static int read_bcs(struct reader *rd, struct frx__mpart *p,
+static int read_bcs(struct frx__pmesh *rd, struct frx__mpart *p,
                     const uint64_t *row, int rank)
 {
     size_t nb = (size_t)rd->nbcs;
@@ -648,7 +656,7 @@ static int read_bcs(struct reader *rd, struct frx__mpart *p,
     return rd->c.rc;
 }
 
-static int read_pers(struct reader *rd, struct frx__mpart *p)
+static int read_pers(struct frx__pmesh *rd, struct frx__mpart *p)
 {
     size_t np = (size_t)rd->npers;
     double *s = alloc(rd, 3 * np, sizeof *s);
@@ -666,72 +674,89 @@ static int read_pers(struct reader *rd, struct frx__mpart *p)
     return rd->c.rc;
 }
 
-static int read_part(struct reader *rd, struct frx__pmesh_head *h,
-                     struct frx__mpart *p, int rank)
+int frx__pmesh_read_part(struct frx__pmesh *rd, int r,
+                         struct frx__mpart *p)
 {
     uint64_t row[9];
-    if (open_tables(rd) || read_rows(rd, T_PARTS, (uint64_t)rank, 1, row))
+    const struct frx__pmesh_head *h = &rd->head;
+    memset(p, 0, sizeof *p);
+    if (r < 0 || r >= h->nparts)
+        return frx_error(FRX_EINVAL, "%s %s has no part %d", KIND,
+                         rd->c.path, r);
+    if (read_rows(rd, T_PARTS, (uint64_t)r, 1, row))
         return rd->c.rc;
     p->info.ndims = h->ndims;
     p->info.neles_global = h->neles;
-    p->info.rank = rank;
+    p->info.rank = r;
     p->info.nranks = h->nparts;
     memcpy(p->info.id, h->id, sizeof p->info.id);
     if (!read_blocks(rd, p, row, h->ndims) && !read_ifaces(rd, p, row) &&
-        !read_peers(rd, p, row) && !read_bcs(rd, p, row, rank))
+        !read_peers(rd, p, row) && !read_bcs(rd, p, row, r))
         read_pers(rd, p);
     p->info.size = sizeof p->info;
+    if (rd->c.rc)
+        frx__mpart_free(p);
     return rd->c.rc;
 }
 
-int frx__pmesh_read(MPI_Comm comm, const char *path,
-                    struct frx__pmesh_head *h, struct frx__mpart *p)
+int frx__pmesh_open(MPI_Comm comm, const char *path,
+                    struct frx__pmesh **out)
 {
-    int rank = 0, nranks = 1;
-    memset(h, 0, sizeof *h);
-    memset(p, 0, sizeof *p);
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &nranks);
+    *out = NULL;
     int rc = FRX_OK;
     if (access(path, R_OK) != 0)
         rc = frx_error(FRX_EIO, "cannot open the %s %s: %s on this rank "
                        "(every rank must see the file: a shared folder)",
                        KIND, path, strerror(errno));
-    if ((rc = frx__io_agree(comm, rc)))
+    struct frx__pmesh *rd = rc ? NULL : calloc(1, sizeof *rd);
+    if (!rc && !rd)
+        rc = frx_error(FRX_ENOMEM, "out of memory opening %s", path);
+    if ((rc = frx__io_agree(comm, rc))) {
+        free(rd);
         return rc;
-    struct reader rd = {.c = {comm, path, FRX_OK, KIND}, .file = -1};
+    }
+    rd->c = (struct frx__h5){comm, rd->path, FRX_OK, KIND};
+    snprintf(rd->path, sizeof rd->path, "%s", path);
+    rd->file = rd->fapl = -1;
     for (int i = 0; i < NTABLES; i++)
-        rd.ds[i] = -1;
-    struct frx__h5_quiet q = frx__h5_hush();
-    hid_t fapl = frx__h5_mpio_fapl(&rd.c);
-    if (!rd.c.rc)
-        rd.file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
-    if (rd.file < 0 && !rd.c.rc)
-        rd.c.rc = frx_error(FRX_EIO, "cannot open the %s %s: not an HDF5 "
-                            "file", KIND, path);
-    if (!rd.c.rc)
-        read_head(&rd, h);
-    rc = frx__io_agree(comm, rd.c.rc);
-    if (!rc && h->nparts != nranks)
-        rc = frx_error(FRX_ECONFIG, "%s %s holds a partition for %d ranks "
-                       "and this job has %d: run it on %d ranks, or "
-                       "partition the mesh again for %d (frx mesh partition "
-                       "%s -n %d -o %s)", KIND, path, h->nparts, nranks,
-                       h->nparts, nranks, h->source, nranks, path);
+        rd->ds[i] = -1;
+    rd->quiet = frx__h5_hush();
+    rd->fapl = frx__h5_mpio_fapl(&rd->c);
+    if (!rd->c.rc)
+        rd->file = H5Fopen(path, H5F_ACC_RDONLY, rd->fapl);
+    if (rd->file < 0 && !rd->c.rc)
+        rd->c.rc = frx_error(FRX_EIO, "cannot open the %s %s: not an HDF5 "
+                             "file", KIND, path);
+    if (!rd->c.rc && !read_head(rd, &rd->head))
+        open_tables(rd);
     /* from here each rank reads alone (independent I/O): no collective
      * call but the close, which every rank that opened the file makes */
-    if (!rc)
-        rc = read_part(&rd, h, p, rank);
-    for (int i = 0; i < NTABLES; i++)
-        frx__h5_close(rd.ds[i], H5Dclose);
-    if (rd.file >= 0)
-        H5Fclose(rd.file);
-    frx__h5_close(fapl, H5Pclose);
-    frx__h5_unhush(q);
-    rc = frx__io_agree(comm, rc);
+    rc = frx__io_agree(comm, rd->c.rc);
     if (rc) {
-        frx__mpart_free(p);
-        frx__pmesh_head_free(h);
+        frx__pmesh_close(rd, rc);
+        return rc;
     }
-    return rc;
+    *out = rd;
+    return FRX_OK;
+}
+
+const struct frx__pmesh_head *frx__pmesh_head(const struct frx__pmesh *f)
+{
+    return &f->head;
+}
+
+int frx__pmesh_close(struct frx__pmesh *rd, int rc)
+{
+    if (!rd)
+        return rc;
+    MPI_Comm comm = rd->c.comm;
+    for (int i = 0; i < NTABLES; i++)
+        frx__h5_close(rd->ds[i], H5Dclose);
+    if (rd->file >= 0)
+        H5Fclose(rd->file);
+    frx__h5_close(rd->fapl, H5Pclose);
+    frx__h5_unhush(rd->quiet);
+    frx__pmesh_head_free(&rd->head);
+    free(rd);
+    return frx__io_agree(comm, rc);
 }

@@ -175,9 +175,21 @@ int frx__mesh_cut(struct frx__mpart *p, const struct frx__gmesh *g,
 
 /* Collective: this rank's part of a mesh of type partitioned, read from
  * its file (mesh_load.c) and checked: the file's ranks, weights and
- * method against the job's, every index in range. Agreed. */
+ * method against the job's, every index in range. A file of more parts
+ * than the job's ranks gives rank r the parts [first(r), first(r + 1)),
+ * merged. Agreed. */
 int frx__mesh_load(const frx_config *cfg, MPI_Comm comm,
                    struct frx__mpart *p);
+
+/* Parts of a file of nparts parts on nranks ranks (nranks <= nparts):
+ * rank r holds [first(r), first(r + 1)); the owner of part q. */
+int frx__mesh_first_part(int rank, int nparts, int nranks);
+int frx__mesh_part_owner(int q, int nparts, int nranks);
+/* parts[0..n), parts first..first+n-1 of a file of nparts parts, made
+ * rank's part of a job of nranks ranks (mesh_merge.c); the parts are
+ * left as they are. */
+int frx__mesh_merge(const struct frx__mpart *parts, int n, int first,
+                    int nparts, int nranks, int rank, struct frx__mpart *out);
 
 /* mesh.file of a gmsh or partitioned mesh, relative to the case file's
  * folder, into path; a problem goes to msg (frx_errmsg() is left alone:

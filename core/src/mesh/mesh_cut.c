@@ -127,7 +127,8 @@ static int make_faces(struct frx__mpart *m, struct cut *k)
         P->faces = frx__calloc(npeer[r], sizeof *P->faces, "peer faces");
         P->periodic = frx__calloc(npeer[r], sizeof *P->periodic,
                                   "peer faces");
-        if (!P->faces || !P->periodic)
+        P->canon = frx__calloc(npeer[r], sizeof *P->canon, "peer faces");
+        if (!P->faces || !P->periodic || !P->canon)
             rc = FRX_ENOMEM;
     }
     for (size_t b = 0; rc == FRX_OK && b < nbcs; b++) {
@@ -159,6 +160,7 @@ static int make_faces(struct frx__mpart *m, struct cut *k)
             P->faces[P->n] = p0 == k->rank
                                  ? s0
                                  : side_of(k, F->ele[1], F->face[1], F->rot);
+            P->canon[P->n] = p0 == k->rank;
             P->periodic[P->n++] = F->periodic;
         }
     }

@@ -43,12 +43,19 @@ static int same_partition(const frx_config *cfg, MPI_Comm comm, int rank,
     rc = frx__mesh_agree(comm, rank, nranks, rc);
     if (rc == FRX_OK)
         rc = frx__mesh_weights(cfg, comm, rank, nranks, w, &given_w);
+    if (rc == FRX_OK && given_w && h->nparts != nranks)
+        rc = frx_error(FRX_ECONFIG, "%s: the case gives the ranks weights "
+                       "(partition.weights or backend.rules), but the mesh "
+                       "file holds %d parts for this job's %d ranks, which "
+                       "take whole parts: partition again for %d ranks "
+                       "with --weights", where, h->nparts, nranks, nranks);
     double sw = 0, sh = 0;
     for (int r = 0; rc == FRX_OK && r < nranks; r++) {
         sw += w[r];
         sh += h->weights[r];
     }
-    for (int r = 0; rc == FRX_OK && given_w && r < nranks; r++)
+    for (int r = 0; rc == FRX_OK && given_w && r < nranks &&
+                    h->nparts == nranks; r++)
         if (!(fabs(w[r] / sw - h->weights[r] / sh) <= 1e-12)) {
             char a[200], b[200];
             rc = frx_error(FRX_ECONFIG, "%s: the case gives the ranks "
@@ -151,6 +158,53 @@ static int check_ranks(const struct frx__mpart *p, MPI_Comm comm,
     return frx__mesh_agree(comm, rank, nranks, rc);
 }
 
+/* The file's parts for this job: as many as its ranks, or more (each
+ * rank then takes several: said at log level warn where they cannot be
+ * shared evenly). */
+static int fits(const struct frx__pmesh_head *h, const char *path,
+                const char *where, int nranks, int rank)
+{
+    if (h->nparts < nranks)
+        return frx_error(FRX_ECONFIG, "%s: partitioned mesh file %s holds a "
+                         "partition for %d ranks and this job has %d: run "
+                         "it on %d ranks (or fewer: each rank then takes "
+                         "several parts), or partition the mesh again for "
+                         "%d (frx mesh partition %s -n %d -o %s)", where,
+                         path, h->nparts, nranks, h->nparts, nranks,
+                         h->source, nranks, path);
+    if (h->nparts % nranks && rank == 0)
+        frx_log(FRX_LOG_WARN, "mesh: %s holds %d parts, shared out among "
+                "%d ranks unevenly (%d or %d a rank): partition the mesh "
+                "again for %d ranks for even shares", path, h->nparts,
+                nranks, h->nparts / nranks, h->nparts / nranks + 1, nranks);
+    return FRX_OK;
+}
+
+/* This rank's parts of the open file, checked, made one. */
+static int read_mine(struct frx__pmesh *f, const char *path, int rank,
+                     int nranks, struct frx__mpart *p)
+{
+    const struct frx__pmesh_head *h = frx__pmesh_head(f);
+    int first = frx__mesh_first_part(rank, h->nparts, nranks);
+    int n = frx__mesh_first_part(rank + 1, h->nparts, nranks) - first;
+    if (h->nparts == nranks) { /* the part as cut: no merge */
+        int rc = frx__pmesh_read_part(f, first, p);
+        return rc ? rc : check_part(p, path, first, h->nparts);
+    }
+    struct frx__mpart *parts = frx__calloc((size_t)n, sizeof *parts,
+                                           "mesh parts");
+    int rc = parts ? FRX_OK : FRX_ENOMEM;
+    for (int k = 0; k < n && !rc; k++)
+        if (!(rc = frx__pmesh_read_part(f, first + k, &parts[k])))
+            rc = check_part(&parts[k], path, first + k, h->nparts);
+    if (!rc)
+        rc = frx__mesh_merge(parts, n, first, h->nparts, nranks, rank, p);
+    for (int k = 0; parts && k < n; k++)
+        frx__mpart_free(&parts[k]);
+    free(parts);
+    return rc;
+}
+
 int frx__mesh_load(const frx_config *cfg, MPI_Comm comm,
                    struct frx__mpart *p)
 {
@@ -159,8 +213,8 @@ int frx__mesh_load(const frx_config *cfg, MPI_Comm comm,
     MPI_Comm_size(comm, &nranks);
     const frx_cfgnode *mesh = frx_cfg_get(frx_config_root(cfg), "mesh");
     const frx_cfgnode *at = NULL;
-    char path[4096], msg[1024], where[300];
-    struct frx__pmesh_head h = {0};
+    char path[4096], msg[1024], where[300] = "";
+    struct frx__pmesh *f = NULL;
     int rc = frx__mesh_file_path(mesh, FRX__MESH_FILE_PARTS, path,
                                  sizeof path, &at, msg, sizeof msg);
     if (rc)
@@ -168,24 +222,25 @@ int frx__mesh_load(const frx_config *cfg, MPI_Comm comm,
     rc = frx__mesh_agree(comm, rank, nranks, rc);
     if (at)
         frx__cfg_where(at, where, sizeof where);
-    if (rc == FRX_OK) {
-        rc = frx__pmesh_read(comm, path, &h, p);
-        if (rc) { /* every rank has the message: say which key named it */
-            snprintf(msg, sizeof msg, "%s", frx_errmsg());
-            frx_error(rc, "%s: 'mesh.file': %s", where, msg);
-        }
+    if (rc == FRX_OK && (rc = frx__pmesh_open(comm, path, &f))) {
+        /* every rank has the message: say which key named the file */
+        snprintf(msg, sizeof msg, "%s", frx_errmsg());
+        frx_error(rc, "%s: 'mesh.file': %s", where, msg);
     }
+    if (rc)
+        return rc;
+    const struct frx__pmesh_head *h = frx__pmesh_head(f);
+    rc = fits(h, path, where, nranks, rank);
     if (rc == FRX_OK)
-        rc = same_partition(cfg, comm, rank, nranks, &h, where);
+        rc = same_partition(cfg, comm, rank, nranks, h, where);
     if (rc == FRX_OK)
-        rc = frx__mesh_agree(comm, rank, nranks,
-                             check_part(p, path, rank, nranks));
+        rc = read_mine(f, path, rank, nranks, p);
+    if (rc == FRX_OK && rank == 0)
+        frx_log(FRX_LOG_INFO, "mesh: %llu elements in %d parts (%s) on %d "
+                "ranks, read from %s", (unsigned long long)h->neles,
+                h->nparts, h->method, nranks, path);
+    rc = frx__pmesh_close(f, rc);
     if (rc == FRX_OK)
         rc = check_ranks(p, comm, path, rank, nranks);
-    if (rc == FRX_OK && rank == 0)
-        frx_log(FRX_LOG_INFO, "mesh: %llu elements in %d parts (%s), read "
-                "from %s", (unsigned long long)h.neles, h.nparts, h.method,
-                path);
-    frx__pmesh_head_free(&h);
     return rc;
 }
