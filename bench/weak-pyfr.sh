@@ -42,37 +42,6 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/bench-weak-pyfr.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
 cd "$dir" || exit 1
 
-# box NX NY FILE: NX x NY quadrilaterals of side 20/NX from (-10, -10),
-# periodic both ways (PyFR's boundary names, which frx reads too)
-box() {
-    awk -v nx="$1" -v ny="$2" 'BEGIN {
-        h = 20 / nx; np = (nx + 1) * (ny + 1)
-        print "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n5"
-        print "1 2 \"periodic_0_r\"\n1 3 \"periodic_0_l\""
-        print "1 4 \"periodic_1_r\"\n1 5 \"periodic_1_l\"\n2 1 \"Fluid\""
-        print "$EndPhysicalNames\n$Nodes\n" np
-        for (j = 0; j <= ny; j++)
-            for (i = 0; i <= nx; i++)
-                printf "%d %.15g %.15g 0\n", j * (nx + 1) + i + 1,
-                       -10 + i * h, -10 + j * h
-        print "$EndNodes\n$Elements\n" nx * ny + 2 * (nx + ny)
-        e = 0
-        for (j = 0; j < ny; j++) {   # x = -10 and x = 10
-            printf "%d 1 2 3 3 %d %d\n", ++e, node(0, j), node(0, j + 1)
-            printf "%d 1 2 2 2 %d %d\n", ++e, node(nx, j), node(nx, j + 1)
-        }
-        for (i = 0; i < nx; i++) {   # the bottom and the top
-            printf "%d 1 2 5 5 %d %d\n", ++e, node(i, 0), node(i + 1, 0)
-            printf "%d 1 2 4 4 %d %d\n", ++e, node(i, ny), node(i + 1, ny)
-        }
-        for (j = 0; j < ny; j++)
-            for (i = 0; i < nx; i++)
-                printf "%d 3 2 1 1 %d %d %d %d\n", ++e, node(i, j),
-                       node(i + 1, j), node(i + 1, j + 1), node(i, j + 1)
-        print "$EndElements" }
-        function node(i, j) { return j * (nx + 1) + i + 1 }' > "$3"
-}
-
 # The same flow for both: uniform, with a small density wave.
 cat > case.ini <<EOF
 [backend]
