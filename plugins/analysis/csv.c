@@ -130,17 +130,22 @@ int an_csv_row(an_csv *c, uint64_t step, double t, size_t n, const double *v)
 {
     if (!c->f)
         return FRX_OK;
-    char num[40];
-    fprintf(c->f, "%" PRIu64, step);
-    num[0] = ',';
-    fwrite(num, 1, (size_t)an_fmt_double(num + 1, sizeof num - 1, t) + 1,
-           c->f);
-    for (size_t i = 0; i < n; i++) {
-        num[0] = ',';
-        int len = an_fmt_double(num + 1, sizeof num - 1, v[i]);
-        fwrite(num, 1, (size_t)len + 1, c->f);
+    /* the row in a buffer, written in pieces of a few kB: one stdio call
+     * a piece, not one a number (each takes the stream's lock) */
+    char buf[4096];
+    size_t len = (size_t)snprintf(buf, sizeof buf, "%" PRIu64 ",", step);
+    len += (size_t)an_fmt_double(buf + len, sizeof buf - len, t);
+    int bad = 0;
+    for (size_t i = 0; i < n && !bad; i++) {
+        if (sizeof buf - len < 40) {
+            bad = fwrite(buf, 1, len, c->f) != len;
+            len = 0;
+        }
+        buf[len++] = ',';
+        len += (size_t)an_fmt_double(buf + len, sizeof buf - len, v[i]);
     }
-    if (fputc('\n', c->f) == EOF || ferror(c->f))
+    buf[len++] = '\n';
+    if (bad || fwrite(buf, 1, len, c->f) != len || ferror(c->f))
         return frx_error(FRX_EIO, "%s: cannot write %s: %s", c->who, c->path,
                          strerror(errno));
     return FRX_OK;

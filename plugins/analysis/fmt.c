@@ -6,14 +6,26 @@
  * done in exact integer arithmetic: v = m 2^e, and its 17 significant
  * digits N = v / 10^k, k = E - 16, rounded half to even, computed as
  * m 5^-k 2^(e-k) in 128 bits (exact for 10^-10 <= |v| < 10^10, where
- * 5^-k < 2^62); everything else goes to snprintf. The same characters
+ * 5^-k < 2^63: one 64 x 64 bit product), the decimal exponent guessed
+ * from the binary one; everything else goes to snprintf. The same characters
  * as snprintf's (tests/test_csv_format.c compares them on millions of
  * numbers). */
 #include "analysis.h"
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+
+/* 5^n, n = 0..27 (5^27 < 2^63) */
+static const uint64_t pow5[28] = {
+    1ULL, 5ULL, 25ULL, 125ULL, 625ULL, 3125ULL, 15625ULL, 78125ULL,
+    390625ULL, 1953125ULL, 9765625ULL, 48828125ULL, 244140625ULL,
+    1220703125ULL, 6103515625ULL, 30517578125ULL, 152587890625ULL,
+    762939453125ULL, 3814697265625ULL, 19073486328125ULL,
+    95367431640625ULL, 476837158203125ULL, 2384185791015625ULL,
+    11920928955078125ULL, 59604644775390625ULL, 298023223876953125ULL,
+    1490116119384765625ULL, 7450580596923828125ULL};
 
 /* 17 digits of |v| (v finite, not 0) into N and its decimal exponent
  * into *E (v ~ N 10^(E-16)); 0 where |v| is out of the exact range. */
@@ -22,18 +34,19 @@ static int digits17(double v, uint64_t *N, int *E)
     double a = fabs(v);
     if (!(a >= 1e-10 && a < 1e10))
         return 0;
-    int e2;
-    double fr = frexp(a, &e2);                    /* a = fr 2^e2 */
-    uint64_t m = (uint64_t)ldexp(fr, 53);         /* exact: 53 bits */
-    int e = e2 - 53;                              /* a = m 2^e */
-    int E10 = (int)floor(log10(a));
-    for (int tries = 0; tries < 2; tries++) {
+    uint64_t bits;
+    memcpy(&bits, &a, sizeof bits);               /* a normal double */
+    uint64_t m = (bits & ((1ULL << 52) - 1)) | (1ULL << 52);
+    int e = (int)(bits >> 52) - 1075;             /* a = m 2^e */
+    /* floor(log10(a)) from the binary exponent: 78913 / 2^18 is
+     * log10(2) to 6 digits, so this is the true one or one below; a
+     * wrong guess is caught below by the digits' count */
+    int E10 = (int)(((int64_t)(e + 52) * 78913) >> 18);
+    for (int tries = 0; tries < 3; tries++) {
         int k = E10 - 16;                         /* N = a / 10^k */
         if (k > 0 || -k > 27)
             return 0;
-        unsigned __int128 x = m;
-        for (int i = 0; i < -k; i++)
-            x *= 5;                               /* m 5^-k < 2^115 */
+        unsigned __int128 x = (unsigned __int128)m * pow5[-k];
         int sh = e - k;                           /* times 2^sh */
         unsigned __int128 q, qt; /* rounded, truncated */
         if (sh >= 0) {
@@ -77,9 +90,16 @@ int an_fmt_double(char *buf, size_t len, double v)
     int E;
     if (len < 32 || !isfinite(v) || v == 0 || !digits17(v, &N, &E))
         return snprintf(buf, len, "%.17g", v);
+    /* two digits a division, from the table "00" .. "99" */
+    static const char two[201] =
+        "00010203040506070809101112131415161718192021222324252627282930"
+        "31323334353637383940414243444546474849505152535455565758596061"
+        "62636465666768697071727374757677787980818283848586878889909192"
+        "93949596979899";
     char d[18];
-    for (int i = 16; i >= 0; i--, N /= 10)
-        d[i] = (char)('0' + N % 10);
+    for (int i = 15; i >= 1; i -= 2, N /= 100)
+        memcpy(d + i, two + 2 * (N % 100), 2);
+    d[0] = (char)('0' + N);
     int nd = 17;
     while (nd > 1 && d[nd - 1] == '0') /* %g drops trailing zeros */
         nd--;

@@ -397,58 +397,82 @@ void frx__ext_close(frx_solver *s)
 
 /* ----------------------------------------------------------------- hooks */
 
-static int now_hook(frx_solver *s, frx_ext *e, int which,
-                    const frx_ext_now *now)
+/* Extension e's hook `which`, or NULL where it has none. */
+static int (*hook_of(const frx_ext *e, int which))(void *,
+                                                   const frx_ext_now *)
 {
     int (*const fns[])(void *, const frx_ext_now *) = {
         e->ops->initial, e->ops->step, e->ops->output, e->ops->finish,
         FRX_SIZE_HOLDS(frx_extension_ops, e->ops, ahead) ? e->ops->ahead
                                                          : NULL};
-    (void)s;
-    return fns[which] ? fns[which](e->state, now) : FRX_OK;
+    return fns[which];
+}
+
+/* Does e's hook `which` run now? The same answer on every rank (the
+ * step and e's every are), so that ranks skip an agreement together. */
+static int due(const frx_solver *s, const frx_ext *e, int which)
+{
+    if (!hook_of(e, which))
+        return 0;
+    if (which == FRX__EXT_STEP)
+        return s->step % e->every == 0;
+    if (which == FRX__EXT_AHEAD)
+        return (s->step + 1) % e->every == 0;
+    return 1;
+}
+
+/* Collective: the first extension (index `first`, INT_MAX for none)
+ * that failed on any rank stops the run, named, with each of its
+ * failing ranks' reasons (this rank's: rc and msg). */
+static int agree_first(frx_solver *s, int first, int rc, const char *msg,
+                       const char *when)
+{
+    int low = INT_MAX;
+    if (MPI_Allreduce(&first, &low, 1, MPI_INT, MPI_MIN, s->mpi) !=
+        MPI_SUCCESS)
+        low = first == INT_MAX ? 0 : first;
+    if (low == INT_MAX)
+        return FRX_OK;
+    int r = first == low ? frx_error(rc, "%s", msg ? msg : "") : FRX_OK;
+    char what[300];
+    snprintf(what, sizeof what, "step %llu, t = %.9g: extension '%s'%s",
+             (unsigned long long)s->step, s->t, s->exts[low]->name, when);
+    return frx__agree(s->mpi, r, what);
 }
 
 int frx__ext_hook(frx_solver *s, int which)
 {
-    static const char *const names[] = {"initial", "step", "output",
-                                        "finish", "ahead"};
+    static const char *const names[] = {" (initial)", " (step)",
+                                        " (output)", " (finish)",
+                                        " (ahead)"};
     frx_ext_now now = {.size = sizeof now, .t = s->t, .dt = s->dt,
                        .step = s->step, .u = s->reg[s->ucur]};
-    /* Every extension's hook runs on every rank, whatever an earlier
-     * one returned there (a later one may hold collectives the other
-     * ranks enter), then one agreement for them all rather than one
-     * each (each lines the ranks up: docs/analysis.md, "Cost"): the
-     * first extension that failed on any rank stops the run, named,
-     * with each of its failing ranks' reasons. */
-    int first = INT_MAX, mine = FRX_OK, low = INT_MAX;
+    /* Every due hook runs on every rank, whatever an earlier one
+     * returned there (a later one may hold collectives the other ranks
+     * enter), then one agreement for them all rather than one each
+     * (each lines the ranks up: docs/analysis.md, "Cost"), and none at
+     * all where no hook was due: most steps, for extensions that run
+     * every N. A failure an extension recorded (frx_ext_fail) counts as
+     * its hook's. */
+    int first = INT_MAX, mine = FRX_OK, ran = 0;
     char *msg = NULL;
     for (size_t i = 0; i < s->nexts; i++) {
         frx_ext *e = s->exts[i];
-        if (which == FRX__EXT_STEP && s->step % e->every)
+        if (!due(s, e, which))
             continue;
-        if (which == FRX__EXT_AHEAD && (s->step + 1) % e->every)
-            continue;
+        ran = 1;
         const char *old = enter(e);
-        int r = leave(e, old, now_hook(s, e, which, &now));
+        int r = leave(e, old, hook_of(e, which)(e->state, &now));
+        if (!r && e->fail_rc)
+            r = frx_error(e->fail_rc, "extension '%s': %s", e->name,
+                          e->fail_msg ? e->fail_msg : "it stopped the run");
         if (r && first == INT_MAX) {
             first = (int)i;
             mine = r;
             msg = strdup(frx_errmsg());
         }
     }
-    if (MPI_Allreduce(&first, &low, 1, MPI_INT, MPI_MIN, s->mpi) !=
-        MPI_SUCCESS)
-        low = first == INT_MAX ? 0 : first;
-    int rc = FRX_OK;
-    if (low != INT_MAX) {
-        int r = first == low ? frx_error(mine, "%s", msg ? msg : "")
-                             : FRX_OK;
-        char what[300];
-        snprintf(what, sizeof what, "step %llu, t = %.9g: extension '%s' "
-                 "(%s)", (unsigned long long)s->step, s->t,
-                 s->exts[low]->name, names[which]);
-        rc = frx__agree(s->mpi, r, what);
-    }
+    int rc = ran ? agree_first(s, first, mine, msg, names[which]) : FRX_OK;
     free(msg);
     return rc;
 }
@@ -478,19 +502,26 @@ void frx__ext_progress(const frx_solver *s, char *buf, size_t n)
 
 int frx__ext_failed(frx_solver *s)
 {
-    int rc = FRX_OK;
-    for (size_t i = 0; i < s->nexts && !rc; i++) {
-        frx_ext *e = s->exts[i];
-        int r = e->fail_rc;
-        if (r)
-            frx_error(r, "extension '%s': %s", e->name,
-                      e->fail_msg ? e->fail_msg : "it stopped the run");
-        char what[300];
-        snprintf(what, sizeof what, "step %llu, t = %.9g: extension '%s'",
-                 (unsigned long long)s->step, s->t, e->name);
-        rc = frx__agree(s->mpi, r, what);
-    }
-    return rc;
+    /* frx_ext_fail is for host nodes an extension added to the RHS;
+     * without any, there is nothing to agree on after a step (a failure
+     * recorded in a hook is agreed with that hook) */
+    int nodes = 0;
+    for (size_t i = 0; i < s->nexts; i++)
+        nodes |= s->exts[i]->ops->rhs != NULL;
+    if (!nodes)
+        return FRX_OK;
+    int first = INT_MAX, r = FRX_OK;
+    char msg[2300] = "";
+    for (size_t i = 0; i < s->nexts && first == INT_MAX; i++)
+        if (s->exts[i]->fail_rc) {
+            first = (int)i;
+            r = s->exts[i]->fail_rc;
+            snprintf(msg, sizeof msg, "extension '%s': %s",
+                     s->exts[i]->name, s->exts[i]->fail_msg
+                                           ? s->exts[i]->fail_msg
+                                           : "it stopped the run");
+        }
+    return agree_first(s, first, r, msg, "");
 }
 
 /* -------------------------------------------------------------- state */
