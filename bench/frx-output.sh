@@ -90,3 +90,64 @@ box() {
         print "$EndElements" }
         function node(i, j) { return j * (nx + 1) + i + 1 }' > "$3"
 }
+
+# The flow bench/weak-pyfr.sh and bench/vs-pyfr.sh give both codes:
+# Euler, uniform with a small density wave (Rusanov, rk4,
+# Gauss-Legendre points on quadrilaterals, double precision).
+# euler_ini DT: PyFR's .ini (order set by the runner)
+euler_ini() {
+    cat <<EOF
+[backend]
+precision = double
+[constants]
+gamma = 1.4
+[solver]
+system = euler
+order = 1
+[solver-time-integrator]
+scheme = rk4
+controller = none
+tstart = 0.0
+tend = 1.0
+dt = $1
+[solver-interfaces]
+riemann-solver = rusanov
+[solver-interfaces-line]
+flux-pts = gauss-legendre
+[solver-elements-quad]
+soln-pts = gauss-legendre
+[soln-ics]
+rho = 1 + 0.1*sin(0.3*x)
+u = 0.2
+v = 1
+p = 1/(1.4*0.16)
+EOF
+}
+
+# euler_case MESH P THREADS STEPS DT: frx's case of the same, on
+# MESH.msh at order P
+euler_case() {
+    cat <<EOF
+backend: {name: openmp, precision: double, openmp: {threads: $3}}
+mesh: {type: gmsh, file: $1.msh}
+solver:
+  name: euler
+  order: $2
+  riemann-solver: rusanov
+  constants: {gamma: 1.4}
+  ics: {rho: 1 + 0.1*sin(0.3*x), u: 0.2, v: 1, p: 1/(1.4*0.16)}
+time: {scheme: rk4, steps: $4, dt: $5}
+progress: {mode: off}
+EOF
+}
+
+# pyfr_setup NAME DIR: PyFR as ../shared/pyfr/run.sh installed it in DIR
+# (venv/bin/pyfr, libxsmm.so): sets py (its venv's bin) and exports
+# what PyFR reads; exits naming NAME where it is not there
+pyfr_setup() {
+    py=$2/venv/bin
+    [ -x "$py/pyfr" ] && [ -f "$2/libxsmm.so" ] || {
+        echo "$1: no PyFR in $2 (venv/bin/pyfr, libxsmm.so): install it with sh ../shared/pyfr/run.sh $2, or set PYFR_WORK to where it is" >&2
+        exit 1; }
+    export PYFR_XSMM_LIBRARY_PATH=$2/libxsmm.so XDG_CACHE_HOME=$2/cache
+}

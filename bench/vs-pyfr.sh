@@ -26,61 +26,22 @@ here=$(cd "$(dirname "$0")" && pwd)
 [ -x "$build/bin/frx" ] || { echo "bench/vs-pyfr.sh: no $build/bin/frx: build frx first" >&2; exit 1; }
 frx=$(cd "$build" && pwd)/bin/frx
 pyfr=$(cd "$pyfr" 2>/dev/null && pwd || echo "$pyfr")
-py=$pyfr/venv/bin
-[ -x "$py/pyfr" ] && [ -f "$pyfr/libxsmm.so" ] || {
-    echo "bench/vs-pyfr.sh: no PyFR in $pyfr (venv/bin/pyfr, libxsmm.so): install it with sh ../shared/pyfr/run.sh $pyfr, or set PYFR_WORK" >&2
-    exit 1; }
-export PYFR_XSMM_LIBRARY_PATH=$pyfr/libxsmm.so XDG_CACHE_HOME=$pyfr/cache
+pyfr_setup bench/vs-pyfr.sh "$pyfr"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 dir=$(mktemp -d "${TMPDIR:-/tmp}/bench-vs-pyfr.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
 cd "$dir" || exit 1
 export FRX_CACHE_DIR=$dir/cache
 
-cat > case.ini <<EOF
-[backend]
-precision = double
-[constants]
-gamma = 1.4
-[solver]
-system = euler
-order = 1
-[solver-time-integrator]
-scheme = rk4
-controller = none
-tstart = 0.0
-tend = 1.0
-dt = 0.0001220703125
-[solver-interfaces]
-riemann-solver = rusanov
-[solver-interfaces-line]
-flux-pts = gauss-legendre
-[solver-elements-quad]
-soln-pts = gauss-legendre
-[soln-ics]
-rho = 1 + 0.1*sin(0.3*x)
-u = 0.2
-v = 1
-p = 1/(1.4*0.16)
-EOF
+dt=0.0001220703125 # 2^-13
+euler_ini $dt > case.ini
 
 fail() { echo "bench/vs-pyfr.sh: $1" >&2; [ -n "${2:-}" ] && echo "$2" >&2; exit 1; }
 
 # frx_case MESH P THREADS STEPS: the case file's name
 frx_case() {
     f=$1-p$2-t$3-s$4.yaml
-    cat > "$f" <<EOF
-backend: {name: openmp, precision: double, openmp: {threads: $3}}
-mesh: {type: gmsh, file: $1.msh}
-solver:
-  name: euler
-  order: $2
-  riemann-solver: rusanov
-  constants: {gamma: 1.4}
-  ics: {rho: 1 + 0.1*sin(0.3*x), u: 0.2, v: 1, p: 1/(1.4*0.16)}
-time: {scheme: rk4, steps: $4, dt: 0.0001220703125}
-progress: {mode: off}
-EOF
+    euler_case "$1" "$2" "$3" "$4" $dt > "$f"
     echo "$f"
 }
 

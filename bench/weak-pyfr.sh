@@ -32,58 +32,18 @@ here=$(cd "$(dirname "$0")" && pwd)
 [ -x "$build/bin/frx" ] || { echo "bench/weak-pyfr.sh: no $build/bin/frx: build frx first" >&2; exit 1; }
 frx=$(cd "$build" && pwd)/bin/frx   # the runs are in a folder of their own
 pyfr=$(cd "$pyfr" 2>/dev/null && pwd || echo "$pyfr")
-py=$pyfr/venv/bin
-[ -x "$py/pyfr" ] && [ -f "$pyfr/libxsmm.so" ] || {
-    echo "bench/weak-pyfr.sh: no PyFR in $pyfr (venv/bin/pyfr, libxsmm.so): install it with sh ../shared/pyfr/run.sh $pyfr, or set PYFR_WORK to where it is" >&2
-    exit 1; }
-export PYFR_XSMM_LIBRARY_PATH=$pyfr/libxsmm.so XDG_CACHE_HOME=$pyfr/cache
+pyfr_setup bench/weak-pyfr.sh "$pyfr"
 export OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 dir=$(mktemp -d "${TMPDIR:-/tmp}/bench-weak-pyfr.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
 cd "$dir" || exit 1
 
-# The same flow for both: uniform, with a small density wave.
-cat > case.ini <<EOF
-[backend]
-precision = double
-[constants]
-gamma = 1.4
-[solver]
-system = euler
-order = 1
-[solver-time-integrator]
-scheme = rk4
-controller = none
-tstart = 0.0
-tend = 1.0
-dt = 1e-4
-[solver-interfaces]
-riemann-solver = rusanov
-[solver-interfaces-line]
-flux-pts = gauss-legendre
-[solver-elements-quad]
-soln-pts = gauss-legendre
-[soln-ics]
-rho = 1 + 0.1*sin(0.3*x)
-u = 0.2
-v = 1
-p = 1/(1.4*0.16)
-EOF
+# The same flow for both (frx-output.sh)
+euler_ini 1e-4 > case.ini
 
 # frx_case MESH P: frx's case for MESH at order P, its path
 frx_case() {
-    cat > "$1-p$2.yaml" <<EOF
-backend: {name: openmp, precision: double, openmp: {threads: 1}}
-mesh: {type: gmsh, file: $1.msh}
-solver:
-  name: euler
-  order: $2
-  riemann-solver: rusanov
-  constants: {gamma: 1.4}
-  ics: {rho: 1 + 0.1*sin(0.3*x), u: 0.2, v: 1, p: 1/(1.4*0.16)}
-time: {scheme: rk4, steps: $steps, dt: 1e-4}
-progress: {mode: off}
-EOF
+    euler_case "$1" "$2" 1 "$steps" 1e-4 > "$1-p$2.yaml"
     echo "$1-p$2.yaml"
 }
 
