@@ -164,29 +164,39 @@ static int make_tables(struct writer *w, hid_t file,
     return w->c.rc;
 }
 
+/* Rows [row0, row0 + n) of table i's dataset ds, this rank alone. */
+static int table_rows(struct frx__h5 *c, hid_t ds, int i, int write,
+                      uint64_t row0, size_t n, void *buf)
+{
+    const struct table *t = &tables[i];
+    int nd = t->ncols > 1 ? 2 : 1;
+    hsize_t start[2] = {row0, 0}, count[2] = {n, t->ncols};
+    hid_t fs = c->rc ? -1 : H5Dget_space(ds), ms = -1;
+    if (frx__h5_ok(c, fs, "read the shape of a table of"))
+        frx__h5_ok(c, H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL,
+                                          count, NULL),
+                   "select rows of");
+    if (!c->rc)
+        ms = H5Screate_simple(nd, count, NULL);
+    if (frx__h5_ok(c, ms, "make a dataspace for"))
+        frx__h5_ok(c, write ? H5Dwrite(ds, mem_type(t), ms, fs, H5P_DEFAULT,
+                                       buf)
+                            : H5Dread(ds, mem_type(t), ms, fs, H5P_DEFAULT,
+                                      buf),
+                   write ? "write" : "read");
+    frx__h5_close(ms, H5Sclose);
+    frx__h5_close(fs, H5Sclose);
+    return c->rc;
+}
+
 /* n rows after table i's last. */
 static int append(struct writer *w, int i, const void *buf, size_t n)
 {
-    const struct table *t = &tables[i];
     if (!n || w->c.rc)
         return w->c.rc;
-    int nd = t->ncols > 1 ? 2 : 1;
-    hsize_t dims[2] = {w->rows[i] + n, t->ncols};
-    hsize_t start[2] = {w->rows[i], 0}, count[2] = {n, t->ncols};
-    hid_t fs = -1, ms = -1;
+    hsize_t dims[2] = {w->rows[i] + n, tables[i].ncols};
     if (frx__h5_ok(&w->c, H5Dset_extent(w->ds[i], dims), "grow a table of"))
-        fs = H5Dget_space(w->ds[i]);
-    if (frx__h5_ok(&w->c, fs, "read the shape of a table of"))
-        frx__h5_ok(&w->c, H5Sselect_hyperslab(fs, H5S_SELECT_SET, start,
-                                              NULL, count, NULL),
-                   "select rows of");
-    if (!w->c.rc)
-        ms = H5Screate_simple(nd, count, NULL);
-    if (frx__h5_ok(&w->c, ms, "make a dataspace for"))
-        frx__h5_ok(&w->c, H5Dwrite(w->ds[i], mem_type(t), ms, fs,
-                                   H5P_DEFAULT, buf), "write");
-    frx__h5_close(ms, H5Sclose);
-    frx__h5_close(fs, H5Sclose);
+        table_rows(&w->c, w->ds[i], i, 1, w->rows[i], n, (void *)buf);
     w->rows[i] += n;
     return w->c.rc;
 }
@@ -406,21 +416,7 @@ static int read_rows(struct frx__pmesh *rd, int i, uint64_t row0, uint64_t n,
                  (unsigned long long)rd->nrows[i]);
         return damaged(rd, what);
     }
-    int nd = t->ncols > 1 ? 2 : 1;
-    hsize_t start[2] = {row0, 0}, count[2] = {n, t->ncols};
-    hid_t fs = H5Dget_space(rd->ds[i]), ms = -1;
-    if (frx__h5_ok(&rd->c, fs, "read the shape of a table of"))
-        frx__h5_ok(&rd->c, H5Sselect_hyperslab(fs, H5S_SELECT_SET, start,
-                                               NULL, count, NULL),
-                   "select rows of");
-    if (!rd->c.rc)
-        ms = H5Screate_simple(nd, count, NULL);
-    if (frx__h5_ok(&rd->c, ms, "make a dataspace for"))
-        frx__h5_ok(&rd->c, H5Dread(rd->ds[i], mem_type(t), ms, fs,
-                                   H5P_DEFAULT, buf), "read");
-    frx__h5_close(ms, H5Sclose);
-    frx__h5_close(fs, H5Sclose);
-    return rd->c.rc;
+    return table_rows(&rd->c, rd->ds[i], i, 0, row0, n, buf);
 }
 
 static void *alloc(struct frx__pmesh *rd, size_t n, size_t size)
