@@ -15,9 +15,11 @@ static void log_startup(MPI_Comm comm, const double *t)
     double mine[4] = {t[0], t[1], t[2], 0}, most[4];
     if (getrusage(RUSAGE_SELF, &ru) == 0)
         mine[3] = (double)ru.ru_maxrss / 1024; /* kB on Linux */
-    if (frx_log_get_level() < FRX_LOG_INFO ||
-        MPI_Allreduce(mine, most, 4, MPI_DOUBLE, MPI_MAX, comm) !=
-            MPI_SUCCESS)
+    /* every rank reduces, whatever its log level (FRX_LOG may differ
+     * between nodes): a collective some ranks skipped would hang */
+    if (MPI_Allreduce(mine, most, 4, MPI_DOUBLE, MPI_MAX, comm) !=
+            MPI_SUCCESS ||
+        frx_log_get_level() < FRX_LOG_INFO)
         return;
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
