@@ -98,6 +98,11 @@ int frx__program(frx_backend *be, const char *name, const char *src,
 /* Set the namespace of kernels and macros (a solver plugin's name, or
  * NULL for the application's); returns the one it replaces. */
 const char *frx__kernel_ns_set(frx_backend *be, const char *ns);
+/* Compile (or load from the disk cache) every kernel registered in
+ * namespace ns now, rather than at its first frx_kernel_create: an
+ * extension's kernels are first bound in the run's hooks, inside the
+ * time loop (and a kernel that does not compile is found at start). */
+int frx__kernels_load(frx_backend *be, const char *ns);
 /* The registry and compiled code of a backend, freed before it stops:
  * compiled code belongs to the plugin. */
 void frx__kernels_release(frx_backend *be);

@@ -9,6 +9,8 @@
 
 struct frx__kreg {
     frx__kspec *spec;
+    void *prog;        /* its compiled code once made (program_for) */
+    size_t prog_nmacros; /* be->nmacros then: the code holds macros */
     struct frx__kreg *next;
 };
 
@@ -60,14 +62,20 @@ static const char *qualified(const frx_backend *be, const char *name,
     return buf;
 }
 
-static const frx__kspec *find_spec(const frx_backend *be, const char *name)
+static struct frx__kreg *find_reg(const frx_backend *be, const char *name)
 {
     char buf[512];
     name = qualified(be, name, buf, sizeof buf);
-    for (const struct frx__kreg *r = be->kernels; r; r = r->next)
+    for (struct frx__kreg *r = be->kernels; r; r = r->next)
         if (strcmp(r->spec->name, name) == 0)
-            return r->spec;
+            return r;
     return NULL;
+}
+
+static const frx__kspec *find_spec(const frx_backend *be, const char *name)
+{
+    const struct frx__kreg *r = find_reg(be, name);
+    return r ? r->spec : NULL;
 }
 
 /* Put s in be's current namespace. */
@@ -770,9 +778,19 @@ int frx__program(frx_backend *be, const char *name, const char *src,
     return FRX_OK;
 }
 
-/* Compile (or reuse) the code of spec on be. */
-static int program_for(frx_backend *be, const frx__kspec *s, void **prog)
+/* Compile (or reuse) the code of r's kernel on be, and remember it on
+ * r: generating the source and hashing it to find the program again
+ * costs 0.1 ms a kernel, which extensions that bind their kernels in a
+ * run's first hooks paid inside the time loop. The source holds the
+ * namespace's macros, so a macro added since means generating again. */
+static int program_for(frx_backend *be, struct frx__kreg *r, void **prog)
 {
+    if (r->prog && r->prog_nmacros == be->nmacros) {
+        be->stats.reuses++;
+        *prog = r->prog;
+        return FRX_OK;
+    }
+    const frx__kspec *s = r->spec;
     frx_codegen cg = {.target = be->ops->target, .precision = be->precision,
                       .soasz = be->info.soasz,
                       .alignment = be->info.alignment};
@@ -791,7 +809,25 @@ static int program_for(frx_backend *be, const frx__kspec *s, void **prog)
                        ? FRX__RED_WG : 0;
     rc = frx__program(be, s->name, src, entry, s->ndim, local, prog);
     free(src), free(entry);
+    if (rc == FRX_OK) {
+        r->prog = *prog;
+        r->prog_nmacros = be->nmacros;
+    }
     return rc;
+}
+
+int frx__kernels_load(frx_backend *be, const char *ns)
+{
+    if (!FRX__OPS_HAS(be->ops, kernel_compile))
+        return FRX_OK; /* frx_kernel_create says why */
+    for (struct frx__kreg *r = be->kernels; r; r = r->next) {
+        void *prog;
+        int rc = same_ns(r->spec->ns, ns) ? program_for(be, r, &prog)
+                                          : FRX_OK;
+        if (rc)
+            return rc;
+    }
+    return FRX_OK;
 }
 
 int frx_kernel_create(frx_backend *be, const char *name, size_t nrows,
@@ -805,7 +841,8 @@ int frx_kernel_create(frx_backend *be, const char *name, size_t nrows,
         return frx_error(FRX_ENOTSUP, "backend '%s' cannot run kernels: "
                          "its plugin predates plugin ABI 1.1; rebuild it",
                          be->name);
-    const frx__kspec *s = find_spec(be, name);
+    struct frx__kreg *reg = find_reg(be, name);
+    const frx__kspec *s = reg ? reg->spec : NULL;
     char qbuf[512];
     if (!s)
         return frx_error(FRX_ENOTFOUND, "kernel '%s' is not registered: "
@@ -865,7 +902,7 @@ int frx_kernel_create(frx_backend *be, const char *name, size_t nrows,
             k->unset[i] = args[i].kind == FRX_ARG_UNSET;
             at += nparams_of(&s->args[i]);
         }
-        rc = program_for(be, s, &k->prog);
+        rc = program_for(be, reg, &k->prog);
     }
     if (rc) {
         frx_kernel_destroy(k);

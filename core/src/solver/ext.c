@@ -8,6 +8,7 @@
 #include "solver/solver-impl.h"
 #include "config/config-impl.h"
 #include "solver/ext_state.h"
+#include "kernel/kernel-impl.h"
 
 #include <frx/extension.h>
 
@@ -340,6 +341,8 @@ int frx__ext_create(frx_solver *s)
         const char *old = enter(e);
         rc = leave(e, old, e->ops->create(init, &e->state));
         e->created = rc == FRX_OK || e->state != NULL;
+        if (rc == FRX_OK) /* its kernels made now, not in the time loop */
+            rc = frx__kernels_load(s->be, e->ns);
         if (rc)
             rc = frx_error(rc, "%s: extension '%s' create: %s", e->where,
                            e->name, frx_errmsg());
