@@ -36,6 +36,7 @@ typedef struct an_csv {
     const char *who;  /* the plugin, for messages */
     char path[4096], tmp[4200];
     FILE *f;          /* rank 0 after an_csv_start */
+    char *buf;        /* f's buffer */
     int rank;
 } an_csv;
 
@@ -50,6 +51,10 @@ int an_csv_start(an_csv *c, const char *header, uint64_t step);
 /* A row: step, t, then the n values (%.17g). */
 int an_csv_row(an_csv *c, uint64_t step, double t, size_t n,
                const double *v);
+/* A row whose numbers are text already (",v,v,..."): "step,t" then
+ * text. */
+int an_csv_row_text(an_csv *c, uint64_t step, double t, const char *text,
+                    size_t len);
 int an_csv_flush(an_csv *c);
 int an_csv_close(an_csv *c); /* the end of the run */
 void an_csv_free(an_csv *c); /* closes without checks */

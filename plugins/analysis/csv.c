@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#define AN_CSV_BUFFER (1 << 20)
+
 int an_csv_init(an_csv *c, frx_ext *e, MPI_Comm comm, const char *who,
                 const char *path)
 {
@@ -123,6 +125,14 @@ int an_csv_start(an_csv *c, const char *header, uint64_t step)
     if (!c->f)
         return frx_error(FRX_EIO, "%s: cannot append to %s: %s", c->who,
                          c->path, strerror(errno));
+    /* rows leave in writes of AN_CSV_BUFFER bytes, not of stdio's 4 kB:
+     * a sampler's row is about 17 bytes a number, and each write() is a
+     * system call on the path of every rank (docs/analysis.md, "Cost") */
+    c->buf = malloc(AN_CSV_BUFFER);
+    if (c->buf && setvbuf(c->f, c->buf, _IOFBF, AN_CSV_BUFFER)) {
+        free(c->buf);
+        c->buf = NULL;
+    }
     return FRX_OK;
 }
 
@@ -151,6 +161,21 @@ int an_csv_row(an_csv *c, uint64_t step, double t, size_t n, const double *v)
     return FRX_OK;
 }
 
+int an_csv_row_text(an_csv *c, uint64_t step, double t, const char *text,
+                    size_t len)
+{
+    if (!c->f)
+        return FRX_OK;
+    char head[64];
+    size_t n = (size_t)snprintf(head, sizeof head, "%" PRIu64 ",", step);
+    n += (size_t)an_fmt_double(head + n, sizeof head - n, t);
+    if (fwrite(head, 1, n, c->f) != n || fwrite(text, 1, len, c->f) != len ||
+        fputc('\n', c->f) == EOF || ferror(c->f))
+        return frx_error(FRX_EIO, "%s: cannot write %s: %s", c->who, c->path,
+                         strerror(errno));
+    return FRX_OK;
+}
+
 int an_csv_flush(an_csv *c)
 {
     if (c->f && fflush(c->f))
@@ -165,6 +190,8 @@ int an_csv_close(an_csv *c)
         return FRX_OK;
     int bad = fclose(c->f) != 0;
     c->f = NULL;
+    free(c->buf);
+    c->buf = NULL;
     return bad ? frx_error(FRX_EIO, "%s: cannot write %s: %s", c->who,
                            c->path, strerror(errno))
                : FRX_OK;
@@ -175,6 +202,8 @@ void an_csv_free(an_csv *c)
     if (c->f)
         fclose(c->f);
     c->f = NULL;
+    free(c->buf);
+    c->buf = NULL;
 }
 
 void an_csv_column(FILE *h, const char *prefix, const char *label)

@@ -84,22 +84,38 @@ static int digits17(double v, uint64_t *N, int *E)
     return 0;
 }
 
+/* x < 10^8 as 8 digits: two halves of 4, each two pairs from the table
+ * "00" .. "99" */
+static void eight(char *d, uint32_t x)
+{
+    static const char two[201] =
+        "00010203040506070809101112131415161718192021222324252627282930"
+        "31323334353637383940414243444546474849505152535455565758596061"
+        "62636465666768697071727374757677787980818283848586878889909192"
+        "93949596979899";
+    uint32_t a = x / 10000, b = x % 10000;
+    memcpy(d, two + 2 * (a / 100), 2);
+    memcpy(d + 2, two + 2 * (a % 100), 2);
+    memcpy(d + 4, two + 2 * (b / 100), 2);
+    memcpy(d + 6, two + 2 * (b % 100), 2);
+}
+
 int an_fmt_double(char *buf, size_t len, double v)
 {
     uint64_t N;
     int E;
     if (len < 32 || !isfinite(v) || v == 0 || !digits17(v, &N, &E))
         return snprintf(buf, len, "%.17g", v);
-    /* two digits a division, from the table "00" .. "99" */
-    static const char two[201] =
-        "00010203040506070809101112131415161718192021222324252627282930"
-        "31323334353637383940414243444546474849505152535455565758596061"
-        "62636465666768697071727374757677787980818283848586878889909192"
-        "93949596979899";
+    /* N = d0 10^16 + hi 10^8 + lo: the two 8-digit halves written side
+     * by side (independent 32-bit work, not one chain of 64-bit
+     * divisions) */
     char d[18];
-    for (int i = 15; i >= 1; i -= 2, N /= 100)
-        memcpy(d + i, two + 2 * (N % 100), 2);
-    d[0] = (char)('0' + N);
+    uint64_t q = N / 100000000;
+    uint32_t lo = (uint32_t)(N - q * 100000000), d0 = (uint32_t)(q / 100000000),
+             hi = (uint32_t)q - d0 * 100000000;
+    d[0] = (char)('0' + d0);
+    eight(d + 1, hi);
+    eight(d + 9, lo);
     int nd = 17;
     while (nd > 1 && d[nd - 1] == '0') /* %g drops trailing zeros */
         nd--;

@@ -74,8 +74,16 @@ struct sampler {
     struct pblock *pb;
     an_fields f;
     an_binds binds;
-    double *vals, *all;
+    double *vals;      /* nprobes x nfields, this rank's probes set */
+    /* a row's numbers are written as text by the rank that owns them
+     * (formatting is most of a row's cost: shared out, not all on rank
+     * 0), each in a slot of AN_SLOT bytes (its length, then its
+     * characters), and gathered on rank 0 */
+    char *mine, *slots, *row;
+    int *counts, *displs, *next; /* rank 0: each rank's slot bytes */
 };
+
+#define AN_SLOT 33     /* a length byte and an_fmt_double's 32 */
 
 static void sampler_destroy(void *state)
 {
@@ -96,7 +104,12 @@ static void sampler_destroy(void *state)
     an_fields_free(&s->f);
     an_csv_free(&s->base.csv);
     free(s->vals);
-    free(s->all);
+    free(s->mine);
+    free(s->slots);
+    free(s->row);
+    free(s->counts);
+    free(s->displs);
+    free(s->next);
     free(s);
 }
 
@@ -454,6 +467,38 @@ static int setup_blocks(struct sampler *s, fr_system *sys)
     return rc;
 }
 
+/* The text buffers of a row: this rank's slots, and on rank 0 every
+ * rank's (where each rank's start, from the probes' owners) and the
+ * row. */
+static int setup_slots(struct sampler *s)
+{
+    size_t nf = s->f.nexprs, nmine = 0;
+    for (size_t i = 0; i < s->nprobes; i++)
+        nmine += s->p[i].owner == s->base.rank;
+    if (s->nprobes * nf * AN_SLOT > INT_MAX)
+        return frx_error(FRX_ECONFIG, WHO ": %zu points of %zu fields are "
+                         "too many for one row", s->nprobes, nf);
+    s->mine = malloc(nmine * nf * AN_SLOT + 1);
+    if (!s->mine)
+        return frx_error(FRX_ENOMEM, WHO ": out of memory");
+    if (s->base.rank != 0)
+        return FRX_OK;
+    int size;
+    MPI_Comm_size(s->base.mpi, &size);
+    s->counts = calloc((size_t)size, sizeof *s->counts);
+    s->displs = calloc((size_t)size, sizeof *s->displs);
+    s->next = calloc((size_t)size, sizeof *s->next);
+    s->slots = malloc(s->nprobes * nf * AN_SLOT + 1);
+    s->row = malloc(s->nprobes * nf * AN_SLOT + 1);
+    if (!s->counts || !s->displs || !s->next || !s->slots || !s->row)
+        return frx_error(FRX_ENOMEM, WHO ": out of memory");
+    for (size_t i = 0; i < s->nprobes; i++)
+        s->counts[s->p[i].owner] += (int)(nf * AN_SLOT);
+    for (int r = 1; r < size; r++)
+        s->displs[r] = s->displs[r - 1] + s->counts[r - 1];
+    return FRX_OK;
+}
+
 static int sampler_create(const frx_extension_init *init, void **state)
 {
     struct sampler *s = calloc(1, sizeof *s);
@@ -494,11 +539,12 @@ static int sampler_create(const frx_extension_init *init, void **state)
         rc = an_fields_add_text(&s->f, s->f.names[i], NULL, s->f.names[i],
                                 s->f.names[i]);
     size_t nv = s->nprobes * s->f.nexprs;
-    if (!rc && (!(s->vals = calloc(nv + 1, sizeof *s->vals)) ||
-                !(s->all = calloc(nv + 1, sizeof *s->all))))
+    if (!rc && !(s->vals = calloc(nv + 1, sizeof *s->vals)))
         rc = frx_error(FRX_ENOMEM, WHO ": out of memory");
     if (!rc)
         rc = locate_all(s, sys);
+    if (!rc)
+        rc = setup_slots(s);
     if (!rc)
         rc = setup_blocks(s, sys);
     return rc;
@@ -524,11 +570,33 @@ static int sample(struct sampler *s, const frx_ext_now *now)
             for (size_t f = 0; f < nf; f++)
                 s->vals[pb->ids[j] * nf + f] = pb->host[f * pb->n + j];
     }
-    /* each value comes from its owner alone: the others add zeros */
-    MPI_Reduce(s->vals, s->all, (int)(s->nprobes * nf), MPI_DOUBLE, MPI_SUM,
-               0, s->base.mpi);
-    return rc ? rc : an_csv_row(&s->base.csv, now->step, now->t,
-                                s->nprobes * nf, s->all);
+    /* this rank's numbers as text, its probes in order */
+    char *m = s->mine;
+    for (size_t i = 0; i < s->nprobes; i++)
+        for (size_t f = 0; s->p[i].owner == s->base.rank && f < nf; f++) {
+            m[0] = (char)an_fmt_double(m + 1, AN_SLOT - 1, s->vals[i * nf + f]);
+            m += AN_SLOT;
+        }
+    MPI_Gatherv(s->mine, (int)(m - s->mine), MPI_CHAR, s->slots, s->counts,
+                s->displs, MPI_CHAR, 0, s->base.mpi);
+    if (rc || s->base.rank != 0)
+        return rc;
+    /* the row, each probe's numbers from its owner's slots */
+    int size, *next = s->next;
+    MPI_Comm_size(s->base.mpi, &size);
+    memcpy(next, s->displs, (size_t)size * sizeof *next);
+    char *row = s->row;
+    for (size_t i = 0; i < s->nprobes; i++)
+        for (size_t f = 0; f < nf; f++) {
+            const char *slot = s->slots + next[s->p[i].owner];
+            size_t len = (unsigned char)slot[0];
+            next[s->p[i].owner] += AN_SLOT;
+            *row++ = ',';
+            memcpy(row, slot + 1, len);
+            row += len;
+        }
+    return an_csv_row_text(&s->base.csv, now->step, now->t, s->row,
+                           (size_t)(row - s->row));
 }
 
 static int sampler_initial(void *state, const frx_ext_now *now)
