@@ -199,6 +199,18 @@ solver: {name: ode, points: 2}"
             "^  rank 1: .*probe fails at $hook"
         grep -q "^  rank 0:" out.txt && fail "rank 0 is named: it did not fail"
     done
+    # the step hooks' agreement is settled under the next step, but
+    # before anything is written: no checkpoint after the failed hook
+    mk fail-ckpt "$euler
+checkpoint: {interval: 1, file: \"ck-{step}.h5\"}" \
+        "{name: probe, fail: step, fail-rank: 1}"
+    run 2 fail-ckpt.yaml; rc=$?
+    cat out.txt
+    expect 1 "^frx: step 3, t = 0.03: extension 'probe' [(]step[)] failed on 1 of 2 rank[(]s[)]:" \
+        "^  rank 1: .*probe fails at step 3 on rank 1"
+    [ -f ck-00000002.h5 ] || fail "no checkpoint of step 2, before the failure"
+    ! ls ck-0000000[3-9].h5 2> /dev/null || fail "a checkpoint after the failed step hook"
+    rm -f ck-*.h5
     mk fail-rhs "$euler" "{name: probe-rhs, fail: rhs, fail-rank: 2}"
     "$frx" config check fail-rhs.yaml > /dev/null || fail "fail-rhs refused"
     run 3 fail-rhs.yaml; rc=$?

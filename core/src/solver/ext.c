@@ -368,6 +368,12 @@ static void free_loaded(frx_solver *s)
 
 void frx__ext_close(frx_solver *s)
 {
+    if (s->ext_agree.active) { /* a run that stopped otherwise */
+        MPI_Wait(&s->ext_agree.req, MPI_STATUS_IGNORE);
+        s->ext_agree.active = 0;
+    }
+    free(s->ext_agree.msg);
+    s->ext_agree.msg = NULL;
     for (size_t i = 0; i < s->nexts; i++) {
         frx_ext *e = s->exts[i];
         if (e->created) {
@@ -424,6 +430,22 @@ static int due(const frx_solver *s, const frx_ext *e, int which)
     return 1;
 }
 
+/* Collective, where every rank holds low, the least index of a failed
+ * extension over the ranks (INT_MAX for none): the run stops, naming
+ * it, with each of its failing ranks' reasons (this rank's: first, rc
+ * and msg) and where its hook ran. */
+static int report(frx_solver *s, int low, int first, int rc,
+                  const char *msg, const char *when, uint64_t step, double t)
+{
+    if (low == INT_MAX)
+        return FRX_OK;
+    int r = first == low ? frx_error(rc, "%s", msg ? msg : "") : FRX_OK;
+    char what[300];
+    snprintf(what, sizeof what, "step %llu, t = %.9g: extension '%s'%s",
+             (unsigned long long)step, t, s->exts[low]->name, when);
+    return frx__agree(s->mpi, r, what);
+}
+
 /* Collective: the first extension (index `first`, INT_MAX for none)
  * that failed on any rank stops the run, named, with each of its
  * failing ranks' reasons (this rank's: rc and msg). */
@@ -434,20 +456,50 @@ static int agree_first(frx_solver *s, int first, int rc, const char *msg,
     if (MPI_Allreduce(&first, &low, 1, MPI_INT, MPI_MIN, s->mpi) !=
         MPI_SUCCESS)
         low = first == INT_MAX ? 0 : first;
-    if (low == INT_MAX)
+    return report(s, low, first, rc, msg, when, s->step, s->t);
+}
+
+static const char *const hook_names[] = {" (initial)", " (step)",
+                                         " (output)", " (finish)",
+                                         " (ahead)"};
+
+int frx__ext_settle(frx_solver *s)
+{
+    struct frx__ext_pending *p = &s->ext_agree;
+    if (!p->active)
         return FRX_OK;
-    int r = first == low ? frx_error(rc, "%s", msg ? msg : "") : FRX_OK;
-    char what[300];
-    snprintf(what, sizeof what, "step %llu, t = %.9g: extension '%s'%s",
-             (unsigned long long)s->step, s->t, s->exts[low]->name, when);
-    return frx__agree(s->mpi, r, what);
+    p->active = 0;
+    if (MPI_Wait(&p->req, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        p->low = p->first == INT_MAX ? 0 : p->first;
+    int rc = report(s, p->low, p->first, p->rc, p->msg,
+                    hook_names[p->which], p->step, p->t);
+    free(p->msg);
+    p->msg = NULL;
+    return rc;
+}
+
+/* The ahead or step hooks' statuses: their agreement started, settled
+ * by frx__ext_settle (takes msg). */
+static int agree_later(frx_solver *s, int which, int first, int rc,
+                       char *msg)
+{
+    struct frx__ext_pending *p = &s->ext_agree;
+    *p = (struct frx__ext_pending){.first = first, .low = INT_MAX, .rc = rc,
+                                   .msg = msg, .which = which,
+                                   .step = s->step, .t = s->t};
+    if (MPI_Iallreduce(&p->first, &p->low, 1, MPI_INT, MPI_MIN, s->mpi,
+                       &p->req) != MPI_SUCCESS) {
+        p->msg = NULL;
+        rc = agree_first(s, first, rc, msg, hook_names[which]);
+        free(msg);
+        return rc;
+    }
+    p->active = 1;
+    return FRX_OK;
 }
 
 int frx__ext_hook(frx_solver *s, int which)
 {
-    static const char *const names[] = {" (initial)", " (step)",
-                                        " (output)", " (finish)",
-                                        " (ahead)"};
     frx_ext_now now = {.size = sizeof now, .t = s->t, .dt = s->dt,
                        .step = s->step, .u = s->reg[s->ucur]};
     /* Every due hook runs on every rank, whatever an earlier one
@@ -456,14 +508,22 @@ int frx__ext_hook(frx_solver *s, int which)
      * (each lines the ranks up: docs/analysis.md, "Cost"), and none at
      * all where no hook was due: most steps, for extensions that run
      * every N. A failure an extension recorded (frx_ext_fail) counts as
-     * its hook's. */
-    int first = INT_MAX, mine = FRX_OK, ran = 0;
+     * its hook's. No hook runs before the last hooks' agreement is
+     * settled. */
+    int any = 0;
+    for (size_t i = 0; i < s->nexts && !any; i++)
+        any = due(s, s->exts[i], which);
+    if (!any)
+        return FRX_OK;
+    int rc = frx__ext_settle(s);
+    if (rc)
+        return rc;
+    int first = INT_MAX, mine = FRX_OK;
     char *msg = NULL;
     for (size_t i = 0; i < s->nexts; i++) {
         frx_ext *e = s->exts[i];
         if (!due(s, e, which))
             continue;
-        ran = 1;
         const char *old = enter(e);
         int r = leave(e, old, hook_of(e, which)(e->state, &now));
         if (!r && e->fail_rc)
@@ -475,7 +535,9 @@ int frx__ext_hook(frx_solver *s, int which)
             msg = strdup(frx_errmsg());
         }
     }
-    int rc = ran ? agree_first(s, first, mine, msg, names[which]) : FRX_OK;
+    if (which == FRX__EXT_AHEAD || which == FRX__EXT_STEP)
+        return agree_later(s, which, first, mine, msg);
+    rc = agree_first(s, first, mine, msg, hook_names[which]);
     free(msg);
     return rc;
 }

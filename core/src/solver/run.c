@@ -78,17 +78,19 @@ static int run_checks(frx_solver *s)
 static int write_due(frx_solver *s, int at_end)
 {
     uint64_t st = s->step;
-    int rc = FRX_OK;
-    if (s->set.out_every && (st % s->set.out_every == 0) != at_end) {
+    int out = s->set.out_every && (st % s->set.out_every == 0) != at_end,
+        ckpt = s->set.ckpt_every && (st % s->set.ckpt_every == 0) != at_end,
+        png = s->set.png_every && (st % s->set.png_every == 0) != at_end;
+    /* nothing is written after a hook that failed */
+    int rc = out || ckpt || png || at_end ? frx__ext_settle(s) : FRX_OK;
+    if (rc == FRX_OK && out) {
         rc = frx__output_write(s);
         if (rc == FRX_OK)
             rc = frx__ext_hook(s, FRX__EXT_OUTPUT);
     }
-    if (rc == FRX_OK && s->set.ckpt_every &&
-        (st % s->set.ckpt_every == 0) != at_end)
+    if (rc == FRX_OK && ckpt)
         rc = frx__checkpoint_write(s);
-    if (rc == FRX_OK && s->set.png_every &&
-        (st % s->set.png_every == 0) != at_end)
+    if (rc == FRX_OK && png)
         rc = frx__picture_out(s, 0);
     if (rc == FRX_OK && s->set.png_var && at_end) /* the last picture */
         rc = frx__picture_out(s, 1);
@@ -272,6 +274,11 @@ int frx_solver_run(frx_solver *s, frx_run_stats *stats)
             rc = frx__ext_hook(s, FRX__EXT_AHEAD);
         if (rc == FRX_OK)
             rc = step(s);
+        if (s->nexts) { /* the hooks' agreement, made under the step: a
+                           * hook's failure came first, and is agreed */
+            int r = frx__ext_settle(s);
+            rc = r ? r : rc;
+        }
         if (rc == FRX_OK && s->nexts) /* what their RHS nodes recorded */
             rc = frx__ext_failed(s);
         if (rc == FRX_OK)
@@ -281,6 +288,10 @@ int frx_solver_run(frx_solver *s, frx_run_stats *stats)
         if (rc == FRX_OK)
             rc = write_due(s, 0);
         frx__progress_step(&pr, s);
+    }
+    if (s->nexts) {
+        int r = frx__ext_settle(s);
+        rc = r ? r : rc;
     }
     if (rc == FRX_OK)
         rc = write_due(s, 1);

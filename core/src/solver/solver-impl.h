@@ -87,6 +87,17 @@ struct frx_solver {
     struct frx_extend *extend;
     struct frx_ext **exts;
     size_t nexts;
+    /* the ahead or step hooks' agreement under way (ext.c) */
+    struct frx__ext_pending {
+        int active;
+        MPI_Request req;
+        int first, low;  /* this rank's first failed extension, the least */
+        int rc;          /* this rank's failure, and its message */
+        char *msg;
+        int which;       /* the hooks', at step and t */
+        uint64_t step;
+        double t;
+    } ext_agree;
     /* the RHS evaluation under way: its stage in the step, the step it
      * belongs to (the one before), its time */
     int stage;
@@ -168,6 +179,14 @@ enum { FRX__EXT_INITIAL, FRX__EXT_STEP, FRX__EXT_OUTPUT, FRX__EXT_FINISH,
 int frx__ext_open(frx_solver *s);
 int frx__ext_create(frx_solver *s);
 int frx__ext_hook(frx_solver *s, int which);
+/* The ahead and step hooks' statuses are agreed under the step that
+ * follows them (an MPI_Iallreduce: a blocking one made the ranks wait
+ * for each other at every measurement, docs/analysis.md), and settled
+ * before anything else may depend on them: after that step, before
+ * any other hook runs, before output or a checkpoint is written, and at
+ * the end of the run. A failure stops the run there, with its hook's
+ * step and reason. */
+int frx__ext_settle(frx_solver *s);
 int frx__ext_failed(frx_solver *s);
 /* The progress texts of the extensions (frx_ext_progress), appended to
  * buf. */
