@@ -165,16 +165,21 @@ int an_binds_get(an_binds *b, frx_matrix *const *u, an_bind_fn bind,
                  void *ud, frx_kernel ***out);
 void an_binds_free(an_binds *b);
 
-/* Run the nblocks kernels and fold their reduction arg (n values) over
+/* Run the nblocks kernels (an_run), and fold their reduction arg (n
+ * values) over
  * the blocks and every rank (op MPI_SUM or MPI_MAX) into out on rank 0
- * (which writes the rows; elsewhere out is left as it was). k NULL: a
- * rank whose kernels failed takes part with nothing. */
-int an_reduce(frx_kernel *const *k, size_t nblocks, const char *arg,
-              size_t n, MPI_Op op, MPI_Comm comm, double *out);
-/* Run them without folding (several reductions of one run: an_fold). */
+ * (which writes the rows; elsewhere out is left as it was); out holds
+ * n + 1 values. k NULL: a rank whose kernels failed takes part with
+ * nothing, and rank 0 gets AN_PEER_FAILED: its share is missing, so no
+ * row may be written (the failing rank's reason stops the run). */
+#define AN_PEER_FAILED 1
 int an_run(frx_kernel *const *k, size_t nblocks);
 int an_fold(frx_kernel *const *k, size_t nblocks, const char *arg,
             size_t n, MPI_Op op, MPI_Comm comm, double *out);
+/* The same for values the caller folded on this rank: mine and out hold
+ * n + 1 values (mine[n] is set to whether this rank failed). */
+int an_fold_values(double *mine, size_t n, MPI_Op op, MPI_Comm comm,
+                   int failed, double *out);
 
 /* Points inside elements (sampler's probes, fluidforce's boundary
  * points): a view of n points, point i the whole of element eles[i] of

@@ -119,23 +119,34 @@ int an_run(frx_kernel *const *k, size_t nblocks)
     return rc;
 }
 
+int an_fold_values(double *mine, size_t n, MPI_Op op, MPI_Comm comm,
+                   int failed, double *out)
+{
+    mine[n] = failed ? 1 : 0; /* a flag any of the three ops keeps */
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    if (MPI_Reduce(mine, out, (int)n + 1, MPI_DOUBLE, op, 0, comm) !=
+        MPI_SUCCESS)
+        return frx_error(FRX_EMPI, "MPI_Reduce of %zu values failed", n + 1);
+    return rank == 0 && out[n] != 0 ? AN_PEER_FAILED : FRX_OK;
+}
+
 int an_fold(frx_kernel *const *k, size_t nblocks, const char *arg, size_t n,
             MPI_Op op, MPI_Comm comm, double *out)
 {
-    double *mine = calloc(2 * n + 1, sizeof *mine), *r = mine + n;
-    if (!mine) { /* take part all the same: the others wait for it */
+    double *mine = calloc(2 * n + 2, sizeof *mine), *r = mine + n + 1;
+    if (!mine) { /* take part all the same, flagged: the others wait */
+        out[n] = 1;
         int rank;
         MPI_Comm_rank(comm, &rank);
-        MPI_Reduce(rank ? out : MPI_IN_PLACE, rank ? NULL : out, (int)n,
+        MPI_Reduce(rank ? out : MPI_IN_PLACE, rank ? NULL : out, (int)n + 1,
                    MPI_DOUBLE, op, 0, comm);
         return frx_error(FRX_ENOMEM, "out of memory");
     }
-    if (!k) /* this rank's kernels failed: it folds nothing */
-        nblocks = 0;
+    int rc = FRX_OK;
     for (size_t v = 0; v < n; v++)
         mine[v] = op == MPI_MAX ? -INFINITY : 0;
-    int rc = FRX_OK;
-    for (size_t i = 0; i < nblocks && !rc; i++) {
+    for (size_t i = 0; k && i < nblocks && !rc; i++) {
         if (!k[i])
             continue;
         rc = frx_kernel_result(k[i], arg, r, n);
@@ -144,17 +155,10 @@ int an_fold(frx_kernel *const *k, size_t nblocks, const char *arg, size_t n,
     }
     /* every rank, whatever rc: the others take part (the hook's status
      * is agreed after); to rank 0 alone, which writes: the others need
-     * not wait for it */
-    MPI_Reduce(mine, out, (int)n, MPI_DOUBLE, op, 0, comm);
+     * not wait for it. k NULL: this rank's kernels failed */
+    int rf = an_fold_values(mine, n, op, comm, !k || rc, out);
     free(mine);
-    return rc;
-}
-
-int an_reduce(frx_kernel *const *k, size_t nblocks, const char *arg,
-              size_t n, MPI_Op op, MPI_Comm comm, double *out)
-{
-    int rc = an_run(k, nblocks);
-    return rc ? rc : an_fold(k, nblocks, arg, n, op, comm, out);
+    return rc ? rc : rf;
 }
 
 void an_kernel_name(const char *base, const char *args, const char *body,

@@ -316,7 +316,11 @@ static int row(struct force *g, const frx_ext_now *now)
     }
     /* every rank, whatever rc (the hook's status is agreed after), to
      * rank 0, which writes */
-    MPI_Reduce(mine, g->vals, (int)nv, MPI_DOUBLE, MPI_SUM, 0, g->base.mpi);
+    int rf = an_fold_values(mine, nv, MPI_SUM, g->base.mpi, rc != FRX_OK,
+                            g->vals);
+    rc = rc ? rc : rf;
+    if (rc == AN_PEER_FAILED) /* no row: that rank says why */
+        return FRX_OK;
     return rc ? rc : an_csv_row(&g->base.csv, now->step, now->t, nv,
                                 g->vals);
 }

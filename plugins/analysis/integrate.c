@@ -114,7 +114,7 @@ static int integ_create(const frx_extension_init *init, void **state)
         rc = an_fields_add(&g->f, frx_cfg_at(ex, i), key,
                            frx_cfg_key_at(ex, i));
     }
-    if (!rc && !(g->vals = calloc(g->f.nexprs, sizeof *g->vals)))
+    if (!rc && !(g->vals = calloc(g->f.nexprs + 1, sizeof *g->vals)))
         rc = frx_error(FRX_ENOMEM, WHO ": out of memory");
     if (!rc)
         rc = an_blocks_create(init, WHO, &g->blk);
@@ -138,6 +138,8 @@ static int row(struct integ *g, const frx_ext_now *now)
                      "s", g->f.nexprs, MPI_SUM, g->base.mpi, g->vals);
     if (!rc)
         rc = rf;
+    if (rc == AN_PEER_FAILED) /* no row: that rank says why */
+        return FRX_OK;
     return rc ? rc : an_csv_row(&g->base.csv, now->step, now->t, g->f.nexprs,
                                 g->vals);
 }

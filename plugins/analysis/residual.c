@@ -179,6 +179,8 @@ static int resid_step(void *state, const frx_ext_now *now)
                      MPI_MAX, r->base.mpi, r->vals + r->nvars);
     if (!rc)
         rc = r1 ? r1 : r2;
+    if (rc == AN_PEER_FAILED) /* no row: that rank says why */
+        return FRX_OK;
     if (rc)
         return rc;
     char prog[128];

@@ -475,10 +475,10 @@ static int setup_slots(struct sampler *s)
     size_t nf = s->f.nexprs, nmine = 0;
     for (size_t i = 0; i < s->nprobes; i++)
         nmine += s->p[i].owner == s->base.rank;
-    if (s->nprobes * nf * AN_SLOT > INT_MAX)
+    if (s->nprobes * nf * AN_SLOT > INT_MAX / 2)
         return frx_error(FRX_ECONFIG, WHO ": %zu points of %zu fields are "
                          "too many for one row", s->nprobes, nf);
-    s->mine = malloc(nmine * nf * AN_SLOT + 1);
+    s->mine = malloc(nmine * nf * AN_SLOT + 1); /* and a status byte */
     if (!s->mine)
         return frx_error(FRX_ENOMEM, WHO ": out of memory");
     if (s->base.rank != 0)
@@ -488,10 +488,12 @@ static int setup_slots(struct sampler *s)
     s->counts = calloc((size_t)size, sizeof *s->counts);
     s->displs = calloc((size_t)size, sizeof *s->displs);
     s->next = calloc((size_t)size, sizeof *s->next);
-    s->slots = malloc(s->nprobes * nf * AN_SLOT + 1);
+    s->slots = malloc(s->nprobes * nf * AN_SLOT + (size_t)size);
     s->row = malloc(s->nprobes * nf * AN_SLOT + 1);
     if (!s->counts || !s->displs || !s->next || !s->slots || !s->row)
         return frx_error(FRX_ENOMEM, WHO ": out of memory");
+    for (int r = 0; r < size; r++)
+        s->counts[r] = 1;
     for (size_t i = 0; i < s->nprobes; i++)
         s->counts[s->p[i].owner] += (int)(nf * AN_SLOT);
     for (int r = 1; r < size; r++)
@@ -577,13 +579,17 @@ static int sample(struct sampler *s, const frx_ext_now *now)
             m[0] = (char)an_fmt_double(m + 1, AN_SLOT - 1, s->vals[i * nf + f]);
             m += AN_SLOT;
         }
+    *m++ = rc ? 1 : 0; /* a rank that failed: no row (it says why) */
     MPI_Gatherv(s->mine, (int)(m - s->mine), MPI_CHAR, s->slots, s->counts,
                 s->displs, MPI_CHAR, 0, s->base.mpi);
     if (rc || s->base.rank != 0)
         return rc;
-    /* the row, each probe's numbers from its owner's slots */
     int size, *next = s->next;
     MPI_Comm_size(s->base.mpi, &size);
+    for (int r = 0; r < size; r++)
+        if (s->slots[s->displs[r] + s->counts[r] - 1])
+            return FRX_OK;
+    /* the row, each probe's numbers from its owner's slots */
     memcpy(next, s->displs, (size_t)size * sizeof *next);
     char *row = s->row;
     for (size_t i = 0; i < s->nprobes; i++)
