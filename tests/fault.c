@@ -8,6 +8,8 @@
  *   mesh-periodic:R  frx_mesh_get_periodic on rank R fails (FRX_ENOMEM)
  *   recv-add:R:X  each receive rank R completes with MPI_Wait has X
  *                 added to its first value (a double)
+ *   result:R:ARG  frx_kernel_result of a reduction named ARG on rank R
+ *                 fails (FRX_EBACKEND)
  *   flock         flock() fails with ENOLCK, as on a file system
  *                 mounted without flock support
  *
@@ -164,4 +166,16 @@ int frx_mesh_get_periodic(const frx_mesh *m, size_t i, frx_mesh_periodic *out)
                          "of memory (tests/fault.c)");
     typedef int (*fn)(const frx_mesh *, size_t, frx_mesh_periodic *);
     return REAL(frx_mesh_get_periodic, fn)(m, i, out);
+}
+
+int frx_kernel_result(frx_kernel *k, const char *arg, double *values,
+                      size_t n)
+{
+    char buf[64];
+    const char *a = fault("result", buf, sizeof buf);
+    if (a && arg && !strcmp(a, arg))
+        return frx_error(FRX_EBACKEND, "frx_kernel_result of '%s': the "
+                         "backend failed (injected by tests/fault.c)", arg);
+    typedef int (*fn)(frx_kernel *, const char *, double *, size_t);
+    return REAL(frx_kernel_result, fn)(k, arg, values, n);
 }

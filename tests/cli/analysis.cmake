@@ -21,6 +21,11 @@ foreach(mode exact restart refusals)
   set_tests_properties(analysis-${mode} PROPERTIES TIMEOUT 300
     ENVIRONMENT "${FRX_AN_ENV}")
 endforeach()
+# a reduction that fails on one rank (tests/fault.c preloaded)
+add_test(NAME analysis-peer-fails COMMAND ${FRX_AN_RUN} peer-fails
+  ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:frx-cli>)
+set_tests_properties(analysis-peer-fails PROPERTIES TIMEOUT 300
+  ENVIRONMENT "${FRX_AN_ENV};${FRX_FAULT_ENV}")
 # tavg and fluidforce on each backend that starts
 foreach(mode tavg force)
   foreach(be openmp opencl)

@@ -32,6 +32,10 @@
 #       add up to 0 to round-off; in a channel with a uniform flow along
 #       it, the same on its walls at every step. Refused: a boundary the
 #       mesh has not (its list of boundaries), none.
+#   peer-fails  a reduction that fails on rank 1 of 2 (FRX_FAULT_LIB,
+#       tests/fault.c: residual's, then integrate's): the run stops with
+#       rank 1's reason, rank 0 not named, and rank 0 writes no row of
+#       its own share alone (the CSV holds its header only).
 #   fakegpu FAKEGPU KEEP  every analysis plugin on frx-fakegpu, CSVs as
 #       openmp's to 1e-12, their kernel sources kept in KEEP for
 #       gpu-compile-solvers-* (NVRTC, hiprtc).
@@ -360,6 +364,27 @@ force)
     expect 1 "fluidforce: boundaries is empty; the mesh has: "
     [ ! -e f.csv ] || fail "a refused run wrote f.csv"
     echo "analysis.sh: fluidforce: refusals"
+    ;;
+peer-fails)
+    [ -n "${FRX_FAULT_LIB:-}" ] || fail "FRX_FAULT_LIB is not set"
+    for one in 'residual|sq|res.csv' 'integrate|s|int.csv'; do
+        plugin=${one%%|*} arg=${one#*|} arg=${arg%|*} csv=${one##*|}
+        vortex openmp 10 | sed '/^extensions:/,$d' > f.yaml
+        printf 'extensions:\n  - {name: %s, every: 2, file: %s%s}\n' \
+            "$plugin" "$csv" \
+            "$([ "$plugin" = integrate ] && echo ', exprs: {mass: rho}')" >> f.yaml
+        "$mpiexec" -n 2 -x LD_PRELOAD="$FRX_FAULT_LIB" \
+            -x FRX_FAULT="result:1:$arg" "$frx" run f.yaml > out.txt 2>&1
+        rc=$?
+        expect 1 "extension '$plugin' [(](initial|step)[)] failed on 1 of 2 rank[(]s[)]" \
+            "^  rank 1: .*frx_kernel_result of '$arg': the backend failed [(]injected"
+        grep -q "^  rank 0:" out.txt && { cat out.txt; fail "$plugin: rank 0 is named: it did not fail"; }
+        [ -f "$csv" ] || fail "$plugin: no $csv (its header is written at start)"
+        [ "$(wc -l < "$csv")" = 1 ] ||
+            { cat "$csv"; fail "$plugin: $csv has a row of rank 0's share alone"; }
+        rm -f "$csv"
+    done
+    echo "analysis.sh: no row where a rank's share is missing"
     ;;
 fakegpu)
     fakegpu=$1 keep=$2
