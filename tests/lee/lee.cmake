@@ -101,7 +101,7 @@ frx_lee_expect(bad-wall 2 1 "rank 0: [^ ]*bad-wall.yaml:10:5: solver.boundaries.
   ${FRX_LEE_DATA}/bad-wall.yaml)
 frx_lee_expect(no-waves 1 1 "no-waves.yaml:7:10: solver.waves is empty: give the initial waves"
   ${FRX_LEE_DATA}/no-waves.yaml)
-frx_lee_expect(mesh-3d 1 1 "mesh-3d.yaml:8:7: lee: the mesh is 3-D. this FR solver runs 2-D meshes"
+frx_lee_expect(mesh-3d 1 1 "mesh-3d.yaml:8:7: lee: the mesh is 3-D. this solver runs 2-D meshes"
   ${FRX_LEE_DATA}/mesh-3d.yaml)
 frx_lee_expect(bad-dt 1 1 "bad-dt.yaml:8:22: 'time.dt' must be between"
   ${FRX_LEE_DATA}/bad-dt.yaml)

@@ -5,9 +5,10 @@
  * metric magnitudes, exchanges, auxiliary fields saved at t = 0, and
  * their common-flux kernels.
  *
- * Point order (2-D, docs/mesh.md): the two sides of a face walk it in
+ * Point order (docs/mesh.md): the two sides of a face walk it in
  * opposite directions, so point k of the l side meets point nfp-1-k of
- * the other. Interior sets list l's points in order and r's reversed.
+ * the other in 2-D, and the point its face's rot says in 3-D (facing).
+ * Interior sets list l's points in order and r's reversed.
  * A peer set lists our points in order, and packs what it sends with
  * each face's points reversed: the peer's k-th received point is then
  * the one that meets its own k-th. */
@@ -16,11 +17,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The flux point of side f at place k of its face (reversed: nfp-1-k). */
+/* Place k of a face's points, as the other side numbers it: in 2-D the
+ * sides walk the face in opposite directions (nfp-1-k); on a
+ * hexahedron's face, point (i, j) of p + 1 a direction meets the other
+ * side's point as the face's rot says (docs/mesh.md, "3-D rule"; each
+ * map is its own inverse, so either side may ask). */
+static size_t facing(const fr_system *s, const frx_face *f, size_t k)
+{
+    size_t nfp = fr_element_nfacefpts(s->blk[f->blk].el);
+    if (s->ndims == 2)
+        return nfp - 1 - k;
+    size_t n1 = (size_t)fr_element_order(s->blk[f->blk].el) + 1, p = n1 - 1;
+    size_t i = k % n1, j = k / n1, ii, jj;
+    switch (f->rot) {
+    case 0: ii = j, jj = i; break;
+    case 1: ii = p - i, jj = j; break;
+    case 2: ii = p - j, jj = p - i; break;
+    default: ii = i, jj = p - j; break;
+    }
+    return ii + n1 * jj;
+}
+
+/* The flux point of side f at place k of its face (reversed: the place
+ * the other side's k meets). */
 static size_t fpt(const fr_system *s, const frx_face *f, size_t k, int rev)
 {
     size_t nfp = fr_element_nfacefpts(s->blk[f->blk].el);
-    return f->face * nfp + (rev ? nfp - 1 - k : k);
+    return f->face * nfp + (rev ? facing(s, f, k) : k);
 }
 
 static size_t nfacefpts(const fr_system *s)

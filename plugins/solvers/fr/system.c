@@ -104,10 +104,13 @@ static int block_make(fr_system *s, const frx_mesh *mesh, size_t i)
     int rc = frx_mesh_get_block(mesh, i, &mb);
     if (rc)
         return rc;
-    if (mb.etype != FRX_ETYPE_QUAD && mb.etype != FRX_ETYPE_TRI)
+    if ((s->ndims == 2) != (mb.etype == FRX_ETYPE_QUAD ||
+                            mb.etype == FRX_ETYPE_TRI) ||
+        (s->ndims == 3 && mb.etype != FRX_ETYPE_HEX))
         return frx_error(FRX_ENOTSUP, "%s: the mesh has %s; this FR solver "
-                         "takes quadrilaterals and triangles (2-D)",
-                         s->phys.name, etype_name(mb.etype));
+                         "takes quadrilaterals and triangles (2-D) and "
+                         "hexahedra (3-D)", s->phys.name,
+                         etype_name(mb.etype));
     if ((rc = fr_element_create(mb.etype, s->order, &b->el)))
         return frx_error(rc, "%s: %s at solver.order %d: %s", s->phys.name,
                          etype_name(mb.etype), s->order, frx_errmsg());
@@ -251,16 +254,19 @@ static int create_local(fr_system *s, const frx_solver_init *init)
     if ((rc = frx_mesh_get_info(init->mesh, &mi)))
         return rc;
     s->ndims = mi.ndims;
-    if (s->ndims != 2) {
+    unsigned dims = s->phys.dims ? s->phys.dims : FR_DIMS_2;
+    if ((s->ndims != 2 && s->ndims != 3) || !(dims & (1u << s->ndims))) {
         const frx_cfgnode *mn =
             frx_cfg_get(frx_config_root(init->config), "mesh");
         char at[512] = "";
-        return frx_error(FRX_ENOTSUP, "%s%s%s: the mesh is %d-D; this FR "
-                         "solver runs 2-D meshes (quadrilaterals, "
-                         "triangles): give mesh.n two numbers (a 2-D box) "
-                         "or a 2-D Gmsh mesh",
+        return frx_error(FRX_ENOTSUP, "%s%s%s: the mesh is %d-D; this "
+                         "solver runs %s meshes: give mesh.n %s numbers "
+                         "(a box) or a %s Gmsh mesh",
                          mn ? fr_cfg_place(mn, at, sizeof at) : "",
-                         mn ? ": " : "", s->phys.name, s->ndims);
+                         mn ? ": " : "", s->phys.name, s->ndims,
+                         dims & FR_DIMS_3 ? "2-D and 3-D" : "2-D",
+                         dims & FR_DIMS_3 ? "two or three" : "two",
+                         dims & FR_DIMS_3 ? "2-D or 3-D" : "2-D");
     }
     if ((rc = fr__read_bcs(s, init->options, init->mesh)) ||
         (rc = fr__register_kernels(s)))

@@ -175,7 +175,16 @@ typedef struct fr_physics {
     size_t nderived;
     const char *const *derived;
     const char *derived_src;
+    /* FR 1.3: the mesh dimensions the fragments are written for, a mask
+     * of FR_DIMS_2 and FR_DIMS_3 (f[NDIMS][NVARS], n[NDIMS], x[NDIMS]
+     * filled for each); 0, as in every physics built before 1.3: 2-D
+     * only. A mesh of another dimension is refused, naming the physics:
+     * its fluxes would leave f[2] unset. */
+    unsigned dims;
 } fr_physics;
+
+#define FR_DIMS_2 (1u << 2)
+#define FR_DIMS_3 (1u << 3)
 
 /* ------------------------------------------------------------- system */
 
