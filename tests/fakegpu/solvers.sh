@@ -10,7 +10,7 @@
 # the gpu-solver-sources fixture).
 #
 # The cases cover what the solvers generate: advection, lee and euler on
-# quadrilaterals and triangles, on 2 ranks (the faces shared with a
+# quadrilaterals and triangles (advection on hexahedra too), on 2 ranks (the faces shared with a
 # peer), every boundary kind, every flux (lee: upwind, rusanov; euler:
 # rusanov, hllc), every time scheme (rk4, ssp-rk3, rk45: the lincomb
 # kernels and rk45's error), dt from time.cfl (the wave-speed
@@ -55,6 +55,18 @@ advection-tri-rk45)
                left: {type: exact}, right: {type: exact}}
 mesh: {type: box, n: [5, 5], etype: tri}
 time: {scheme: rk45, dt: 0.01, t-end: 0.05}" ;;
+advection-hex-rk4)
+    # hexahedra: faces paired by their rot, the exact solution on the
+    # x sides (a 3-D boundary), the velocity as a field
+    body="solver:
+  name: advection
+  order: 2
+  velocity: [1, 0.5, 0.25]
+  velocity-field: true
+  wavelength: [1, 1, 1]
+  boundaries: {left: {type: exact}, right: {type: exact}}
+mesh: {type: box, n: [4, 3, 3], periodic: [false, true, true]}
+time: {scheme: rk4, cfl: 0.5, steps: 4}" ;;
 lee-quad-upwind)
     body="solver:
   name: lee
