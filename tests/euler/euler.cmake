@@ -48,7 +48,7 @@ foreach(run "1 quad hllc" "2 quad hllc" "3 quad hllc" "1 tri hllc"
 endforeach()
 
 # 1 rank, 2 ranks and 2 ranks with rank 1 on opencl agree to 1e-12.
-foreach(run "3 quad" "2 tri")
+foreach(run "3 quad" "2 tri" "2 hex")
   string(REPLACE " " ";" run "${run}")
   list(GET run 0 p)
   list(GET run 1 etype)
@@ -64,11 +64,19 @@ foreach(run "3 quad" "2 tri")
 endforeach()
 
 # A uniform flow through every boundary kind stays uniform (2 ranks).
-foreach(etype quad tri)
+foreach(etype quad tri hex)
   add_test(NAME euler-boundaries-uniform-${etype} COMMAND sh ${FRX_VORTEX_SH}
     uniform ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:frx-cli> ${etype})
   set_tests_properties(euler-boundaries-uniform-${etype} PROPERTIES
     TIMEOUT 120 ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+endforeach()
+
+# The vortex extruded along z on hexahedra equals the 2-D one.
+foreach(rs rusanov hllc)
+  add_test(NAME euler-vortex-extruded-${rs} COMMAND sh ${FRX_VORTEX_SH}
+    extruded ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:frx-cli> 3 ${rs})
+  set_tests_properties(euler-vortex-extruded-${rs} PROPERTIES TIMEOUT 300
+    ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
 endforeach()
 
 # Values in t: an inflow whose density is an expression in t lets the

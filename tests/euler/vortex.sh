@@ -13,14 +13,21 @@
 #       between each two meshes
 #   uniform MPIEXEC FRX ETYPE        a uniform flow through boundaries
 #       (supersonic along the slip walls: sup-in-fa, sup-out-fn; subsonic:
-#       char-riem-inv all round) stays uniform to 1e-12
+#       char-riem-inv all round) stays uniform to 1e-12; ETYPE hex: in
+#       3-D, the flow along y, slip walls on the x and z sides
+#   extruded MPIEXEC FRX P RS        the vortex extruded along z (w = 0;
+#       10 x 10 x 2 hexahedra, periodic, Lz = 2, 2 ranks) against the
+#       2-D run on 10 x 10 quadrilaterals: each variable's L2 error is
+#       the 2-D one times sqrt(Lz) to the summary's 7 digits (2e-6: the
+#       solution stays the same in z), rhow's below 1e-12
 #   inflow MPIEXEC FRX ETYPE         a density wave let in through a
 #       supersonic inflow whose rho is an expression in t: the solution
 #       matches the wave carried downstream (exact) to 1e-6, where a
 #       constant inflow misses it by over 1e-2
 #   source MPIEXEC FRX ETYPE         a fluid at rest with a density
 #       source in x, y and t: rho grows as its integral in time, to 1e-9
-#   ranks MPIEXEC FRX P ETYPE        1 rank, 2 ranks, and 2 ranks with
+#   ranks MPIEXEC FRX P ETYPE        (ETYPE hex: the vortex extruded
+#       along z on 12 x 12 x 2 hexahedra) 1 rank, 2 ranks, and 2 ranks with
 #       rank 1 on opencl (skipped, 77, where opencl cannot start; left
 #       out where FRX_EULER_NO_MIXED says why: sanitizer builds): the
 #       solutions at the end agree to 1e-12 (h5diff, absolute, on
@@ -38,20 +45,35 @@ export TMPDIR="$dir" # each mpirun its own session directory
 # the choice.
 one_variant="openmp: {products: generated/r4}, opencl: {products: generated/r4}"
 
+# The vortex's fields; with an argument hex, extruded along z (w = 0).
+fields() {
+    if [ "${1:-}" = hex ]; then
+        sed -e 's/^\(    v: .*\)$/\1\
+    w: 0/' "$here/vortex-fields.yaml"
+    else
+        cat "$here/vortex-fields.yaml"
+    fi
+}
+
 # The solver section: constants, the vortex and its exact solution.
-solver() { # order riemann-solver
+solver() { # order riemann-solver [hex]
     cat <<END
 solver:
   name: euler
   order: $1
   riemann-solver: $2
-$(cat "$here/vortex-fields.yaml")
+$(fields "${3:-}")
 END
 }
 
-box() { # n etype
-    echo "mesh: {type: box, n: [$1, $1], lower: [-10, -10]," \
-         "upper: [10, 10], periodic: [true, true], etype: $2}"
+box() { # n etype (hex: n x n x 2, 4 deep)
+    if [ "$2" = hex ]; then
+        echo "mesh: {type: box, n: [$1, $1, 2], lower: [-10, -10, 0]," \
+             "upper: [10, 10, 4], periodic: [true, true, true]}"
+    else
+        echo "mesh: {type: box, n: [$1, $1], lower: [-10, -10]," \
+             "upper: [10, 10], periodic: [true, true], etype: $2}"
+    fi
 }
 
 # The density's L2 error from a run's summary.
@@ -118,17 +140,26 @@ order)
     ;;
 uniform)
     etype=$1
-    sup="bottom: {type: sup-in-fa, rho: 1.2, u: 0, v: 3, p: 1},
+    # 3-D: w, the z sides (slip walls, or the free stream) and their
+    # variables (8 numbers a summary in 2-D, 10 in 3-D)
+    w= w0= zsup= zsub= nf=8 mesh="n: [6, 5], etype: $etype, lower: [0, 0], upper: [1.2, 1]"
+    if [ "$etype" = hex ]; then
+        w=", w: 0.1" w0=", w: 0" nf=10
+        mesh="n: [4, 3, 2], lower: [0, 0, 0], upper: [1.2, 1, 0.6]"
+        zsup=", back: {type: slp-adia-wall}, front: {type: slp-adia-wall}"
+    fi
+    sup="bottom: {type: sup-in-fa, rho: 1.2, u: 0, v: 3$w0, p: 1},
          top: {type: sup-out-fn}, left: {type: slp-adia-wall},
-         right: {type: slp-adia-wall}"
-    fs="{type: char-riem-inv, rho: 1.2, u: 0.2, v: 0.3, p: 1}"
-    sub="bottom: $fs, top: $fs, left: $fs, right: $fs"
+         right: {type: slp-adia-wall}$zsup"
+    fs="{type: char-riem-inv, rho: 1.2, u: 0.2, v: 0.3$w, p: 1}"
+    [ "$etype" != hex ] || zsub=", back: $fs, front: $fs"
+    sub="bottom: $fs, top: $fs, left: $fs, right: $fs$zsub"
     for flow in sup sub; do
         eval "bcs=\$$flow"
-        if [ $flow = sup ]; then v="u: 0, v: 3"; else v="u: 0.2, v: 0.3"; fi
+        if [ $flow = sup ]; then v="u: 0, v: 3$w0"; else v="u: 0.2, v: 0.3$w"; fi
         cat > $flow.yaml <<END
 backend: {name: openmp, precision: double, $one_variant}
-mesh: {type: box, n: [6, 5], etype: $etype, lower: [0, 0], upper: [1.2, 1]}
+mesh: {type: box, $mesh}
 solver:
   name: euler
   order: 3
@@ -141,12 +172,46 @@ time: {scheme: ssp-rk3, dt: 0.002, steps: 50}
 progress: {mode: off}
 END
         "$mpiexec" -n 2 "$frx" run $flow.yaml > $flow.txt
-        sed -n 's/^frx: L2 error at t = [^:]*: //p' $flow.txt | awk -v f=$flow '{
-            bad = NF != 8
+        sed -n 's/^frx: L2 error at t = [^:]*: //p' $flow.txt | awk -v f=$flow -v nf=$nf '{
+            bad = NF != nf
             for (i = 2; i <= NF; i += 2) bad += !($i < 1e-12)
             printf "vortex.sh: uniform %s flow: L2 errors %s\n", f, $0
             exit bad }'
     done
+    ;;
+extruded)
+    p=$1 rs=$2
+    fields=$(fields hex)
+    for d in 2 3; do
+        if [ $d = 2 ]; then
+            mesh="n: [10, 10], lower: [-5, -5], upper: [5, 5], periodic: [true, true]"
+        else
+            mesh="n: [10, 10, 2], lower: [-5, -5, 0], upper: [5, 5, 2], periodic: [true, true, true]"
+        fi
+        { echo "backend: {name: openmp, precision: double, $one_variant}"
+          echo "mesh: {type: box, $mesh}"
+          printf 'solver:\n  name: euler\n  order: %s\n  riemann-solver: %s\n' "$p" "$rs"
+          if [ $d = 2 ]; then cat "$here/vortex-fields.yaml"; else echo "$fields"; fi
+          echo "time: {scheme: rk4, dt: 0.01, t-end: 0.3}"
+          echo "progress: {mode: off}"; } > d$d.yaml
+        "$mpiexec" -n 2 "$frx" run d$d.yaml > d$d.txt || { cat d$d.txt; exit 1; }
+        sed -n 's/^frx: L2 error at t = [^:]*: //p' d$d.txt > e$d.txt
+        echo "vortex.sh: $d-D: $(cat e$d.txt)"
+    done
+    grep -q "rhow" e3.txt || { echo "vortex.sh: FAIL: no rhow in the 3-D run"; exit 1; }
+    paste e2.txt e3.txt | awk '{
+        # 2-D: rho a rhou b rhov c E d; 3-D: rho a rhou b rhov c rhow w E d
+        n = split($0, f, /[ \t]+/)
+        bad = 0
+        for (i = 2; i <= 8; i += 2) {
+            j = i < 8 ? i + 8 : i + 10
+            r = f[j] / (f[i] * sqrt(2))
+            printf "vortex.sh: %s: 3-D %s / (2-D %s x sqrt(2)) = %.13f\n", f[i - 1], f[j], f[i], r
+            bad += !(r > 1 - 2e-6 && r < 1 + 2e-6) # 7 digits printed
+        }
+        printf "vortex.sh: rhow %s (below 1e-12)\n", f[16]
+        bad += !(f[16] < 1e-12)
+        exit bad }'
     ;;
 inflow)
     etype=$1
@@ -215,7 +280,7 @@ ranks)
         { echo "backend: {name: openmp, precision: double, $one_variant$2}"
           box 12 "$etype"
           echo "partition: {method: metis}"
-          solver "$p" hllc
+          solver "$p" hllc "$etype"
           echo "time: {scheme: rk4, dt: 0.01, steps: 20}"
           echo "progress: {mode: off}"
           echo "checkpoint: {interval: 20, file: $1.h5}"; } > "$1.yaml"

@@ -10,7 +10,8 @@
 # the gpu-solver-sources fixture).
 #
 # The cases cover what the solvers generate: advection, lee and euler on
-# quadrilaterals and triangles (advection on hexahedra too), on 2 ranks (the faces shared with a
+# quadrilaterals and triangles (advection and euler on hexahedra too),
+# on 2 ranks (the faces shared with a
 # peer), every boundary kind, every flux (lee: upwind, rusanov; euler:
 # rusanov, hllc), every time scheme (rk4, ssp-rk3, rk45: the lincomb
 # kernels and rk45's error), dt from time.cfl (the wave-speed
@@ -102,6 +103,22 @@ $vortex
 mesh: {type: box, n: [6, 6], lower: [-10, -10], upper: [10, 10],
        periodic: [true, true]}
 time: {scheme: rk45, dt: 0.01, t-end: 0.05}" ;;
+euler-hex-hllc)
+    # 3-D: hexahedra, a far field and a slip wall, an inflow in z
+    body="solver:
+  name: euler
+  order: 2
+  riemann-solver: hllc
+  constants: {gamma: 1.4}
+  ics: {rho: 1 + 0.1*sin(x), u: 0.2, v: 0.1, w: 0.05, p: 1 + 0.05*cos(y)}
+  boundaries:
+    left: {type: char-riem-inv, rho: 1, u: 0.2, v: 0.1, w: 0.05, p: 1}
+    right: {type: slp-adia-wall}
+    back: {type: sup-in-fa, rho: 1, u: 0.2, v: 0.1, w: 2, p: 1}
+    front: {type: sup-out-fn}
+mesh: {type: box, n: [3, 3, 2], upper: [3, 3, 2],
+       periodic: [false, true, false]}
+time: {scheme: ssp-rk3, dt: 0.005, steps: 4}" ;;
 euler-tri-rusanov)
     # every boundary kind, far from the vortex; a boundary value and a
     # source as expressions (in x, y, t: a conditional, functions)

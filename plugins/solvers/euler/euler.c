@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* frx-euler: the compressible Euler equations by flux reconstruction.
+/* frx-euler: the compressible Euler equations by flux reconstruction,
+ * in 2-D (rho, rhou, rhov, E) and 3-D (rho, rhou, rhov, rhow, E: the
+ * mesh says which).
  *
  * The FR system (plugins/solvers/fr/system.h) does the elements,
  * interfaces and graphs; this plugin gives it the physics (physics.h:
@@ -10,6 +12,7 @@
 #include "physics.h"
 #include <frx/fr/system.h>
 
+#include <frx/mesh.h>
 #include <frx/plugin.h>
 
 #include <stddef.h>
@@ -25,22 +28,33 @@ static const frx_option options[] = {
      .help = "named constants of the expressions: gamma (the ratio of "
              "specific heats) and any others, {gamma: 1.4, M: 0.4}"},
     {.key = "ics", .type = FRX_OPT_MAP, .required = 1,
-     .help = "the initial condition: rho, u, v, p as expressions in x, y "
-             "and the constants"},
+     .help = "the initial condition: rho, u, v, p (3-D: rho, u, v, w, p) "
+             "as expressions in x, y (z) and the constants"},
     {.key = "exact", .type = FRX_OPT_MAP,
-     .help = "the exact solution (L2 errors at the end): rho, u, v, p in "
-             "x, y, t and the constants"},
+     .help = "the exact solution (L2 errors at the end): rho, u, v (w), p "
+             "in x, y (z), t and the constants"},
     {.key = "sources", .type = FRX_OPT_MAP,
      .help = "source terms added to d/dt of the conserved variables: any "
-             "of rho, rhou, rhov, E as expressions in x, y, t and the "
-             "constants"},
+             "of rho, rhou, rhov (rhow), E as expressions in x, y (z), t "
+             "and the constants"},
     {0},
 };
 
-static const char *const var_names[] = {"rho", "rhou", "rhov", "E"};
+static const char *const var_names[2][5] = {
+    {"rho", "rhou", "rhov", "E"}, {"rho", "rhou", "rhov", "rhow", "E"}};
 /* What analysis plugins offer beside them (fr_physics.derived): the
  * velocity and the pressure. */
-static const char *const derived_names[] = {"u", "v", "p"};
+static const char *const derived_names[2][4] = {{"u", "v", "p"},
+                                                {"u", "v", "w", "p"}};
+static const char *const derived_src[2] = {
+    "d[0] = u[1]/u[0];\n"
+    "d[1] = u[2]/u[0];\n"
+    "d[2] = (gamma - 1)*(u[3] - 0.5*u[0]*(d[0]*d[0] + d[1]*d[1]));",
+    "d[0] = u[1]/u[0];\n"
+    "d[1] = u[2]/u[0];\n"
+    "d[2] = u[3]/u[0];\n"
+    "d[3] = (gamma - 1)*(u[4] - 0.5*u[0]*(d[0]*d[0] + d[1]*d[1] + "
+    "d[2]*d[2]));"};
 
 /* A free stream (rho, u, v, p) needs rho > 0 and p > 0 at every point
  * (at the start: values in t are checked there): else the ghost state
@@ -49,29 +63,43 @@ static int free_stream_check(void *ctx, const char *where,
                              const double *vals, size_t n, const double *x,
                              const double *nrm, const double *aux)
 {
-    (void)ctx, (void)nrm, (void)aux;
+    (void)nrm, (void)aux;
+    size_t nd = (size_t)euler_fields_ndims(ctx), nk = nd + 2;
     for (size_t i = 0; i < n; i++)
-        for (int k = 0; k < 4; k += 3)
-            if (!(vals[4 * i + k] > 0))
+        for (size_t k = 0; k < nk; k += nk - 1)
+            if (!(vals[nk * i + k] > 0))
                 return frx_error(FRX_ECONFIG, "%s: the free stream's %s is "
-                                 "%g at (%g, %g): rho and p must be "
+                                 "%g at (%g, %g%s%.6g): rho and p must be "
                                  "positive", where, k ? "p" : "rho",
-                                 vals[4 * i + k], x[2 * i], x[2 * i + 1]);
+                                 vals[nk * i + k], x[nd * i], x[nd * i + 1],
+                                 nd == 3 ? ", " : "",
+                                 nd == 3 ? x[nd * i + 2] : 0.0);
     return FRX_OK;
 }
 
-/* PyFR's boundary kinds; the free stream of sup-in-fa and char-riem-inv
- * reaches the macros as the scalars bc_rho, bc_u, bc_v, bc_p. */
-static const fr_bc_kind bc_kinds[] = {
-    {"sup-in-fa", "rho|u|v|p", "euler_bc_sup_in(ul, n, ur);",
-     "supersonic inflow: the free stream rho, u, v, p", free_stream_check},
-    {"sup-out-fn", NULL, "euler_bc_sup_out(ul, n, ur);",
-     "supersonic outflow: the inside state", NULL},
-    {"slp-adia-wall", NULL, "euler_bc_slip_wall(ul, n, ur);",
-     "slip (inviscid) wall", NULL},
-    {"char-riem-inv", "rho|u|v|p", "euler_bc_char_riem(ul, n, ur);",
-     "characteristic far field about the free stream rho, u, v, p",
-     free_stream_check},
+/* PyFR's boundary kinds, in 2-D and 3-D; the free stream of sup-in-fa
+ * and char-riem-inv reaches the macros as the scalars bc_rho, bc_u,
+ * bc_v (bc_w), bc_p. */
+static const fr_bc_kind bc_kinds[2][4] = {
+    {{"sup-in-fa", "rho|u|v|p", "euler_bc_sup_in(ul, n, ur);",
+      "supersonic inflow: the free stream rho, u, v, p", free_stream_check},
+     {"sup-out-fn", NULL, "euler_bc_sup_out(ul, n, ur);",
+      "supersonic outflow: the inside state", NULL},
+     {"slp-adia-wall", NULL, "euler_bc_slip_wall(ul, n, ur);",
+      "slip (inviscid) wall", NULL},
+     {"char-riem-inv", "rho|u|v|p", "euler_bc_char_riem(ul, n, ur);",
+      "characteristic far field about the free stream rho, u, v, p",
+      free_stream_check}},
+    {{"sup-in-fa", "rho|u|v|w|p", "euler_bc_sup_in(ul, n, ur);",
+      "supersonic inflow: the free stream rho, u, v, w, p",
+      free_stream_check},
+     {"sup-out-fn", NULL, "euler_bc_sup_out(ul, n, ur);",
+      "supersonic outflow: the inside state", NULL},
+     {"slp-adia-wall", NULL, "euler_bc_slip_wall(ul, n, ur);",
+      "slip (inviscid) wall", NULL},
+     {"char-riem-inv", "rho|u|v|w|p", "euler_bc_char_riem(ul, n, ur);",
+      "characteristic far field about the free stream rho, u, v, w, p",
+      free_stream_check}},
 };
 
 struct euler {
@@ -123,12 +151,17 @@ static int euler_create(const frx_solver_init *init, frx_solver_info *info,
         return frx_error(FRX_ENOMEM, "euler: out of memory");
     *state = s;
     int rs = 0;
-    int rc = frx_cfg_enum(init->options, "riemann-solver", "rusanov|hllc", 0,
+    frx_mesh_info mi = {.size = sizeof mi};
+    int rc = init->mesh ? frx_mesh_get_info(init->mesh, &mi) : FRX_OK;
+    /* 2 or 3; the system refuses another */
+    int nd = mi.ndims == 3 ? 3 : 2, d3 = nd == 3;
+    if (rc == FRX_OK)
+        rc = frx_cfg_enum(init->options, "riemann-solver", "rusanov|hllc", 0,
                           &rs);
     if (rc == FRX_OK)
-        rc = euler_fields_create(init->options, 2, &s->fields);
+        rc = euler_fields_create(init->options, nd, &s->fields);
     if (rc == FRX_OK)
-        rc = euler_macros(2, &s->macros, &s->nmacros);
+        rc = euler_macros(nd, &s->macros, &s->nmacros);
     if (rc == FRX_OK)
         rc = euler_fields_fragments(s->fields,
                                     frx_backend_precision(init->backend),
@@ -138,8 +171,8 @@ static int euler_create(const frx_solver_init *init, frx_solver_info *info,
     s->consts[0] = (fr_const){"gamma", euler_fields_gamma(s->fields)};
     s->phys = (fr_physics){
         .name = "euler",
-        .nvars = 4,
-        .vars = var_names,
+        .nvars = (size_t)nd + 2,
+        .vars = var_names[d3],
         .consts = s->consts,
         .nconsts = 1,
         .macros = s->macros,
@@ -149,19 +182,17 @@ static int euler_create(const frx_solver_init *init, frx_solver_info *info,
                      : "euler_rusanov(ul, ur, n, fn);",
         .wavespeed = "euler_wavespeed(u, s);",
         .source = s->source_src,
-        .bcs = bc_kinds,
-        .nbcs = sizeof bc_kinds / sizeof bc_kinds[0],
+        .bcs = bc_kinds[d3],
+        .nbcs = sizeof bc_kinds[0] / sizeof bc_kinds[0][0],
         .ctx = s->fields,
         .initial = initial_cb,
         .exact = euler_fields_has_exact(s->fields) ? exact_cb : NULL,
         .initial_src = s->initial_src,
         .expr_consts = euler_fields_consts(s->fields),
-        .nderived = 3,
-        .derived = derived_names,
-        .derived_src = "d[0] = u[1]/u[0];\n"
-                       "d[1] = u[2]/u[0];\n"
-                       "d[2] = (gamma - 1)*(u[3] - "
-                       "0.5*u[0]*(d[0]*d[0] + d[1]*d[1]));",
+        .nderived = (size_t)nd + 1,
+        .derived = derived_names[d3],
+        .derived_src = derived_src[d3],
+        .dims = FR_DIMS_2 | FR_DIMS_3,
     };
     rc = fr_system_create(init, &s->phys, info, &s->sys);
     if (rc == FRX_OK && !s->phys.exact)

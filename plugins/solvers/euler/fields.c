@@ -166,6 +166,8 @@ void euler_fields_destroy(euler_fields *f)
     free(f);
 }
 
+int euler_fields_ndims(const euler_fields *f) { return f->ndims; }
+
 double euler_fields_gamma(const euler_fields *f) { return f->gamma; }
 
 const fr_expr_consts *euler_fields_consts(const euler_fields *f)

@@ -23,6 +23,7 @@ int euler_fields_create(const frx_cfgnode *opts, int ndims,
 void euler_fields_destroy(euler_fields *f);
 
 double euler_fields_gamma(const euler_fields *f);
+int euler_fields_ndims(const euler_fields *f);
 /* The case's named constants (for boundary values too). */
 const fr_expr_consts *euler_fields_consts(const euler_fields *f);
 int euler_fields_has_exact(const euler_fields *f);
