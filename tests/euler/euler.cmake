@@ -32,10 +32,12 @@ add_test(NAME euler-fields COMMAND test_euler_fields)
 set_tests_properties(euler-fields PROPERTIES ENVIRONMENT "${FRX_TEST_ENV}")
 
 # Order of accuracy >= p + 0.5 under refinement (20 x 20 to 40 x 40 box
-# meshes, t = 0.5), quadrilaterals and triangles, HLLC for every p and
-# Rusanov (PyFR's case's flux) for p = 3.
+# meshes, t = 0.5), quadrilaterals, triangles and hexahedra (the vortex
+# extruded along z), HLLC for every p and Rusanov (PyFR's case's flux)
+# for p = 3.
 foreach(run "1 quad hllc" "2 quad hllc" "3 quad hllc" "1 tri hllc"
-            "2 tri hllc" "3 tri hllc" "3 quad rusanov")
+            "2 tri hllc" "3 tri hllc" "3 quad rusanov" "1 hex hllc"
+            "2 hex hllc" "3 hex hllc")
   string(REPLACE " " ";" run "${run}")
   list(GET run 0 p)
   list(GET run 1 etype)

@@ -8,9 +8,10 @@
 #       PyFR's mesh MSH on NP ranks: the density L2 error at t = 1 must
 #       be within 2% of PyFR 1.15's 7.4685e-04
 #   order MPIEXEC FRX P ETYPE RS N...  box meshes of N x N elements (quad
-#       or tri), Riemann solver RS, RK4 with dt in proportion to h, to
-#       t = 0.5: the density error must fall at order >= P + 0.5
-#       between each two meshes
+#       or tri; hex: N x N x 2, the vortex extruded along z), Riemann
+#       solver RS, RK4 with dt in proportion to h, to t = 0.5: the
+#       density error must fall at order >= P + 0.5 between each two
+#       meshes
 #   uniform MPIEXEC FRX ETYPE        a uniform flow through boundaries
 #       (supersonic along the slip walls: sup-in-fa, sup-out-fn; subsonic:
 #       char-riem-inv all round) stays uniform to 1e-12; ETYPE hex: in
@@ -119,7 +120,7 @@ order)
         dt=$(awk -v n="$n" -v p="$p" 'BEGIN { printf "%.10g", 0.1 / n * 7 / (2*p + 1) * 0.7 }')
         { echo "backend: {name: openmp, precision: double, $one_variant}"
           box "$n" "$etype"
-          solver "$p" "$rs"
+          solver "$p" "$rs" "$etype"
           echo "time: {scheme: rk4, dt: $dt, t-end: 0.5}"
           echo "progress: {mode: off}"; } > "n$n.yaml"
         "$mpiexec" -n 1 "$frx" run "n$n.yaml" > "n$n.txt"
