@@ -32,6 +32,11 @@
 #       add up to 0 to round-off; in a channel with a uniform flow along
 #       it, the same on its walls at every step. Refused: a boundary the
 #       mesh has not (its list of boundaries), none.
+#   extruded  the vortex on 6 x 6 quadrilaterals and extruded along z
+#       on 6 x 6 x 2 hexahedra (Lz = 2, w = 0), 2 ranks: the 3-D run's
+#       sampler columns equal the 2-D run's to 1e-12 (rhow and w 0), its
+#       integrals are Lz times them and its residual's L2 norms sqrt(Lz)
+#       times them (its max norms equal) to 1e-10.
 #   peer-fails  a reduction that fails on rank 1 of 2 (FRX_FAULT_LIB,
 #       tests/fault.c: residual's, then integrate's): the run stops with
 #       rank 1's reason, rank 0 not named, and rank 0 writes no row of
@@ -364,6 +369,73 @@ force)
     expect 1 "fluidforce: boundaries is empty; the mesh has: "
     [ ! -e f.csv ] || fail "a refused run wrote f.csv"
     echo "analysis.sh: fluidforce: refusals"
+    ;;
+extruded)
+    for d in 2 3; do
+        mkdir d$d
+        if [ $d = 2 ]; then
+            mesh="n: [6, 6], lower: [-5, -5], upper: [5, 5], periodic: [true, true]"
+            pts="a: [0.3, 0.2], b: [-2.1, 3.3]" w= wmom=rhov
+        else
+            mesh="n: [6, 6, 2], lower: [-5, -5, 0], upper: [5, 5, 2], periodic: [true, true, true]"
+            pts="a: [0.3, 0.2, 0.7], b: [-2.1, 3.3, 1.5]" w="
+    w: 0" wmom=rhow
+        fi
+        cat > d$d/case.yaml <<YAML
+backend: {name: openmp, precision: double}
+mesh: {type: box, $mesh}
+solver:
+  name: euler
+  order: 2
+  constants: {gamma: 1.4, S: 13.5, M: 0.4, R: 1.5,
+              A: S*S*M*M*(gamma - 1)/(8*pi*pi), B: S/(2*pi*R), k: 1/(2*R*R)}
+  ics:
+    rho: (1 - A*exp(2*k*(1 - x*x - y*y)))^(1/(gamma - 1))
+    u: B*y*exp(k*(1 - x*x - y*y))
+    v: 1 - B*x*exp(k*(1 - x*x - y*y))$w
+    p: (1 - A*exp(2*k*(1 - x*x - y*y)))^(gamma/(gamma - 1))/(gamma*M*M)
+time: {scheme: rk4, dt: 0.01, steps: 20}
+progress: {mode: off}
+extensions:
+  - {name: residual, every: 5, file: r.csv}
+  - {name: integrate, every: 5, file: i.csv, exprs: {mass: rho, energy: E, wmom: $wmom}}
+  - {name: sampler, every: 5, file: s.csv, points: {$pts}}
+YAML
+        (cd d$d && "$mpiexec" -n 2 "$frx" run case.yaml > out.txt 2>&1) ||
+            { cat d$d/out.txt; fail "the $d-D run failed"; }
+    done
+    # NAME TOL SCALE: every column of d2/NAME (by its name) against
+    # d3/NAME's, times SCALE (a column whose name ends in _max: 1);
+    # columns only d3 has must be 0 to TOL
+    compare() {
+        paste -d '\n' "d2/$1" "d3/$1" | awk -F , -v tol="$2" -v sc="$3" -v f="$1" '
+            NR == 1 { for (i = 1; i <= NF; i++) h2[i] = $i; n2 = NF; next }
+            NR == 2 { for (i = 1; i <= NF; i++) c3[$i] = i; n3 = NF
+                      for (i = 1; i <= NF; i++) only3[i] = 1
+                      for (i = 1; i <= n2; i++) {
+                          if (!(h2[i] in c3)) { print f ": no column " h2[i] " in 3-D"; bad++ }
+                          else only3[c3[h2[i]]] = 0 }
+                      next }
+            NR % 2 == 1 { for (i = 1; i <= NF; i++) a[i] = $i; next }
+            { for (i = 3; i <= n2; i++) {
+                  s = h2[i] ~ /_max$/ ? 1 : sc
+                  j = c3[h2[i]]; want = a[i] * s
+                  if (h2[i] == "wmom") continue # rhow against rhov: below
+                  if (!(abs($j - want) <= tol * (abs(want) > 1 ? abs(want) : 1))) {
+                      printf "%s step %s: %s 3-D %s, 2-D x %s %s\n", f, $1, h2[i], $j, s, want; bad++ } }
+              for (j = 3; j <= n3; j++)
+                  if (only3[j] && !(abs($j) <= tol)) { printf "%s: 3-D only %s = %s\n", f, j, $j; bad++ }
+              rows++ }
+            function abs(x) { return x < 0 ? -x : x }
+            END { printf "analysis.sh: %s: %d rows compared\n", f, rows; exit bad || !rows }' ||
+            fail "$1: the 3-D run is not the 2-D one extruded"
+    }
+    compare s.csv 1e-12 1
+    compare i.csv 1e-12 2
+    compare r.csv 1e-10 1.4142135623730951
+    awk -F , 'NR > 1 && ($5 + 0 > 1e-12 || $5 + 0 < -1e-12) { bad = 1 } END { exit bad }' d3/i.csv ||
+        { cat d3/i.csv; fail "the 3-D run's z momentum is not 0"; }
+    echo "analysis.sh: residual, integrate and sampler on hexahedra as on the 2-D run"
     ;;
 peer-fails)
     [ -n "${FRX_FAULT_LIB:-}" ] || fail "FRX_FAULT_LIB is not set"
