@@ -273,8 +273,8 @@ END_TEST
  * corners turned by each of the cube's 24 rotations in turn, so that
  * interior faces meet in every way two hexahedra can (the box's faces
  * meet with rot 0 and 1 only, docs/mesh.md); the six sides one physical
- * surface, "wall". */
-static void write_turned_hexes(const char *path, int n)
+ * surface, "wall", or (periodic) the pairs periodic_x_l/_r, y, z. */
+static void write_turned_hexes(const char *path, int n, int periodic)
 {
     static const int ref[8][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1},
                                   {-1, 1, -1},  {-1, -1, 1}, {1, -1, 1},
@@ -304,9 +304,15 @@ static void write_turned_hexes(const char *path, int n)
     ck_assert_ptr_nonnull(f);
     int n1 = n + 1;
 #define NODE(i, j, k) (1 + (i) + n1 * ((j) + n1 * (k)))
-    fprintf(f, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n2\n"
-            "2 1 \"wall\"\n3 2 \"fluid\"\n$EndPhysicalNames\n$Nodes\n%d\n",
-            n1 * n1 * n1);
+    fprintf(f, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n");
+    if (periodic)
+        fprintf(f, "7\n3 2 \"fluid\"\n2 3 \"periodic_x_l\"\n"
+                "2 4 \"periodic_x_r\"\n2 5 \"periodic_y_l\"\n"
+                "2 6 \"periodic_y_r\"\n2 7 \"periodic_z_l\"\n"
+                "2 8 \"periodic_z_r\"\n");
+    else
+        fprintf(f, "2\n2 1 \"wall\"\n3 2 \"fluid\"\n");
+    fprintf(f, "$EndPhysicalNames\n$Nodes\n%d\n", n1 * n1 * n1);
     for (int k = 0; k < n1; k++)
         for (int j = 0; j < n1; j++)
             for (int i = 0; i < n1; i++)
@@ -317,16 +323,18 @@ static void write_turned_hexes(const char *path, int n)
     for (int a = 0; a < n; a++) /* the sides: x, y, z = 0 and 1 */
         for (int b = 0; b < n; b++)
             for (int side = 0; side < 2; side++) {
-                int c = side * n;
-                fprintf(f, "%d 3 2 1 1 %d %d %d %d\n", id++, NODE(c, a, b),
-                        NODE(c, a + 1, b), NODE(c, a + 1, b + 1),
-                        NODE(c, a, b + 1));
-                fprintf(f, "%d 3 2 1 1 %d %d %d %d\n", id++, NODE(a, c, b),
-                        NODE(a + 1, c, b), NODE(a + 1, c, b + 1),
-                        NODE(a, c, b + 1));
-                fprintf(f, "%d 3 2 1 1 %d %d %d %d\n", id++, NODE(a, b, c),
-                        NODE(a + 1, b, c), NODE(a + 1, b + 1, c),
-                        NODE(a, b + 1, c));
+                int c = side * n, t[3] = {1, 1, 1};
+                for (int d = 0; periodic && d < 3; d++)
+                    t[d] = 3 + 2 * d + side;
+                fprintf(f, "%d 3 2 %d %d %d %d %d %d\n", id++, t[0], t[0],
+                        NODE(c, a, b), NODE(c, a + 1, b),
+                        NODE(c, a + 1, b + 1), NODE(c, a, b + 1));
+                fprintf(f, "%d 3 2 %d %d %d %d %d %d\n", id++, t[1], t[1],
+                        NODE(a, c, b), NODE(a + 1, c, b),
+                        NODE(a + 1, c, b + 1), NODE(a, c, b + 1));
+                fprintf(f, "%d 3 2 %d %d %d %d %d %d\n", id++, t[2], t[2],
+                        NODE(a, b, c), NODE(a + 1, b, c),
+                        NODE(a + 1, b + 1, c), NODE(a, b + 1, c));
             }
     for (int k = 0; k < n; k++)
         for (int j = 0; j < n; j++)
@@ -347,13 +355,14 @@ static void write_turned_hexes(const char *path, int n)
 
 /* The same problem on the box and on its elements turned every way:
  * the same L2 error to round-off (a face whose points were paired
- * wrongly gives another solution). */
-START_TEST(turned_hexes)
+ * wrongly gives another solution); with exact boundaries, and periodic
+ * (Gmsh's periodic_<id>_l/_r sides, their faces turned too). */
+static void turned(int periodic)
 {
     char msh[4200];
-    snprintf(msh, sizeof msh, "%s/turned.msh", tmpdir);
+    snprintf(msh, sizeof msh, "%s/turned%d.msh", tmpdir, periodic);
     if (rank == 0)
-        write_turned_hexes(msh, 4);
+        write_turned_hexes(msh, 4, periodic);
     MPI_Barrier(MPI_COMM_WORLD);
     static const char *run =
         "solver:\n  name: advection\n  order: 2\n"
@@ -362,23 +371,32 @@ START_TEST(turned_hexes)
         "time: {scheme: rk4, t-end: 0.1, cfl: 0.2}\n";
     char mesh[4400];
     snprintf(mesh, sizeof mesh, "mesh: {type: gmsh, file: '%s'}", msh);
-    frx_config *cfg = config(run, "wall: {type: exact}", mesh);
-    double turned = run_on(cfg, shared_be, shared_comm);
+    frx_config *cfg = config(run, periodic ? "" : "wall: {type: exact}",
+                             mesh);
+    double e = run_on(cfg, shared_be, shared_comm);
     frx_config_free(cfg);
-    cfg = config(run, "left: {type: exact}, right: {type: exact}, "
-                 "bottom: {type: exact}, top: {type: exact}, back: {type: "
-                 "exact}, front: {type: exact}",
-                 "mesh: {type: box, n: [4, 4, 4], lower: [0, 0, 0], upper: "
+    cfg = config(run, periodic ? "" : "left: {type: exact}, right: {type: "
+                 "exact}, bottom: {type: exact}, top: {type: exact}, back: "
+                 "{type: exact}, front: {type: exact}",
+                 periodic ? "mesh: {type: box, n: [4, 4, 4], lower: [0, 0, "
+                 "0], upper: [1, 1, 1], periodic: [true, true, true]}"
+                 : "mesh: {type: box, n: [4, 4, 4], lower: [0, 0, 0], upper: "
                  "[1, 1, 1]}");
     double box = run_on(cfg, shared_be, shared_comm);
     frx_config_free(cfg);
     if (rank == 0)
-        printf("advection on 4^3 hexahedra turned every way, %d rank(s), "
-               "%s: L2 error %.15e (the box's: %.15e)\n", nranks, spec,
-               turned, box);
+        printf("advection on 4^3 hexahedra turned every way%s, %d rank(s), "
+               "%s: L2 error %.15e (the box's: %.15e)\n",
+               periodic ? " (periodic)" : "", nranks, spec, e, box);
     ck_assert_msg(box > 0 && box < 0.05, "the box's L2 error %g", box);
-    ck_assert_msg(fabs(turned - box) <= 1e-10 * box, "turned: %.15e, box: "
-                  "%.15e", turned, box);
+    ck_assert_msg(fabs(e - box) <= 1e-10 * box, "turned: %.15e, box: "
+                  "%.15e", e, box);
+}
+
+START_TEST(turned_hexes)
+{
+    turned(0);
+    turned(1);
 }
 END_TEST
 
