@@ -269,41 +269,60 @@ END_TEST
 
 /* ---------------------------------------------------- turned hexahedra */
 
-/* A Gmsh 2.2 file of n^3 hexahedra on [0,1]^3 whose elements list their
- * corners turned by each of the cube's 24 rotations in turn, so that
- * interior faces meet in every way two hexahedra can (the box's faces
- * meet with rot 0 and 1 only, docs/mesh.md); the six sides one physical
- * surface, "wall", or (periodic) the pairs periodic_x_l/_r, y, z. */
-static void write_turned_hexes(const char *path, int n, int periodic)
+/* Gmsh's 27-node hexahedron, each node's place in [-1,1]^3
+ * (docs/mesh.md): corners, edge middles, face middles, the centre; the
+ * first 8 are the 8-node one's. */
+static void hex27_ref(int r[27][3])
 {
-    static const int ref[8][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1},
-                                  {-1, 1, -1},  {-1, -1, 1}, {1, -1, 1},
-                                  {1, 1, 1},    {-1, 1, 1}};
+    static const int c[8][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1},
+                                {-1, 1, -1},  {-1, -1, 1}, {1, -1, 1},
+                                {1, 1, 1},    {-1, 1, 1}};
+    static const int e[12][2] = {{0, 1}, {0, 3}, {0, 4}, {1, 2},
+                                 {1, 5}, {2, 3}, {2, 6}, {3, 7},
+                                 {4, 5}, {4, 7}, {5, 6}, {6, 7}};
+    static const int f[6][4] = {{0, 1, 2, 3}, {0, 1, 4, 5}, {0, 3, 4, 7},
+                                {1, 2, 5, 6}, {2, 3, 6, 7}, {4, 5, 6, 7}};
+    for (int d = 0; d < 3; d++) {
+        for (int m = 0; m < 8; m++)
+            r[m][d] = c[m][d];
+        for (int m = 0; m < 12; m++)
+            r[8 + m][d] = (c[e[m][0]][d] + c[e[m][1]][d]) / 2;
+        for (int m = 0; m < 6; m++)
+            r[20 + m][d] = (c[f[m][0]][d] + c[f[m][1]][d] + c[f[m][2]][d] +
+                            c[f[m][3]][d]) / 4;
+        r[26][d] = 0;
+    }
+}
+
+/* A Gmsh 2.2 file of n^3 hexahedra of geometry order 1 (8 nodes) or 2
+ * (27) on [0,1]^3 whose elements list their nodes turned by each of the
+ * cube's 24 rotations in turn, so that interior faces meet in every way
+ * two hexahedra can (the box's faces meet with rot 0 and 1 only,
+ * docs/mesh.md); every node moved by eps sin(2 pi x) sin(2 pi y)
+ * sin(2 pi z) along (1, 1, 1) (curved elements where order is 2; the
+ * sides stay flat); the six sides one physical surface, "wall", or
+ * (periodic) the pairs periodic_x_l/_r, y, z. */
+static void write_turned_hexes(const char *path, int n, int periodic,
+                               int order, double eps)
+{
     static const int perms[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1},
                                     {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
-    int turns[24][8], nt = 0; /* corner m of a turned element */
+    int ref[27][3], rot[24][2], nt = 0; /* each turn: perm, signs */
+    hex27_ref(ref);
     for (int p = 0; p < 6; p++)
         for (int sg = 0; sg < 8; sg++) {
-            int sign[3] = {sg & 1 ? -1 : 1, sg & 2 ? -1 : 1,
-                           sg & 4 ? -1 : 1};
-            int det = (p < 3 ? 1 : -1) * sign[0] * sign[1] * sign[2];
-            if (det < 0) /* a reflection turns the element inside out */
-                continue;
-            for (int m = 0; m < 8; m++) {
-                int x[3];
-                for (int d = 0; d < 3; d++)
-                    x[perms[p][d]] = sign[d] * ref[m][d];
-                for (int c = 0; c < 8; c++)
-                    if (!memcmp(x, ref[c], sizeof x))
-                        turns[nt][m] = c;
+            int det = (p < 3 ? 1 : -1) * (sg & 1 ? -1 : 1) *
+                      (sg & 2 ? -1 : 1) * (sg & 4 ? -1 : 1);
+            if (det > 0) { /* a reflection turns the element inside out */
+                rot[nt][0] = p;
+                rot[nt++][1] = sg;
             }
-            nt++;
         }
     ck_assert_int_eq(nt, 24);
     FILE *f = fopen(path, "w");
     ck_assert_ptr_nonnull(f);
-    int n1 = n + 1;
-#define NODE(i, j, k) (1 + (i) + n1 * ((j) + n1 * (k)))
+    int L = order * n + 1, nn = order == 2 ? 27 : 8;
+#define NODE(i, j, k) (1 + (i) + L * ((j) + L * (k)))
     fprintf(f, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n");
     if (periodic)
         fprintf(f, "7\n3 2 \"fluid\"\n2 3 \"periodic_x_l\"\n"
@@ -312,40 +331,54 @@ static void write_turned_hexes(const char *path, int n, int periodic)
                 "2 8 \"periodic_z_r\"\n");
     else
         fprintf(f, "2\n2 1 \"wall\"\n3 2 \"fluid\"\n");
-    fprintf(f, "$EndPhysicalNames\n$Nodes\n%d\n", n1 * n1 * n1);
-    for (int k = 0; k < n1; k++)
-        for (int j = 0; j < n1; j++)
-            for (int i = 0; i < n1; i++)
-                fprintf(f, "%d %.17g %.17g %.17g\n", NODE(i, j, k),
-                        (double)i / n, (double)j / n, (double)k / n);
+    fprintf(f, "$EndPhysicalNames\n$Nodes\n%d\n", L * L * L);
+    for (int k = 0; k < L; k++)
+        for (int j = 0; j < L; j++)
+            for (int i = 0; i < L; i++) {
+                double x = (double)i / (L - 1), y = (double)j / (L - 1),
+                       z = (double)k / (L - 1),
+                       m = eps * sin(2 * M_PI * x) * sin(2 * M_PI * y) *
+                           sin(2 * M_PI * z);
+                fprintf(f, "%d %.17g %.17g %.17g\n", NODE(i, j, k), x + m,
+                        y + m, z + m);
+            }
     fprintf(f, "$EndNodes\n$Elements\n%d\n", 6 * n * n + n * n * n);
-    int id = 1;
+    int id = 1, o = order;
     for (int a = 0; a < n; a++) /* the sides: x, y, z = 0 and 1 */
         for (int b = 0; b < n; b++)
             for (int side = 0; side < 2; side++) {
-                int c = side * n, t[3] = {1, 1, 1};
+                int c = side * n * o, t[3] = {1, 1, 1};
                 for (int d = 0; periodic && d < 3; d++)
                     t[d] = 3 + 2 * d + side;
                 fprintf(f, "%d 3 2 %d %d %d %d %d %d\n", id++, t[0], t[0],
-                        NODE(c, a, b), NODE(c, a + 1, b),
-                        NODE(c, a + 1, b + 1), NODE(c, a, b + 1));
+                        NODE(c, a * o, b * o), NODE(c, (a + 1) * o, b * o),
+                        NODE(c, (a + 1) * o, (b + 1) * o),
+                        NODE(c, a * o, (b + 1) * o));
                 fprintf(f, "%d 3 2 %d %d %d %d %d %d\n", id++, t[1], t[1],
-                        NODE(a, c, b), NODE(a + 1, c, b),
-                        NODE(a + 1, c, b + 1), NODE(a, c, b + 1));
+                        NODE(a * o, c, b * o), NODE((a + 1) * o, c, b * o),
+                        NODE((a + 1) * o, c, (b + 1) * o),
+                        NODE(a * o, c, (b + 1) * o));
                 fprintf(f, "%d 3 2 %d %d %d %d %d %d\n", id++, t[2], t[2],
-                        NODE(a, b, c), NODE(a + 1, b, c),
-                        NODE(a + 1, b + 1, c), NODE(a, b + 1, c));
+                        NODE(a * o, b * o, c), NODE((a + 1) * o, b * o, c),
+                        NODE((a + 1) * o, (b + 1) * o, c),
+                        NODE(a * o, (b + 1) * o, c));
             }
     for (int k = 0; k < n; k++)
         for (int j = 0; j < n; j++)
             for (int i = 0; i < n; i++) {
-                int e = i + n * (j + n * k), node[8];
-                for (int c = 0; c < 8; c++)
-                    node[c] = NODE(i + (ref[c][0] > 0), j + (ref[c][1] > 0),
-                                   k + (ref[c][2] > 0));
-                fprintf(f, "%d 5 2 2 2", id++);
-                for (int m = 0; m < 8; m++)
-                    fprintf(f, " %d", node[turns[e % 24][m]]);
+                const int *r = rot[(i + n * (j + n * k)) % 24];
+                int base[3] = {i * o, j * o, k * o};
+                fprintf(f, "%d %d 2 2 2", id++, order == 2 ? 12 : 5);
+                for (int m = 0; m < nn; m++) {
+                    int x[3]; /* node m turned: where it lies */
+                    for (int d = 0; d < 3; d++)
+                        x[perms[r[0]][d]] = (r[1] >> d & 1 ? -1 : 1) *
+                                            ref[m][d];
+                    int at[3];
+                    for (int d = 0; d < 3; d++)
+                        at[d] = base[d] + (x[d] + 1) * o / 2;
+                    fprintf(f, " %d", NODE(at[0], at[1], at[2]));
+                }
                 fprintf(f, "\n");
             }
 #undef NODE
@@ -362,7 +395,7 @@ static void turned(int periodic)
     char msh[4200];
     snprintf(msh, sizeof msh, "%s/turned%d.msh", tmpdir, periodic);
     if (rank == 0)
-        write_turned_hexes(msh, 4, periodic);
+        write_turned_hexes(msh, 4, periodic, 1, 0);
     MPI_Barrier(MPI_COMM_WORLD);
     static const char *run =
         "solver:\n  name: advection\n  order: 2\n"
@@ -397,6 +430,46 @@ START_TEST(turned_hexes)
 {
     turned(0);
     turned(1);
+}
+END_TEST
+
+/* The L2 error on n^3 turned hexahedra of quadratic geometry, curved by
+ * eps, periodic, at order p. */
+static double curved_error(int p, int n, double eps)
+{
+    char msh[4200], mesh[4400];
+    snprintf(msh, sizeof msh, "%s/curved-%d-%g.msh", tmpdir, n, eps);
+    if (rank == 0)
+        write_turned_hexes(msh, n, 1, 2, eps);
+    MPI_Barrier(MPI_COMM_WORLD);
+    snprintf(mesh, sizeof mesh, "mesh: {type: gmsh, file: '%s'}", msh);
+    frx_config *cfg = config(
+        "solver:\n  name: advection\n  order: %d\n"
+        "  velocity: [1, 0.5, 0.25]\n  wavelength: [1, 1, 1]\n%s\n"
+        "time: {scheme: rk4, t-end: 0.25, cfl: 0.1}\n", p, mesh);
+    double e = run_on(cfg, shared_be, shared_comm);
+    frx_config_free(cfg);
+    return e;
+}
+
+/* Curved hexahedra (27 nodes, each moved by 0.04 sin sin sin): the
+ * error falls at order >= p + 0.8, and the curving shows in it (the
+ * straight mesh's error differs). */
+START_TEST(curved_hexes)
+{
+    for (int p = 3; p <= 4; p++) {
+        double e0 = curved_error(p, 4, 0.04), e1 = curved_error(p, 8, 0.04);
+        double straight = curved_error(p, 4, 0);
+        double order = log2(e0 / e1);
+        if (rank == 0)
+            printf("advection on curved hexahedra p = %d: n 4 -> 8: L2 "
+                   "error %.3e -> %.3e, order %.2f (straight, n 4: %.3e)\n",
+                   p, e0, e1, order, straight);
+        ck_assert_msg(order >= p + 0.8, "curved p = %d: order %.3f < %.1f",
+                      p, order, p + 0.8);
+        ck_assert_msg(fabs(e0 - straight) > 1e-3 * straight, "p = %d: the "
+                      "curved mesh's error is the straight one's", p);
+    }
 }
 END_TEST
 
@@ -531,6 +604,7 @@ static Suite *advection_suite(void)
             tcase_add_test(tc, convergence_tri);
             tcase_add_test(tc, convergence_exact_boundaries);
             tcase_add_test(tc, convergence_hex);
+            tcase_add_test(tc, curved_hexes);
         }
         tcase_add_test(tc, agreement);
         tcase_add_test(tc, turned_hexes);

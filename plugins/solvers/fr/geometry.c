@@ -10,7 +10,11 @@
  * Jacobian, a polynomial the solution space holds, so a constant flux
  * has zero discrete divergence (free-stream preservation). In 3-D smats
  * is Kopriva's invariant curl form (J. Sci. Comput. 26(3), 2006, eq. 37)
- * at the metric nodes, interpolated to the points, as PyFR does. */
+ * at PyFR's pseudo grid points of order max(p, 1) (a lattice the shape
+ * is sampled at), interpolated to the points by the lattice's tensor
+ * Lagrange basis, as PyFR does: at the shape's own 27 nodes a quadratic
+ * interpolant of the curl terms (of higher degree) cost curved
+ * hexahedra their order of accuracy at p >= 2. */
 #include "fr-internal.h"
 
 #include <inttypes.h>
@@ -27,6 +31,7 @@ struct tables {
     double *dm_up, *dm_fp, *dm_node; /* [npts][ndims][nm] metric grads */
     double *m_up, *m_fp;             /* [npts][nm] metric values (3-D) */
     double *mnodes;                  /* [nm][ndims] metric node coords */
+    double *ns_mn;                   /* 3-D: [nm][nsh] shape at them */
 };
 
 static void tables_free(struct tables *t)
@@ -40,13 +45,56 @@ static void tables_free(struct tables *t)
     free(t->m_up);
     free(t->m_fp);
     free(t->mnodes);
+    free(t->ns_mn);
+}
+
+/* 1-D Lagrange polynomial k of the q + 1 equispaced nodes of [-1, 1] at
+ * x, and its derivative into *d. */
+static double lagrange1(int q, int k, double x, double *d)
+{
+    double tk = -1 + 2.0 * k / q, v = 1, dv = 0;
+    for (int i = 0; i <= q; i++) {
+        if (i == k)
+            continue;
+        double ti = -1 + 2.0 * i / q, w = 1 / (tk - ti);
+        dv = dv * (x - ti) * w + v * w; /* the product rule, a factor on */
+        v *= (x - ti) * w;
+    }
+    *d = dv;
+    return v;
+}
+
+/* 3-D: the pseudo grid of order q ((q+1)^3 nodes, x fastest) and its
+ * tensor Lagrange basis at npts points: values [npts][nm] (n, or NULL)
+ * and gradients [npts][3][nm] (dn). */
+static void lattice_basis(int q, size_t npts, const double *pts, double *n,
+                          double *dn)
+{
+    size_t q1 = (size_t)q + 1, nm = q1 * q1 * q1; /* q <= 7: FR_HEX_MAX_ORDER */
+    for (size_t a = 0; a < npts; a++) {
+        double l[3][8], dl[3][8];
+        for (int d = 0; d < 3; d++)
+            for (size_t k = 0; k < q1; k++)
+                l[d][k] = lagrange1(q, (int)k, pts[a * 3 + d], &dl[d][k]);
+        for (size_t m = 0; m < nm; m++) {
+            size_t i = m % q1, j = m / q1 % q1, k = m / (q1 * q1);
+            if (n)
+                n[a * nm + m] = l[0][i] * l[1][j] * l[2][k];
+            dn[(a * 3 + 0) * nm + m] = dl[0][i] * l[1][j] * l[2][k];
+            dn[(a * 3 + 1) * nm + m] = l[0][i] * dl[1][j] * l[2][k];
+            dn[(a * 3 + 2) * nm + m] = l[0][i] * l[1][j] * dl[2][k];
+        }
+    }
 }
 
 static int tables_make(const fr_element *e, struct tables *t)
 {
     size_t nd = (size_t)e->ndims, nu = e->nupts, nf = e->nfpts;
     size_t nsh = t->nsh = fr__shape_nnodes(t->shape);
-    size_t nm = t->nm = fr__shape_nnodes(t->metric);
+    int q = e->order > 1 ? e->order : 1; /* 3-D: the pseudo grid's order */
+    size_t nm = t->nm = nd == 3 ? (size_t)(q + 1) * (size_t)(q + 1) *
+                                      (size_t)(q + 1)
+                                : fr__shape_nnodes(t->metric);
     t->ns_up = malloc(nu * nsh * sizeof(double));
     t->ns_fp = malloc(nf * nsh * sizeof(double));
     t->ns_vis = malloc(e->nvis * nsh * sizeof(double));
@@ -56,17 +104,30 @@ static int tables_make(const fr_element *e, struct tables *t)
     t->m_up = malloc(nu * nm * sizeof(double));
     t->m_fp = malloc(nf * nm * sizeof(double));
     t->mnodes = malloc(nm * nd * sizeof(double));
+    t->ns_mn = nd == 3 ? malloc(nm * nsh * sizeof(double)) : NULL;
     if (!t->ns_up || !t->ns_fp || !t->ns_vis || !t->dm_up || !t->dm_fp || !t->dm_node
-        || !t->m_up || !t->m_fp || !t->mnodes)
+        || !t->m_up || !t->m_fp || !t->mnodes || (nd == 3 && !t->ns_mn))
         return frx_error(FRX_ENOMEM, "fr_geometry_compute: no memory for shape tables");
-    for (size_t k = 0; k < nm; k++)
+    size_t q1 = (size_t)q + 1;
+    for (size_t k = 0; k < nm; k++) {
+        size_t idx[3] = {k % q1, k / q1 % q1, k / (q1 * q1)}; /* 3-D */
         for (size_t d = 0; d < nd; d++)
-            t->mnodes[k * nd + d] = fr__shape_node(t->metric, k)[d];
+            t->mnodes[k * nd + d] = nd == 3 ? -1 + 2.0 * (double)idx[d] / q
+                                            : fr__shape_node(t->metric, k)[d];
+    }
     int rc;
     if ((rc = fr__shape_basis(t->shape, nu, e->upts, t->ns_up, NULL)) < 0
         || (rc = fr__shape_basis(t->shape, nf, e->fpts, t->ns_fp, NULL)) < 0
-        || (rc = fr__shape_basis(t->shape, e->nvis, e->vis, t->ns_vis, NULL)) < 0
-        || (rc = fr__shape_basis(t->metric, nu, e->upts, t->m_up, t->dm_up)) < 0
+        || (rc = fr__shape_basis(t->shape, e->nvis, e->vis, t->ns_vis, NULL)) < 0)
+        return rc;
+    if (nd == 3) {
+        lattice_basis(q, nu, e->upts, t->m_up, t->dm_up);
+        lattice_basis(q, nf, e->fpts, t->m_fp, t->dm_fp);
+        lattice_basis(q, nm, t->mnodes, NULL, t->dm_node);
+        return fr__shape_basis(t->shape, nm, t->mnodes, t->ns_mn, NULL) < 0
+                   ? FRX_ESHAPE : FRX_OK;
+    }
+    if ((rc = fr__shape_basis(t->metric, nu, e->upts, t->m_up, t->dm_up)) < 0
         || (rc = fr__shape_basis(t->metric, nf, e->fpts, t->m_fp, t->dm_fp)) < 0
         || (rc = fr__shape_basis(t->metric, nm, t->mnodes, NULL, t->dm_node)) < 0)
         return rc;
@@ -194,14 +255,21 @@ static int one_element(const fr_element *e, const struct tables *t, size_t el,
     interp(nf, t->nsh, nd, t->ns_fp, x, xf);
     interp(e->nvis, t->nsh, nd, t->ns_vis, x, g->xvis + el * e->nvis * nd);
 
-    /* the metric nodes are the first nm shape points (corners first) */
+    /* the metric nodes: in 2-D the first nm shape points (corners
+     * first); in 3-D the pseudo grid, where the shape puts it */
     double *smn = work, *djn = work + nm * 9, *scratch = djn + nm, smf[9];
-    if (nd == 3)
-        metric_3d_nodes(nm, t->dm_node, x, smn, djn, scratch);
+    const double *xm = x;
+    if (nd == 3) {
+        double *at = scratch + 2 * nm * 9;
+        interp(nm, t->nsh, 3, t->ns_mn, x, at);
+        xm = at;
+        metric_3d_nodes(nm, t->dm_node, xm, smn, djn, scratch);
+    }
     for (size_t a = 0; a < nm; a++) {
         double dj = nd == 2 ? metric_2d(nm, t->dm_node + a * 2 * nm, x, smf) : djn[a];
         if (!(dj > 0))
-            return inverted(e, el, gid, "shape", a, t->mnodes + a * nd, x + a * nd, dj);
+            return inverted(e, el, gid, nd == 3 ? "metric" : "shape", a,
+                            t->mnodes + a * nd, xm + a * nd, dj);
     }
     for (size_t i = 0; i < nu; i++) {
         double *sm = g->smats + (el * nu + i) * nd2, dj;
@@ -270,7 +338,7 @@ int fr_geometry_compute(const fr_element *e, size_t neles, size_t nshape, const 
                          "fr_geometry_compute: %zu shape points per element; a %s takes %s "
                          "(Gmsh's linear and quadratic elements)",
                          nshape, e->etype == FR_TRI ? "triangle" : e->etype == FR_QUAD ? "quadrilateral" : "hexahedron",
-                         e->etype == FR_TRI ? "3 or 6" : e->etype == FR_QUAD ? "4, 8 or 9" : "8");
+                         e->etype == FR_TRI ? "3 or 6" : e->etype == FR_QUAD ? "4, 8 or 9" : "8 or 27");
     int mord = e->order > 1 ? e->order : 1;
     t.metric = fr__shape_order(t.shape) <= mord
                    ? t.shape
@@ -283,7 +351,9 @@ int fr_geometry_compute(const fr_element *e, size_t neles, size_t nshape, const 
     int rc = alloc_geometry(out);
     if (rc == FRX_OK)
         rc = tables_make(e, &t);
-    double *work = rc == FRX_OK ? malloc((t.nm * 9 + t.nm + 2 * t.nm * 9) * sizeof *work) : NULL;
+    double *work = rc == FRX_OK ? malloc((t.nm * 9 + t.nm + 2 * t.nm * 9 + t.nm * 3) *
+                                         sizeof *work)
+                                : NULL;
     if (rc == FRX_OK && !work)
         rc = frx_error(FRX_ENOMEM, "fr_geometry_compute: no memory");
     size_t nd = (size_t)e->ndims;

@@ -35,6 +35,24 @@ static const double hex8_nodes[8][3] = {
 static const int hex8_mono[8][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1},
                                     {1, 1, 0}, {0, 1, 1}, {1, 0, 1}, {1, 1, 1}};
 
+/* Gmsh's 27-node hexahedron: corners, the middles of edges 0-1 0-3 0-4
+ * 1-2 1-5 2-3 2-6 3-7 4-5 4-7 5-6 6-7, of faces 0123 0145 0347 1256
+ * 2367 4567, the centre (docs/mesh.md) */
+static const double hex27_nodes[27][3] = {
+    {-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1}, {-1, -1, 1},
+    {1, -1, 1},   {1, 1, 1},   {-1, 1, 1}, {0, -1, -1}, {-1, 0, -1},
+    {-1, -1, 0},  {1, 0, -1},  {1, -1, 0}, {0, 1, -1},  {1, 1, 0},
+    {-1, 1, 0},   {0, -1, 1},  {-1, 0, 1}, {1, 0, 1},   {0, 1, 1},
+    {0, 0, -1},   {0, -1, 0},  {-1, 0, 0}, {1, 0, 0},   {0, 1, 0},
+    {0, 0, 1},    {0, 0, 0}};
+/* x^a y^b z^c, a, b, c = 0..2 */
+static const int hex27_mono[27][3] = {
+    {0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {0, 1, 0}, {1, 1, 0}, {2, 1, 0},
+    {0, 2, 0}, {1, 2, 0}, {2, 2, 0}, {0, 0, 1}, {1, 0, 1}, {2, 0, 1},
+    {0, 1, 1}, {1, 1, 1}, {2, 1, 1}, {0, 2, 1}, {1, 2, 1}, {2, 2, 1},
+    {0, 0, 2}, {1, 0, 2}, {2, 0, 2}, {0, 1, 2}, {1, 1, 2}, {2, 1, 2},
+    {0, 2, 2}, {1, 2, 2}, {2, 2, 2}};
+
 static const struct fr__shape shapes[] = {
     {FR_TRI, 2, 1, 3, tri6_nodes, tri6_mono},
     {FR_TRI, 2, 2, 6, tri6_nodes, tri6_mono},
@@ -42,6 +60,7 @@ static const struct fr__shape shapes[] = {
     {FR_QUAD, 2, 2, 8, quad9_nodes, quad8_mono},
     {FR_QUAD, 2, 2, 9, quad9_nodes, quad9_mono},
     {FR_HEX, 3, 1, 8, hex8_nodes, hex8_mono},
+    {FR_HEX, 3, 2, 27, hex27_nodes, hex27_mono},
 };
 
 const struct fr__shape *fr__shape_find(int etype, size_t nshape)
