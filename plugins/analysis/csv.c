@@ -136,6 +136,13 @@ int an_csv_start(an_csv *c, const char *header, uint64_t step)
     return FRX_OK;
 }
 
+/* A row's first two fields, "step,t", into buf (64 bytes or more). */
+static size_t row_head(char *buf, size_t size, uint64_t step, double t)
+{
+    size_t len = (size_t)snprintf(buf, size, "%" PRIu64 ",", step);
+    return len + (size_t)an_fmt_double(buf + len, size - len, t);
+}
+
 int an_csv_row(an_csv *c, uint64_t step, double t, size_t n, const double *v)
 {
     if (!c->f)
@@ -143,8 +150,7 @@ int an_csv_row(an_csv *c, uint64_t step, double t, size_t n, const double *v)
     /* the row in a buffer, written in pieces of a few kB: one stdio call
      * a piece, not one a number (each takes the stream's lock) */
     char buf[4096];
-    size_t len = (size_t)snprintf(buf, sizeof buf, "%" PRIu64 ",", step);
-    len += (size_t)an_fmt_double(buf + len, sizeof buf - len, t);
+    size_t len = row_head(buf, sizeof buf, step, t);
     int bad = 0;
     for (size_t i = 0; i < n && !bad; i++) {
         if (sizeof buf - len < 40) {
@@ -167,8 +173,7 @@ int an_csv_row_text(an_csv *c, uint64_t step, double t, const char *text,
     if (!c->f)
         return FRX_OK;
     char head[64];
-    size_t n = (size_t)snprintf(head, sizeof head, "%" PRIu64 ",", step);
-    n += (size_t)an_fmt_double(head + n, sizeof head - n, t);
+    size_t n = row_head(head, sizeof head, step, t);
     if (fwrite(head, 1, n, c->f) != n || fwrite(text, 1, len, c->f) != len ||
         fputc('\n', c->f) == EOF || ferror(c->f))
         return frx_error(FRX_EIO, "%s: cannot write %s: %s", c->who, c->path,

@@ -81,8 +81,9 @@ static int write_due(frx_solver *s, int at_end)
     int out = s->set.out_every && (st % s->set.out_every == 0) != at_end,
         ckpt = s->set.ckpt_every && (st % s->set.ckpt_every == 0) != at_end,
         png = s->set.png_every && (st % s->set.png_every == 0) != at_end;
-    /* nothing is written after a hook that failed */
-    int rc = out || ckpt || png || at_end ? frx__ext_settle(s) : FRX_OK;
+    /* nothing is written after a hook that failed (at the end the run
+     * has settled already) */
+    int rc = out || ckpt || png ? frx__ext_settle(s) : FRX_OK;
     if (rc == FRX_OK && out) {
         rc = frx__output_write(s);
         if (rc == FRX_OK)
