@@ -52,6 +52,24 @@ static inline void ft_tri_rule(int n, double *x, double *w)
         }
 }
 
+/* A rule on the reference tetrahedron exact to degree 2n-3 (collapsed
+ * Gauss-Legendre): x [n^3][3], w [n^3]. */
+static inline void ft_tet_rule(int n, double *x, double *w)
+{
+    double g[64], gw[64];
+    ck_assert_int_eq(fr_gauss_legendre((size_t)n, g, gw), 0);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            for (int k = 0; k < n; k++) {
+                double a = g[i], b = g[j], c = g[k];
+                int q = (i * n + j) * n + k;
+                x[3 * q] = 0.25 * (1 + a) * (1 - b) * (1 - c) - 1;
+                x[3 * q + 1] = 0.5 * (1 + b) * (1 - c) - 1;
+                x[3 * q + 2] = c;
+                w[q] = gw[i] * gw[j] * gw[k] * 0.125 * (1 - b) * (1 - c) * (1 - c);
+            }
+}
+
 /* The integral of x^a y^b over the reference element of etype. */
 static inline double ft_int(int etype, const int *ex)
 {
@@ -59,6 +77,14 @@ static inline double ft_int(int etype, const int *ex)
         return ft_int1(ex[0]) * ft_int1(ex[1]);
     if (etype == FR_HEX)
         return ft_int1(ex[0]) * ft_int1(ex[1]) * ft_int1(ex[2]);
+    if (etype == FR_TET) {
+        static double x[3 * 16 * 16 * 16], w[16 * 16 * 16];
+        double s = 0.0;
+        ft_tet_rule(16, x, w);
+        for (int q = 0; q < 16 * 16 * 16; q++)
+            s += w[q] * ft_mono(ex, x + 3 * q, 3, -1);
+        return s;
+    }
     double x[2 * 24 * 24], w[24 * 24], s = 0.0;
     ft_tri_rule(24, x, w);
     for (int q = 0; q < 24 * 24; q++)

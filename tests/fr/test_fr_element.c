@@ -19,20 +19,22 @@ struct etcase {
     int etype, lo, hi;
 };
 /* hexahedra up to 4 keep the suite quick */
-static const struct etcase cases[] = {{FR_QUAD, 0, 8}, {FR_TRI, 1, 6}, {FR_HEX, 0, 4}};
+static const struct etcase cases[] = {
+    {FR_QUAD, 0, 8}, {FR_TRI, 1, 6}, {FR_HEX, 0, 4}, {FR_TET, 1, 6}};
 #define NCASES (sizeof cases / sizeof *cases)
 
-static int ndims_of(int etype) { return etype == FR_HEX ? 3 : 2; }
+static int ndims_of(int etype) { return etype == FR_HEX || etype == FR_TET ? 3 : 2; }
+static int simplex(int etype) { return etype == FR_TRI || etype == FR_TET; }
 
 /* Exponents of the monomials spanning the element's space of order p
- * (Q_p on tensor elements, P_p on triangles); returns their number. */
+ * (Q_p on tensor elements, P_p on simplices); returns their number. */
 static int monomials(int etype, int p, int (*ex)[3])
 {
-    int n = 0, nz = etype == FR_HEX ? p : 0;
+    int n = 0, nz = ndims_of(etype) == 3 ? p : 0;
     for (int c = 0; c <= nz; c++)
         for (int b = 0; b <= p; b++)
             for (int a = 0; a <= p; a++)
-                if (etype != FR_TRI || a + b <= p) {
+                if (!simplex(etype) || a + b + c <= p) {
                     ex[n][0] = a;
                     ex[n][1] = b;
                     ex[n][2] = c;
@@ -63,11 +65,16 @@ START_TEST(sizes_and_refusals)
         for (int p = cases[c].lo; p <= cases[c].hi; p++) {
             fr_element *e = ft_element(cases[c].etype, p);
             size_t n1 = (size_t)p + 1, nd = (size_t)ndims_of(cases[c].etype);
-            size_t nupts = cases[c].etype == FR_TRI ? n1 * (n1 + 1) / 2 : nd == 2 ? n1 * n1 : n1 * n1 * n1;
-            size_t nfaces = cases[c].etype == FR_TRI ? 3 : cases[c].etype == FR_QUAD ? 4 : 6;
+            int et = cases[c].etype;
+            size_t nupts = et == FR_TRI ? n1 * (n1 + 1) / 2
+                           : et == FR_TET ? n1 * (n1 + 1) * (n1 + 2) / 6
+                           : nd == 2 ? n1 * n1 : n1 * n1 * n1;
+            size_t nfaces = et == FR_TRI ? 3 : et == FR_QUAD || et == FR_TET ? 4 : 6;
             ck_assert_uint_eq(fr_element_nupts(e), nupts);
             ck_assert_uint_eq(fr_element_nfaces(e), nfaces);
-            ck_assert_uint_eq(fr_element_nfacefpts(e), nd == 2 ? n1 : n1 * n1);
+            ck_assert_uint_eq(fr_element_nfacefpts(e), nd == 2 ? n1
+                                                       : et == FR_TET ? n1 * (n1 + 1) / 2
+                                                                      : n1 * n1);
             ck_assert_uint_eq(fr_element_nfpts(e), nfaces * fr_element_nfacefpts(e));
             ck_assert_int_eq(fr_element_ndims(e), (int)nd);
             size_t nr, nc;
@@ -87,8 +94,11 @@ START_TEST(sizes_and_refusals)
     ck_assert_int_eq(fr_element_create(FR_TRI, 0, &e), FRX_ERANGE);
     ck_assert_int_eq(fr_element_create(FR_QUAD, 9, &e), FRX_ERANGE);
     ck_assert_int_eq(fr_element_create(FR_QUAD, -1, &e), FRX_ERANGE);
-    ck_assert_int_eq(fr_element_create(3, 2, &e), FRX_EINVAL);
-    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "element type 3"));
+    ck_assert_int_eq(fr_element_create(FR_TET, 7, &e), FRX_ERANGE);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "tetrahedron of order 7"));
+    ck_assert_int_eq(fr_element_create(FR_TET, 0, &e), FRX_ERANGE);
+    ck_assert_int_eq(fr_element_create(5, 2, &e), FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "element type 5"));
     e = ft_element(FR_QUAD, 1);
     ck_assert_ptr_null(fr_element_op(e, FR_NOPS, NULL, NULL));
     fr_element_destroy(e);
@@ -101,6 +111,7 @@ END_TEST
 START_TEST(solution_point_quadrature)
 {
     static const int ws_degree[] = {0, 2, 4, 5, 7, 8, 10};
+    static const int sh_degree[] = {0, 2, 3, 5, 6, 8, 9};
     for (size_t c = 0; c < NCASES; c++)
         for (int p = cases[c].lo; p <= cases[c].hi; p++) {
             int et = cases[c].etype, nd = ndims_of(et);
@@ -110,8 +121,9 @@ START_TEST(solution_point_quadrature)
             double sum = 0.0;
             for (size_t i = 0; i < n; i++)
                 sum += w[i];
-            ck_near(sum, et == FR_TRI ? 2.0 : et == FR_QUAD ? 4.0 : 8.0, 1e-14 * n);
-            int deg = et == FR_TRI ? ws_degree[p] : 2 * p + 1;
+            ck_near(sum, et == FR_TRI ? 2.0 : et == FR_QUAD ? 4.0 : et == FR_TET ? 4.0 / 3 : 8.0,
+                    1e-14 * n);
+            int deg = et == FR_TRI ? ws_degree[p] : et == FR_TET ? sh_degree[p] : 2 * p + 1;
             static int ex[4096][3];
             int nm = monomials(et, deg, ex);
             for (int m = 0; m < nm; m++) {
@@ -125,6 +137,10 @@ START_TEST(solution_point_quadrature)
             if (et == FR_TRI) /* strictly inside */
                 for (size_t i = 0; i < n; i++)
                     ck_assert(x[2 * i] > -1 && x[2 * i + 1] > -1 && x[2 * i] + x[2 * i + 1] < 0);
+            if (et == FR_TET)
+                for (size_t i = 0; i < n; i++)
+                    ck_assert(x[3 * i] > -1 && x[3 * i + 1] > -1 && x[3 * i + 2] > -1
+                              && x[3 * i] + x[3 * i + 1] + x[3 * i + 2] < -1);
             fr_element_destroy(e);
         }
 }
@@ -145,9 +161,11 @@ START_TEST(flux_points_and_normals)
             const double *fp = fr_element_fpts(e), *un = fr_element_unorm_fpts(e);
             const double *nr = fr_element_norm_fpts(e), *fj = fr_element_face_jac(e);
             const double *fw = fr_element_fpts_weights(e);
-            double centroid[3] = {et == FR_TRI ? -1.0 / 3 : 0, et == FR_TRI ? -1.0 / 3 : 0, 0};
+            double cs = et == FR_TRI ? -1.0 / 3 : et == FR_TET ? -0.5 : 0;
+            double centroid[3] = {cs, cs, et == FR_TET ? -0.5 : 0};
             for (size_t f = 0; f < fr_element_nfaces(e); f++) {
-                ck_near(fj[f], et == FR_TRI && f == 1 ? sqrt(2.0) : 1.0, 1e-15);
+                ck_near(fj[f], et == FR_TRI && f == 1 ? sqrt(2.0)
+                               : et == FR_TET && f == 3 ? sqrt(3.0) : 1.0, 1e-15);
                 double wsum = 0.0;
                 for (size_t k = 0; k < nfp; k++) {
                     size_t i = f * nfp + k;
@@ -176,7 +194,7 @@ START_TEST(flux_points_and_normals)
                         }
                     }
                 }
-                ck_near(wsum, nd == 2 ? 2.0 : 4.0, 1e-14);
+                ck_near(wsum, nd == 2 || et == FR_TET ? 2.0 : 4.0, 1e-14);
                 if (nd == 2) { /* the walk starts near corner fc[0] */
                     static const double tri_c[3][2] = {{-1, -1}, {1, -1}, {-1, 1}};
                     static const double quad_c[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
@@ -324,6 +342,12 @@ static void check_lifting(int et, int p)
         qx = malloc(2 * nq * sizeof *qx);
         qw = malloc(nq * sizeof *qw);
         ft_tri_rule(n, qx, qw);
+    } else if (et == FR_TET) {
+        int n = p + 3;
+        nq = (size_t)n * n * n;
+        qx = malloc(3 * nq * sizeof *qx);
+        qw = malloc(nq * sizeof *qw);
+        ft_tet_rule(n, qx, qw);
     } else {
         size_t n = (size_t)p + 2;
         double g[64], gw[64];
@@ -384,6 +408,8 @@ START_TEST(correction_is_dg_lifting)
         check_lifting(FR_TRI, p);
     for (int p = 0; p <= 3; p++)
         check_lifting(FR_HEX, p);
+    for (int p = 1; p <= 6; p++)
+        check_lifting(FR_TET, p);
 }
 END_TEST
 
@@ -453,7 +479,7 @@ START_TEST(basis_at_points)
         double pts[3 * 7], *v = malloc(7 * nu * sizeof *v), *g = malloc((size_t)nd * 7 * nu * sizeof *g);
         for (int a = 0; a < 7; a++)
             for (int d = 0; d < nd; d++)
-                pts[a * nd + d] = -0.9 + 0.11 * a + 0.05 * d - (et == FR_TRI ? 0.05 * a : 0);
+                pts[a * nd + d] = -0.9 + 0.11 * a + 0.05 * d - (simplex(et) ? 0.05 * a : 0);
         ck_assert_int_eq(fr_element_basis_at(e, 7, pts, v, g), 0);
         int nm = monomials(et, p, ex);
         const double *up = fr_element_upts(e);

@@ -309,6 +309,56 @@ START_TEST(hex_free_stream)
 }
 END_TEST
 
+/* Gmsh's 10-node tetrahedron on the reference: corners, then the
+ * middles of edges 0-1, 1-2, 2-0, 0-3, 2-3, 1-3 */
+static const double tet10_ref[10][3] = {
+    {-1, -1, -1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}, {0, -1, -1},
+    {0, 0, -1},   {-1, 0, -1}, {-1, -1, 0}, {-1, 0, 0},  {0, -1, 0}};
+
+/* A curved map of space sampled at a tetrahedron's 10 shape nodes
+ * (quadratic, so the shape holds it exactly) */
+static void curved3(const double *xi, double *x)
+{
+    x[0] = 1.0 + xi[0] + 0.08 * xi[1] * xi[1] + 0.05 * xi[1] * xi[2];
+    x[1] = -0.5 + xi[1] + 0.06 * xi[0] * xi[2] - 0.04 * xi[2] * xi[2];
+    x[2] = 2.0 + xi[2] + 0.07 * xi[0] * xi[0] + 0.03 * xi[0] * xi[1];
+}
+
+/* Tetrahedra: affine ones give linear fluxes' divergence exactly and
+ * their volume; curved (10-node) ones preserve a free stream, and their
+ * volume is the map's (a quadrature of the exact |J|). */
+START_TEST(tet_free_stream)
+{
+    static const double A3[3][3] = {{2, 0.3, 0.1}, {0.2, 1.5, -0.2}, {-0.1, 0.25, 1}};
+    double det = 2 * (1.5 * 1 + 0.2 * 0.25) - 0.3 * (0.2 * 1 - 0.2 * 0.1)
+                 + 0.1 * (0.2 * 0.25 + 1.5 * 0.1);
+    for (int p = 1; p <= 4; p++) {
+        fr_element *e = ft_element(FR_TET, p);
+        double aff[12], cur[30];
+        for (int k = 0; k < 4; k++)
+            for (int r = 0; r < 3; r++)
+                aff[3 * k + r] = A3[r][0] * tet10_ref[k][0] + A3[r][1] * tet10_ref[k][1]
+                                 + A3[r][2] * tet10_ref[k][2] + 0.5 * r;
+        fr_geometry g;
+        compute(e, 1, 4, aff, &g);
+        check_div(e, &g, linear_flux, linear_div, 1e-11, "affine tet linear");
+        double vol = 0.0;
+        for (size_t i = 0; i < g.nupts; i++) {
+            vol += g.qwts[i];
+            ck_near(g.djac[i], det, 1e-13);
+        }
+        ck_near(vol, 4.0 / 3 * det, 1e-13);
+        fr_geometry_free(&g);
+        for (int k = 0; k < 10; k++)
+            curved3(tet10_ref[k], cur + 3 * k);
+        compute(e, 1, 10, cur, &g);
+        check_div(e, &g, const_flux, NULL, 1e-12, "curved tet free stream");
+        fr_geometry_free(&g);
+        fr_element_destroy(e);
+    }
+}
+END_TEST
+
 /* --------------------------------------------------------- shared faces */
 
 /* A node grid of (2m+1) x (2m+1) quadratic nodes over a distorted square. */
@@ -439,6 +489,89 @@ START_TEST(shared_face_hex)
 }
 END_TEST
 
+static double det3(const double *a, const double *b, const double *c, const double *d)
+{
+    double u[3], v[3], w[3];
+    for (int r = 0; r < 3; r++)
+        u[r] = b[r] - a[r], v[r] = c[r] - a[r], w[r] = d[r] - a[r];
+    return u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0])
+           + u[2] * (v[0] * w[1] - v[1] * w[0]);
+}
+
+/* Two tetrahedra sharing a face, the second listed in each of its 12
+ * right-handed corner orders, so the shared face is every one of its
+ * faces with every rot: with rot found as the core finds it (the place,
+ * in the other side's face corners, of this side's corner 0; mesh.md),
+ * the face point k of one side sits where fr_element_facing(rot, k) of the
+ * other does, with opposite normals and equal mags. */
+START_TEST(shared_face_tet)
+{
+    static const int tet_faces[4][3] = {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {3, 1, 2}};
+    static const double a[4][3] = {{0, 0, 0}, {1.1, 0.1, -0.05}, {0.05, 0.9, 0.1}, {0.1, -0.1, 1.2}};
+    static const double apex[3] = {1.0, 1.0, 1.1};
+    const double *bc[4] = {a[1], a[2], a[3], apex};
+    static const int perms[24][4] = {
+        {0, 1, 2, 3}, {0, 1, 3, 2}, {0, 2, 1, 3}, {0, 2, 3, 1}, {0, 3, 1, 2}, {0, 3, 2, 1},
+        {1, 0, 2, 3}, {1, 0, 3, 2}, {1, 2, 0, 3}, {1, 2, 3, 0}, {1, 3, 0, 2}, {1, 3, 2, 0},
+        {2, 0, 1, 3}, {2, 0, 3, 1}, {2, 1, 0, 3}, {2, 1, 3, 0}, {2, 3, 0, 1}, {2, 3, 1, 0},
+        {3, 0, 1, 2}, {3, 0, 2, 1}, {3, 1, 0, 2}, {3, 1, 2, 0}, {3, 2, 0, 1}, {3, 2, 1, 0}};
+    int seen[4][3] = {{0}};
+    for (int p = 1; p <= 4; p++) {
+        fr_element *e = ft_element(FR_TET, p);
+        size_t nfp = fr_element_nfacefpts(e);
+        int tried = 0;
+        for (int q = 0; q < 24; q++) {
+            double shape[24];
+            memcpy(shape, a, sizeof a);
+            for (int k = 0; k < 4; k++)
+                memcpy(shape + 12 + 3 * k, bc[perms[q][k]], 3 * sizeof(double));
+            if (det3(shape + 12, shape + 15, shape + 18, shape + 21) < 0)
+                continue;
+            tried++;
+            /* A's face 3 is (a3, a1, a2): which of B's faces is it, with what rot? */
+            int fb = -1, rot = -1;
+            for (int f = 0; f < 4 && fb < 0; f++) {
+                int has = 0;
+                for (int i = 0; i < 3; i++)
+                    has += perms[q][tet_faces[f][i]] != 3;
+                if (has == 3)
+                    fb = f;
+            }
+            ck_assert_int_ge(fb, 0);
+            const int ac[3] = {2, 0, 1}; /* A's face corners as indices into bc */
+            int bcorner[3];
+            for (int i = 0; i < 3; i++)
+                bcorner[i] = perms[q][tet_faces[fb][i]];
+            for (int j = 0; j < 3; j++)
+                if (bcorner[j] == ac[0])
+                    rot = j;
+            for (int i = 0; i < 3; i++) /* the rule mesh.md states */
+                ck_assert_int_eq(bcorner[(rot - i + 3) % 3], ac[i]);
+            seen[fb][rot] = 1;
+            fr_geometry g;
+            compute(e, 2, 4, shape, &g);
+            size_t nf = g.nfpts;
+            for (size_t k = 0; k < nfp; k++) {
+                size_t i = 3 * nfp + k, j = nf + (size_t)fb * nfp + fr_element_facing(e, rot, k);
+                for (int c = 0; c < 3; c++) {
+                    ck_near(g.xfpts[3 * i + (size_t)c], g.xfpts[3 * j + (size_t)c], 1e-14);
+                    ck_near(g.pnorm[3 * i + (size_t)c], -g.pnorm[3 * j + (size_t)c], 1e-13);
+                }
+                ck_near(g.mag[i], g.mag[j], 1e-13);
+                ck_assert_uint_eq(fr_element_facing(e, rot, fr_element_facing(e, rot, k)), k);
+            }
+            check_div(e, &g, const_flux, NULL, 1e-12, "two tets free stream");
+            fr_geometry_free(&g);
+        }
+        ck_assert_int_eq(tried, 12);
+        fr_element_destroy(e);
+    }
+    for (int f = 0; f < 4; f++)
+        for (int r = 0; r < 3; r++)
+            ck_assert_msg(seen[f][r], "face %d rot %d never met", f, r);
+}
+END_TEST
+
 /* ------------------------------------------------------------ refusals */
 
 START_TEST(refusals)
@@ -519,6 +652,8 @@ static Suite *geometry_suite(void)
     tcase_add_test(tc, hex_free_stream);
     tcase_add_test(tc, shared_faces_quad_and_tri_meshes);
     tcase_add_test(tc, shared_face_hex);
+    tcase_add_test(tc, tet_free_stream);
+    tcase_add_test(tc, shared_face_tet);
     tcase_add_test(tc, refusals);
     tcase_add_test(tc, matrix_layout);
     suite_add_tcase(s, tc);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The nodal basis of an element's solution points at any reference
  * points: products of 1-D Lagrange polynomials on tensor elements, the
- * orthonormal basis times the inverse Vandermonde matrix on triangles. */
+ * orthonormal basis times the inverse Vandermonde matrix on triangles
+ * and tetrahedra. */
 #include "fr-internal.h"
 
 #include <stdlib.h>
@@ -36,30 +37,28 @@ static int tensor_at(const fr_element *e, size_t n, const double *pts,
     return FRX_OK;
 }
 
-static int tri_at(const fr_element *e, size_t n, const double *pts,
-                  double *vals, double *grads)
+static int simplex_at(const fr_element *e, size_t n, const double *pts,
+                      double *vals, double *grads)
 {
-    size_t nb = e->nupts;
-    double *phi = malloc(3 * nb * sizeof *phi);
+    size_t nb = e->nupts, nd = (size_t)e->ndims;
+    double *phi = malloc((1 + nd) * nb * sizeof *phi);
     if (!phi)
-        return frx_error(FRX_ENOMEM, "fr: no memory for the triangle basis");
-    double *dr = phi + nb, *ds = phi + 2 * nb;
+        return frx_error(FRX_ENOMEM, "fr: no memory for the simplex basis");
+    double *dphi = phi + nb; /* [nd][nb] */
     for (size_t a = 0; a < n; a++) {
-        fr__pkd(e->order, pts[2 * a], pts[2 * a + 1], phi, dr, ds);
+        fr__simplex_basis(e->etype, e->order, pts + a * nd, phi, grads ? dphi : NULL);
         for (size_t j = 0; j < nb; j++) {
-            double v = 0, gr = 0, gs = 0;
+            double v = 0, g[3] = {0, 0, 0};
             for (size_t m = 0; m < nb; m++) {
                 double c = e->vinv[m * nb + j];
                 v += phi[m] * c;
-                gr += dr[m] * c;
-                gs += ds[m] * c;
+                for (size_t d = 0; grads && d < nd; d++)
+                    g[d] += dphi[d * nb + m] * c;
             }
             if (vals)
                 vals[a * nb + j] = v;
-            if (grads) {
-                grads[a * nb + j] = gr;
-                grads[(n + a) * nb + j] = gs;
-            }
+            for (size_t d = 0; grads && d < nd; d++)
+                grads[(d * n + a) * nb + j] = g[d];
         }
     }
     free(phi);
@@ -71,6 +70,6 @@ int fr_element_basis_at(const fr_element *e, size_t n, const double *pts,
 {
     if (!e || (n && !pts))
         return frx_error(FRX_EINVAL, "fr_element_basis_at: no element or no points");
-    return e->etype == FR_TRI ? tri_at(e, n, pts, vals, grads)
-                              : tensor_at(e, n, pts, vals, grads);
+    return e->vinv ? simplex_at(e, n, pts, vals, grads)
+                   : tensor_at(e, n, pts, vals, grads);
 }

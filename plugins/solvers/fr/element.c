@@ -13,6 +13,7 @@ static const char *etype_name(int etype)
     switch (etype) {
     case FR_TRI: return "triangle";
     case FR_QUAD: return "quadrilateral";
+    case FR_TET: return "tetrahedron";
     case FR_HEX: return "hexahedron";
     default: return "unknown element type";
     }
@@ -20,8 +21,9 @@ static const char *etype_name(int etype)
 
 static int check_order(int etype, int p)
 {
-    int lo = etype == FR_TRI ? FR_TRI_MIN_ORDER : 0;
+    int lo = etype == FR_TRI ? FR_TRI_MIN_ORDER : etype == FR_TET ? FR_TET_MIN_ORDER : 0;
     int hi = etype == FR_TRI ? FR_TRI_MAX_ORDER
+             : etype == FR_TET ? FR_TET_MAX_ORDER
              : etype == FR_QUAD ? FR_QUAD_MAX_ORDER
                                 : FR_HEX_MAX_ORDER;
     if (p < lo || p > hi)
@@ -52,43 +54,59 @@ static int tensor_upts(fr_element *e, const double *w1)
     return FRX_OK;
 }
 
-static int tri_upts(fr_element *e)
+/* Simplices: Williams-Shunn (triangle) or Shunn-Ham (tetrahedron)
+ * points and weights, and the inverse Vandermonde matrix of the
+ * orthonormal basis at them. */
+static int simplex_upts(fr_element *e)
 {
-    size_t n;
-    int degree;
-    const double(*ws)[3];
-    int rc = fr__ws_rule(e->order, &n, &degree, &ws);
-    if (rc < 0)
-        return rc;
-    for (size_t i = 0; i < n; i++) {
-        e->upts[2 * i] = ws[i][0];
-        e->upts[2 * i + 1] = ws[i][1];
-        e->uwts[i] = ws[i][2];
+    size_t n, nd = (size_t)e->ndims;
+    int degree, rc;
+    if (e->etype == FR_TRI) {
+        const double(*ws)[3];
+        if ((rc = fr__ws_rule(e->order, &n, &degree, &ws)) < 0)
+            return rc;
+        for (size_t i = 0; i < n; i++) {
+            e->upts[2 * i] = ws[i][0];
+            e->upts[2 * i + 1] = ws[i][1];
+            e->uwts[i] = ws[i][2];
+        }
+    } else {
+        const double(*sh)[4];
+        if ((rc = fr__sh_rule(e->order, &n, &degree, &sh)) < 0)
+            return rc;
+        for (size_t i = 0; i < n; i++) {
+            for (size_t d = 0; d < 3; d++)
+                e->upts[3 * i + d] = sh[i][d];
+            e->uwts[i] = sh[i][3];
+        }
     }
-    /* the Vandermonde matrix of the orthonormal basis at the points */
     double *v = malloc(n * n * sizeof *v);
     if (!v)
         return frx_error(FRX_ENOMEM, "fr: no memory for a Vandermonde matrix");
     for (size_t i = 0; i < n; i++)
-        fr__pkd(e->order, ws[i][0], ws[i][1], v + i * n, NULL, NULL);
-    rc = fr__inverse(n, v, e->vinv, "Vandermonde matrix of the triangle's solution points");
+        fr__simplex_basis(e->etype, e->order, e->upts + i * nd, v + i * n, NULL);
+    rc = fr__inverse(n, v, e->vinv,
+                     e->etype == FR_TRI ? "Vandermonde matrix of the triangle's solution points"
+                                        : "Vandermonde matrix of the tetrahedron's solution points");
     free(v);
     return rc;
 }
 
 /* Flux points: on each face the Gauss-Legendre rule of order+1 points
- * (squared on hexahedron faces), walked from the face's first corner.
- * Points are written centre + half-edge * t so that they are the 1-D
- * points (or their negatives) exactly. */
+ * (squared on hexahedron faces), walked from the face's first corner;
+ * on a tetrahedron's faces the Williams-Shunn triangle rule (tw, nt
+ * points), whose symmetry lets every rot pair the points. Points are
+ * written centre + half-edge * t so that they are the 1-D points (or
+ * their negatives) exactly. */
 static void face_points(fr_element *e, const struct fr__reftype *rt,
-                        const double *w1)
+                        const double *w1, const double (*tw)[3])
 {
     size_t n1 = (size_t)e->order + 1, nd = (size_t)e->ndims;
     for (size_t f = 0; f < rt->nfaces; f++) {
         const int *fc = rt->faces[f];
         const double *c0 = rt->corners[fc[0]], *c1 = rt->corners[fc[1]];
-        /* second direction of a hexahedron face: towards its last corner */
-        const double *c3 = nd == 3 ? rt->corners[fc[3]] : c0;
+        /* second direction of a 3-D face: towards its last corner */
+        const double *c3 = nd == 3 ? rt->corners[fc[rt->nface_corners - 1]] : c0;
         double h1[3], h3[3], mid[3], nrm[3];
         for (size_t d = 0; d < 3; d++) {
             h1[d] = 0.5 * (c1[d] - c0[d]);
@@ -112,14 +130,75 @@ static void face_points(fr_element *e, const struct fr__reftype *rt,
         for (size_t k = 0; k < e->nfacefpts; k++) {
             size_t i = k % n1, j = k / n1, fp = f * e->nfacefpts + k;
             double s = e->gl[i], t = nd == 3 ? e->gl[j] : 0.0;
+            if (tw) {
+                s = tw[k][0];
+                t = tw[k][1];
+            }
             for (size_t d = 0; d < nd; d++) {
                 e->fpts[fp * nd + d] = mid[d] + h1[d] * s + h3[d] * t;
                 e->unorm_fpts[fp * nd + d] = nrm[d];
                 e->norm_fpts[fp * nd + d] = nrm[d] * jac;
             }
-            e->fwts[fp] = w1[i] * (nd == 3 ? w1[j] : 1.0);
+            e->fwts[fp] = tw ? tw[k][2] : w1[i] * (nd == 3 ? w1[j] : 1.0);
         }
     }
+}
+
+/* Barycentric coordinates of Williams-Shunn point (x, y). */
+static void tri_bary(const double *p, double *l)
+{
+    l[1] = 0.5 * (1.0 + p[0]);
+    l[2] = 0.5 * (1.0 + p[1]);
+    l[0] = 1.0 - l[1] - l[2];
+}
+
+/* Tetrahedra: the point the other side's face point k meets for each
+ * rot. This side's corner i is the other side's corner (rot - i) mod 3,
+ * so the point with barycentrics l here has m_j = l_(rot - j) there. */
+static int tri_facing(fr_element *e, const double (*tw)[3])
+{
+    size_t n = e->nfacefpts;
+    e->tri_facing = malloc(3 * n * sizeof *e->tri_facing);
+    if (!e->tri_facing)
+        return frx_error(FRX_ENOMEM, "fr: no memory for the face point pairs");
+    for (int rot = 0; rot < 3; rot++)
+        for (size_t k = 0; k < n; k++) {
+            double l[3], m[3], q[3];
+            tri_bary(tw[k], l);
+            for (int j = 0; j < 3; j++)
+                m[j] = l[(rot - j + 3) % 3];
+            size_t hit = n;
+            for (size_t k2 = 0; k2 < n && hit == n; k2++) {
+                tri_bary(tw[k2], q);
+                if (fabs(q[0] - m[0]) < 1e-9 && fabs(q[1] - m[1]) < 1e-9)
+                    hit = k2;
+            }
+            if (hit == n)
+                return frx_error(FRX_EINVAL,
+                                 "fr_element_create: the triangle rule of order %d on a "
+                                 "tetrahedron's faces is not symmetric (point %zu has no "
+                                 "partner for rot %d)", e->order, k, rot);
+            e->tri_facing[(size_t)rot * n + k] = hit;
+        }
+    return FRX_OK;
+}
+
+size_t fr_element_facing(const fr_element *e, int rot, size_t k)
+{
+    size_t nfp = e->nfacefpts;
+    if (e->ndims == 2)
+        return nfp - 1 - k;
+    if (e->tri_facing)
+        return e->tri_facing[(size_t)rot * nfp + k];
+    size_t n1 = (size_t)e->order + 1, p = n1 - 1;
+    size_t i = k % n1, j = k / n1, ii, jj;
+    switch (rot) {
+    case 0: ii = j, jj = i; break;
+    case 1: ii = p - i, jj = j; break;
+    case 2: ii = p - j, jj = p - i; break;
+    default: ii = i, jj = p - j; break;
+    }
+    return ii + n1 * jj;
 }
 
 /* Huynh's g_DG correction on tensor elements: a flux point on the face
@@ -148,21 +227,21 @@ static void tensor_m3(fr_element *e, double *m3)
     }
 }
 
-/* The DG lifting on triangles (VCJH with c = 0): the correction field
+/* The DG lifting on simplices (VCJH with c = 0): the correction field
  * of a jump j at flux point f is the polynomial L in P_p with
  * int L v = w_f j v(x_f) for all v in P_p; in the orthonormal basis
  * L = sum_m phi_m w_f phi_m(x_f). */
-static int tri_m3(fr_element *e, double *m3)
+static int simplex_m3(fr_element *e, double *m3)
 {
-    size_t nb = e->nupts;
+    size_t nb = e->nupts, nd = (size_t)e->ndims;
     double *pu = malloc((e->nupts + e->nfpts) * nb * sizeof *pu);
     if (!pu)
         return frx_error(FRX_ENOMEM, "fr: no memory for the correction");
     double *pf = pu + e->nupts * nb;
     for (size_t i = 0; i < e->nupts; i++)
-        fr__pkd(e->order, e->upts[2 * i], e->upts[2 * i + 1], pu + i * nb, NULL, NULL);
+        fr__simplex_basis(e->etype, e->order, e->upts + i * nd, pu + i * nb, NULL);
     for (size_t f = 0; f < e->nfpts; f++)
-        fr__pkd(e->order, e->fpts[2 * f], e->fpts[2 * f + 1], pf + f * nb, NULL, NULL);
+        fr__simplex_basis(e->etype, e->order, e->fpts + f * nd, pf + f * nb, NULL);
     for (size_t i = 0; i < e->nupts; i++)
         for (size_t f = 0; f < e->nfpts; f++) {
             double s = 0.0;
@@ -213,8 +292,8 @@ static int build_ops(fr_element *e)
             for (size_t j = 0; j < nu; j++)
                 e->op[FR_M2][f * nd * nu + d * nu + j] =
                     e->norm_fpts[f * nd + d] * e->op[FR_M0][f * nu + j];
-    if (e->etype == FR_TRI) {
-        if ((rc = tri_m3(e, e->op[FR_M3])) < 0)
+    if (e->vinv) {
+        if ((rc = simplex_m3(e, e->op[FR_M3])) < 0)
             return rc;
     } else {
         tensor_m3(e, e->op[FR_M3]);
@@ -235,7 +314,7 @@ int fr_element_create(int etype, int order, fr_element **out)
     if (!rt)
         return frx_error(FRX_EINVAL,
                          "fr_element_create: element type %d is not one of "
-                         "FR_TRI (1), FR_QUAD (2), FR_HEX (4)",
+                         "FR_TRI (1), FR_QUAD (2), FR_TET (3), FR_HEX (4)",
                          etype);
     int rc = check_order(etype, order);
     if (rc < 0)
@@ -249,13 +328,17 @@ int fr_element_create(int etype, int order, fr_element **out)
     e->order = order;
     e->ndims = rt->ndims;
     e->nfaces = rt->nfaces;
-    e->nupts = etype == FR_TRI ? n1 * (n1 + 1) / 2 : etype == FR_QUAD ? n1 * n1 : n1 * n1 * n1;
-    e->nfacefpts = rt->ndims == 3 ? n1 * n1 : n1;
+    int simplex = etype == FR_TRI || etype == FR_TET;
+    e->nupts = etype == FR_TRI ? n1 * (n1 + 1) / 2
+               : etype == FR_TET ? n1 * (n1 + 1) * (n1 + 2) / 6
+               : etype == FR_QUAD ? n1 * n1 : n1 * n1 * n1;
+    e->nfacefpts = etype == FR_TET ? n1 * (n1 + 1) / 2 : rt->ndims == 3 ? n1 * n1 : n1;
     e->nfpts = e->nfaces * e->nfacefpts;
     e->vis_order = order > 1 ? order : 1;
     e->nvis = fr__vtk_npts(etype, e->vis_order);
     e->vtk_type = etype == FR_TRI ? FR_VTK_LAGRANGE_TRIANGLE
                   : etype == FR_QUAD ? FR_VTK_LAGRANGE_QUADRILATERAL
+                  : etype == FR_TET ? FR_VTK_LAGRANGE_TETRAHEDRON
                                      : FR_VTK_LAGRANGE_HEXAHEDRON;
     size_t nd = (size_t)e->ndims;
     e->upts = alloc0(e->nupts * nd);
@@ -266,19 +349,27 @@ int fr_element_create(int etype, int order, fr_element **out)
     e->unorm_fpts = alloc0(e->nfpts * nd);
     e->face_jac = alloc0(e->nfaces);
     e->vis = alloc0(e->nvis * nd);
-    if (etype == FR_TRI)
+    if (simplex)
         e->vinv = alloc0(e->nupts * e->nupts);
     if (!e->upts || !e->uwts || !e->fpts || !e->fwts || !e->norm_fpts || !e->unorm_fpts
-        || !e->face_jac || !e->vis || (etype == FR_TRI && !e->vinv)) {
+        || !e->face_jac || !e->vis || (simplex && !e->vinv)) {
         fr_element_destroy(e);
         return frx_error(FRX_ENOMEM, "fr: no memory for an element");
     }
+    const double(*tw)[3] = NULL; /* a tetrahedron's face rule */
+    size_t ntw;
+    int twdeg;
     if ((rc = fr_gauss_legendre(n1, e->gl, w1)) < 0
-        || (rc = etype == FR_TRI ? tri_upts(e) : tensor_upts(e, w1)) < 0) {
+        || (rc = simplex ? simplex_upts(e) : tensor_upts(e, w1)) < 0
+        || (etype == FR_TET && (rc = fr__ws_rule(order, &ntw, &twdeg, &tw)) < 0)) {
         fr_element_destroy(e);
         return rc;
     }
-    face_points(e, rt, w1);
+    face_points(e, rt, w1, tw);
+    if (tw && (rc = tri_facing(e, tw)) < 0) {
+        fr_element_destroy(e);
+        return rc;
+    }
     fr__vtk_points(etype, e->vis_order, e->vis);
     if ((rc = build_ops(e)) < 0) {
         fr_element_destroy(e);
@@ -301,6 +392,7 @@ void fr_element_destroy(fr_element *e)
     free(e->face_jac);
     free(e->vis);
     free(e->vinv);
+    free(e->tri_facing);
     for (int i = 0; i < FR_NOPS; i++)
         free(e->op[i]);
     free(e);

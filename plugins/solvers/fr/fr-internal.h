@@ -24,7 +24,10 @@ struct fr_element {
     /* the nodal basis: tensor elements interpolate on the 1-D
      * Gauss-Legendre points, triangles go through the orthonormal basis */
     double gl[FR_MAX_1D];       /* n1d = order + 1 points */
-    double *vinv;               /* triangles: [nupts][nupts] V^-1 */
+    double *vinv;               /* simplices: [nupts][nupts] V^-1 */
+    /* tetrahedra: the face point the other side's point k meets, for
+     * each rot: [3][nfacefpts] (docs/mesh.md, "3-D rule") */
+    size_t *tri_facing;
 };
 
 /* Reference corners and faces of an element type (Gmsh order). */
@@ -39,11 +42,23 @@ const struct fr__reftype *fr__reftype(int etype);
 /* Williams-Shunn rule for triangles of order p: n points (x, y, w). */
 int fr__ws_rule(int p, size_t *n, int *degree, const double (**pts)[3]);
 
+/* Shunn-Ham rule for tetrahedra of order p: n points (x, y, z, w). */
+int fr__sh_rule(int p, size_t *n, int *degree, const double (**pts)[4]);
+
 /* The orthonormal (Proriol-Koornwinder-Dubiner) basis of P_p on the
  * reference triangle at (r, s): (p+1)(p+2)/2 values, modes (i, j) with
  * i + j <= p, j fastest; dr, ds may be NULL. */
 void fr__pkd(int p, double r, double s, double *phi, double *dr,
              double *ds);
+/* The same on the reference tetrahedron at x = (r, s, t): (p+1)(p+2)(p+3)/6
+ * values, modes (i, j, k) with i + j + k <= p, k fastest; grad
+ * [3][nmodes] may be NULL. */
+void fr__pkd3(int p, const double *x, double *phi, double *grad);
+/* The orthonormal basis of the simplex etype (FR_TRI or FR_TET) at x;
+ * grad is [ndims][nmodes] or NULL. */
+void fr__simplex_basis(int etype, int p, const double *x, double *phi,
+                       double *grad);
+
 
 /* VTK Lagrange cell points of order n >= 1 in VTK's order: nvis points
  * [nvis][ndims] into pts (which holds enough). */

@@ -39,3 +39,60 @@ void fr__pkd(int p, double r, double s, double *phi, double *dr, double *ds)
         }
     }
 }
+
+/* The tetrahedron (-1,-1,-1), (1,-1,-1), (-1,1,-1), (-1,-1,1) through
+ * a = 2(1+r)/(-s-t) - 1, b = 2(1+s)/(1-t) - 1, c = t (Simplex3DP and
+ * GradSimplex3DP of the same book):
+ *   phi_ijk = 2 sqrt(2) P_i(a) P_j^(2i+1,0)(b) (1-b)^i
+ *             P_k^(2i+2j+2,0)(c) (1-c)^(i+j). */
+void fr__pkd3(int p, const double *x, double *phi, double *grad)
+{
+    double r = x[0], s = x[1], t = x[2];
+    /* on the edge s + t = 0 and at the top corner t = 1 the modes that
+     * depend on a (or b) vanish, so any value does */
+    double a = s + t != 0.0 ? 2.0 * (1.0 + r) / (-s - t) - 1.0 : -1.0;
+    double b = t != 1.0 ? 2.0 * (1.0 + s) / (1.0 - t) - 1.0 : -1.0, c = t;
+    double hb = 0.5 * (1.0 - b), hc = 0.5 * (1.0 - c);
+    size_t nm = (size_t)(p + 1) * (size_t)(p + 2) * (size_t)(p + 3) / 6, m = 0;
+    for (int i = 0; i <= p; i++) {
+        double dfa, fa = fr_jacobi_orthonormal(i, 0, 0, a, &dfa);
+        for (int j = 0; j <= p - i; j++) {
+            double dgb, gb = fr_jacobi_orthonormal(j, 2.0 * i + 1, 0, b, &dgb);
+            int ij = i + j;
+            double hbi = pow(hb, i), hbi1 = i > 0 ? pow(hb, i - 1) : 1.0;
+            double hcij = pow(hc, ij), hcij1 = ij > 0 ? pow(hc, ij - 1) : 1.0;
+            for (int k = 0; k <= p - ij; k++, m++) {
+                double dgc, gc = fr_jacobi_orthonormal(k, 2.0 * ij + 2, 0, c, &dgc);
+                double scale = pow(2.0, 2 * i + j + 1.5);
+                if (phi)
+                    phi[m] = scale * fa * gb * hbi * gc * hcij;
+                if (!grad)
+                    continue;
+                double vr = dfa * gb * gc * hbi1 * hcij1;
+                double tb = dgb * hbi; /* d/db of P_j(b) hb^i */
+                if (i > 0)
+                    tb -= 0.5 * i * gb * hbi1;
+                double vs_b = fa * tb * gc * hcij1;
+                double tc = dgc * hcij; /* d/dc of P_k(c) hc^(i+j) */
+                if (ij > 0)
+                    tc -= 0.5 * ij * gc * hcij1;
+                grad[m] = scale * vr;
+                grad[nm + m] = scale * (0.5 * (1.0 + a) * vr + vs_b);
+                grad[2 * nm + m] = scale * (0.5 * (1.0 + a) * vr
+                                            + 0.5 * (1.0 + b) * vs_b
+                                            + fa * gb * hbi * tc);
+            }
+        }
+    }
+}
+
+void fr__simplex_basis(int etype, int p, const double *x, double *phi,
+                       double *grad)
+{
+    if (etype == FR_TET) {
+        fr__pkd3(p, x, phi, grad);
+        return;
+    }
+    size_t nm = (size_t)(p + 1) * (size_t)(p + 2) / 2;
+    fr__pkd(p, x[0], x[1], phi, grad, grad ? grad + nm : NULL);
+}

@@ -53,12 +53,23 @@ static const int hex27_mono[27][3] = {
     {0, 0, 2}, {1, 0, 2}, {2, 0, 2}, {0, 1, 2}, {1, 1, 2}, {2, 1, 2},
     {0, 2, 2}, {1, 2, 2}, {2, 2, 2}};
 
+/* Gmsh's 10-node tetrahedron: corners, then the middles of edges 0-1,
+ * 1-2, 2-0, 0-3, 2-3, 1-3 (docs/mesh.md) */
+static const double tet10_nodes[10][3] = {
+    {-1, -1, -1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}, {0, -1, -1},
+    {0, 0, -1},   {-1, 0, -1}, {-1, -1, 0}, {-1, 0, 0},  {0, -1, 0}};
+static const int tet10_mono[10][3] = {
+    {0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {2, 0, 0},
+    {0, 2, 0}, {0, 0, 2}, {1, 1, 0}, {0, 1, 1}, {1, 0, 1}};
+
 static const struct fr__shape shapes[] = {
     {FR_TRI, 2, 1, 3, tri6_nodes, tri6_mono},
     {FR_TRI, 2, 2, 6, tri6_nodes, tri6_mono},
     {FR_QUAD, 2, 1, 4, quad9_nodes, quad4_mono},
     {FR_QUAD, 2, 2, 8, quad9_nodes, quad8_mono},
     {FR_QUAD, 2, 2, 9, quad9_nodes, quad9_mono},
+    {FR_TET, 3, 1, 4, tet10_nodes, tet10_mono},
+    {FR_TET, 3, 2, 10, tet10_nodes, tet10_mono},
     {FR_HEX, 3, 1, 8, hex8_nodes, hex8_mono},
     {FR_HEX, 3, 2, 27, hex27_nodes, hex27_mono},
 };

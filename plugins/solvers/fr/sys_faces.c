@@ -17,25 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Place k of a face's points, as the other side numbers it: in 2-D the
- * sides walk the face in opposite directions (nfp-1-k); on a
- * hexahedron's face, point (i, j) of p + 1 a direction meets the other
- * side's point as the face's rot says (docs/mesh.md, "3-D rule"; each
- * map is its own inverse, so either side may ask). */
+/* Place k of a face's points, as the other side numbers it
+ * (fr_element_facing: docs/mesh.md's rules; each map is its own inverse, so
+ * either side may ask). */
 static size_t facing(const fr_system *s, const frx_face *f, size_t k)
 {
-    size_t nfp = fr_element_nfacefpts(s->blk[f->blk].el);
-    if (s->ndims == 2)
-        return nfp - 1 - k;
-    size_t n1 = (size_t)fr_element_order(s->blk[f->blk].el) + 1, p = n1 - 1;
-    size_t i = k % n1, j = k / n1, ii, jj;
-    switch (f->rot) {
-    case 0: ii = j, jj = i; break;
-    case 1: ii = p - i, jj = j; break;
-    case 2: ii = p - j, jj = p - i; break;
-    default: ii = i, jj = p - j; break;
-    }
-    return ii + n1 * jj;
+    return fr_element_facing(s->blk[f->blk].el, f->rot, k);
 }
 
 /* The flux point of side f at place k of its face (reversed: the place

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The points of VTK's Lagrange cells (VTK_LAGRANGE_TRIANGLE,
- * _QUADRILATERAL, _HEXAHEDRON) in VTK's own order, as VTK >= 9 numbers
- * them (vtkHigherOrderQuadrilateral/Hexahedron::PointIndexFromIJK,
- * vtkHigherOrderTriangle::BarycentricIndex): corners, then edges, then
- * faces, then the interior. Quadrilateral and hexahedron edges all run
- * along +i, +j or +k; triangle edges run 0->1, 1->2, 2->0 and the
- * interior repeats the pattern on a triangle of order n-3. */
+ * _QUADRILATERAL, _TETRAHEDRON, _HEXAHEDRON) in VTK's own order, as
+ * VTK >= 9 numbers them (vtkHigherOrderQuadrilateral/Hexahedron::
+ * PointIndexFromIJK, vtkHigherOrderTriangle/Tetra::BarycentricIndex):
+ * corners, then edges, then faces, then the interior. Quadrilateral and
+ * hexahedron edges all run along +i, +j or +k; triangle edges run 0->1,
+ * 1->2, 2->0 and the interior repeats the pattern on a triangle of order
+ * n-3; tetrahedron edges run 0-1, 1-2, 2-0, 0-3, 1-3, 2-3, each face's
+ * interior is a triangle of order n-3 and the interior a tetrahedron of
+ * order n-4. tests/fr/vtk_points.py checks them against VTK's own. */
 #include "fr-internal.h"
 
 size_t fr__vtk_npts(int etype, int n)
@@ -14,6 +17,7 @@ size_t fr__vtk_npts(int etype, int n)
     switch (etype) {
     case FR_TRI: return m * (m + 1) / 2;
     case FR_QUAD: return m * m;
+    case FR_TET: return m * (m + 1) * (m + 2) / 6;
     case FR_HEX: return m * m * m;
     default: return 0;
     }
@@ -88,6 +92,47 @@ static void tri_bindex(int index, int n, int b[3])
     }
 }
 
+/* barycentric index (b0, b1, b2, b3), sum n, of tetrahedron point
+ * index; the point sits at (b0, b1, b2)/n of VTK's unit tetrahedron
+ * (b3 belongs to corner 0) */
+static void tet_bindex(int index, int n, int b[4])
+{
+    static const int corner_coord[4] = {3, 0, 1, 2};
+    static const int lin[4][4] = {{0, 0, 0, 1}, {1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}};
+    static const int edges[6][2] = {{0, 1}, {1, 2}, {2, 0}, {0, 3}, {1, 3}, {2, 3}};
+    /* a face's three varying coordinates, and the one held at min */
+    static const int face_coords[4][3] = {{0, 2, 3}, {2, 0, 1}, {2, 1, 3}, {1, 0, 3}};
+    static const int face_min[4] = {1, 3, 0, 2};
+    int max = n, min = 0;
+    while (index != 0 && index >= 2 * (n * n + 1) && n > 3) { /* inner tetrahedra */
+        index -= 2 * (n * n + 1);
+        max -= 3;
+        min++;
+        n -= 4;
+    }
+    if (index < 4) {
+        for (int c = 0; c < 4; c++)
+            b[c] = c == corner_coord[index] ? max : min;
+        return;
+    }
+    index -= 4;
+    if (index < 6 * (n - 1)) {
+        int e = index / (n - 1), v = index % (n - 1);
+        for (int c = 0; c < 4; c++)
+            b[c] = min + lin[edges[e][0]][c] * (max - min - 1 - v)
+                   + lin[edges[e][1]][c] * (1 + v);
+        return;
+    }
+    index -= 6 * (n - 1);
+    int per = (n - 2) * (n - 1) / 2, f = index / per, v = index % per;
+    int tb[3] = {0, 0, 0};
+    if (n > 3)
+        tri_bindex(v, n - 3, tb);
+    b[face_min[f]] = min;
+    for (int i = 0; i < 3; i++)
+        b[face_coords[f][i]] = min + 1 + tb[i];
+}
+
 static double coord(int i, int n) { return -1.0 + 2.0 * i / n; }
 
 void fr__vtk_points(int etype, int n, double *pts)
@@ -117,6 +162,14 @@ void fr__vtk_points(int etype, int n, double *pts)
             tri_bindex((int)idx, n, b);
             pts[2 * idx] = coord(b[0], n);
             pts[2 * idx + 1] = coord(b[1], n);
+        }
+        break;
+    case FR_TET:
+        for (size_t idx = 0; idx < fr__vtk_npts(FR_TET, n); idx++) {
+            int b[4];
+            tet_bindex((int)idx, n, b);
+            for (int d = 0; d < 3; d++)
+                pts[3 * idx + (size_t)d] = coord(b[d], n);
         }
         break;
     }
