@@ -9,6 +9,8 @@ int mu_face_corners(int etype, int f, int *corners)
 {
     static const int tri[3][2] = {{0, 1}, {1, 2}, {2, 0}};
     static const int quad[4][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}};
+    static const int tet[4][3] = {{0, 2, 1}, {0, 1, 3}, {0, 3, 2},
+                                  {3, 1, 2}};
     static const int hex[6][4] = {{0, 3, 2, 1}, {0, 1, 5, 4}, {0, 4, 7, 3},
                                   {1, 2, 6, 5}, {2, 3, 7, 6}, {4, 5, 6, 7}};
     switch (etype) {
@@ -18,6 +20,9 @@ int mu_face_corners(int etype, int f, int *corners)
     case FRX_ETYPE_QUAD:
         memcpy(corners, quad[f], sizeof quad[f]);
         return 2;
+    case FRX_ETYPE_TET:
+        memcpy(corners, tet[f], sizeof tet[f]);
+        return 3;
     case FRX_ETYPE_HEX:
         memcpy(corners, hex[f], sizeof hex[f]);
         return 4;
@@ -78,12 +83,34 @@ uint64_t mu_gid(const frx_mesh *m, frx_face s)
     return block(m, s.blk).gid[s.ele];
 }
 
+static double det3(const double (*u)[3])
+{
+    return u[0][0] * (u[1][1] * u[2][2] - u[1][2] * u[2][1]) -
+           u[0][1] * (u[1][0] * u[2][2] - u[1][2] * u[2][0]) +
+           u[0][2] * (u[1][0] * u[2][1] - u[1][1] * u[2][0]);
+}
+
+/* 6 times a tetrahedron's signed volume: (x1 - x0, x2 - x0, x3 - x0),
+ * right-handed as the reference corners (-1,-1,-1) (1,-1,-1) (-1,1,-1)
+ * (-1,-1,1) are. */
+double mu_tet_volume6(const frx_mesh *m, uint32_t blk, uint32_t ele)
+{
+    const double *x0 = mu_shape_point(m, blk, ele, 0);
+    double u[3][3];
+    for (int k = 0; k < 3; k++)
+        for (int d = 0; d < 3; d++)
+            u[k][d] = mu_shape_point(m, blk, ele, (size_t)k + 1)[d] - x0[d];
+    return det3((const double(*)[3])u);
+}
+
 double mu_orientation(const frx_mesh *m, uint32_t blk, uint32_t ele)
 {
     static const int hexnb[8][3] = {{1, 3, 4}, {2, 0, 5}, {3, 1, 6},
                                     {0, 2, 7}, {7, 5, 0}, {4, 6, 1},
                                     {5, 7, 2}, {6, 4, 3}};
     frx_mesh_block b = block(m, blk);
+    if (b.etype == FRX_ETYPE_TET)
+        return mu_tet_volume6(m, blk, ele);
     double worst = INFINITY;
     int nc = b.etype == FRX_ETYPE_TRI ? 3 : b.etype == FRX_ETYPE_QUAD ? 4 : 8;
     for (int i = 0; i < nc; i++) {
@@ -100,9 +127,7 @@ double mu_orientation(const frx_mesh *m, uint32_t blk, uint32_t ele)
                 for (int d = 0; d < 3; d++)
                     u[k][d] = mu_shape_point(m, blk, ele,
                                              (size_t)hexnb[i][k])[d] - x[d];
-            v = u[0][0] * (u[1][1] * u[2][2] - u[1][2] * u[2][1]) -
-                u[0][1] * (u[1][0] * u[2][2] - u[1][2] * u[2][0]) +
-                u[0][2] * (u[1][0] * u[2][1] - u[1][1] * u[2][0]);
+            v = det3((const double(*)[3])u);
         }
         worst = fmin(worst, v);
     }
@@ -116,4 +141,34 @@ double mu_dist(const double *a, const double *b, const double *shift,
     for (int k = 0; k < nd; k++)
         d = fmax(d, fabs(a[k] - b[k] - (shift ? shift[k] : 0)));
     return d;
+}
+
+double mu_face_outward(const frx_mesh *m, frx_face s)
+{
+    frx_mesh_block b = block(m, s.blk);
+    int c[4], n = mu_face_corners(b.etype, s.face, c), nc = 0;
+    double p[4][3], mid[3] = {0, 0, 0}, centre[3] = {0, 0, 0};
+    for (int i = 0; i < n; i++) {
+        memcpy(p[i], mu_shape_point(m, s.blk, s.ele, (size_t)c[i]),
+               sizeof p[i]);
+        for (int d = 0; d < 3; d++)
+            mid[d] += p[i][d] / n;
+    }
+    nc = b.etype == FRX_ETYPE_TET ? 4 : 8;
+    for (int i = 0; i < nc; i++)
+        for (int d = 0; d < 3; d++)
+            centre[d] += mu_shape_point(m, s.blk, s.ele, (size_t)i)[d] / nc;
+    /* (c1 - c0) x (c[n-1] - c0): outward when the corners turn
+     * counter-clockwise seen from outside */
+    double a[3], e[3], nrm[3], dot = 0;
+    for (int d = 0; d < 3; d++) {
+        a[d] = p[1][d] - p[0][d];
+        e[d] = p[n - 1][d] - p[0][d];
+    }
+    nrm[0] = a[1] * e[2] - a[2] * e[1];
+    nrm[1] = a[2] * e[0] - a[0] * e[2];
+    nrm[2] = a[0] * e[1] - a[1] * e[0];
+    for (int d = 0; d < 3; d++)
+        dot += nrm[d] * (mid[d] - centre[d]);
+    return dot;
 }

@@ -26,6 +26,16 @@ uint64_t mu_gid(const frx_mesh *m, frx_face s);
  * positively oriented. */
 double mu_orientation(const frx_mesh *m, uint32_t blk, uint32_t ele);
 
+/* 6 times the signed volume of a tetrahedron (block blk holds
+ * tetrahedra): positive when right-handed. */
+double mu_tet_volume6(const frx_mesh *m, uint32_t blk, uint32_t ele);
+
+/* 3-D: the normal its corner order gives face side s (counter-clockwise
+ * seen from outside: outward) dotted with the vector from the element's
+ * corner mean to the face's: positive when the face's corners turn as
+ * docs/mesh.md says. */
+double mu_face_outward(const frx_mesh *m, frx_face s);
+
 /* |a - b - shift| in the max norm over ndims values (shift may be
  * NULL). */
 double mu_dist(const double *a, const double *b, const double *shift,

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests of the box mesh on one rank: counts of elements, faces and
  * boundaries, orientation, face geometry (both sides of every face meet,
- * periodic ones one shift apart), shape points of order 2, the mesh id,
+ * periodic ones one shift apart), quadrilaterals, triangles, hexahedra
+ * and tetrahedra (each face outward, the volumes filling the box),
+ * shape points of order 2, the mesh id,
  * and the file:line:col refusals of bad cases (at create and in
  * frx_config_check). Runs without fork: MPI is started once. */
 #include "meshcheck.h"
@@ -80,8 +82,9 @@ static void check_ifaces(void)
             mu_face_corner(mesh, f[i].l, k, a);
             mu_face_corner(mesh, f[i].r, other, b);
             ck_assert_msg(mu_dist(b, a, shift, d) < 1e-12,
-                          "face %zu corner %d: (%g, %g) and (%g, %g)", i, k,
-                          a[0], a[1], b[0], b[1]);
+                          "face %zu corner %d: (%g, %g, %g) and (%g, %g, "
+                          "%g)", i, k, a[0], a[1], d == 3 ? a[2] : 0, b[0],
+                          b[1], d == 3 ? b[2] : 0);
         }
         /* l is the canonical side */
         if (f[i].periodic < 0) {
@@ -365,6 +368,133 @@ START_TEST(box_hex_order2)
 }
 END_TEST
 
+/* Every face of every element turns counter-clockwise seen from
+ * outside; the elements fill the box: their volumes add up to its. */
+static void check_tets(const double *lo, const double *hi)
+{
+    frx_mesh_block B = mc_block(mesh, 0);
+    ck_assert_int_eq(B.etype, FRX_ETYPE_TET);
+    ck_assert_uint_eq(B.nfaces, 4);
+    double vol = 0;
+    for (uint32_t e = 0; e < B.neles; e++) {
+        double v = mu_tet_volume6(mesh, 0, e) / 6;
+        ck_assert_msg(v > 0, "element %u: volume %g", e, v);
+        vol += v;
+        for (uint16_t f = 0; f < 4; f++) {
+            frx_face s = {0, e, f, 0};
+            ck_assert_msg(mu_face_outward(mesh, s) > 0,
+                          "element %u face %u turns inwards", e, f);
+        }
+    }
+    double want = (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
+    ck_assert_double_eq_tol(vol, want, 1e-12 * want);
+}
+
+/* Cells of 6 tetrahedra, Kuhn's split, every face matched. */
+START_TEST(box_tet)
+{
+    make_ok("{type: box, lower: [0, 0, 0], upper: [1, 2, 3], n: [2, 2, 2], "
+            "etype: tet}");
+    frx_mesh_info in = mc_info(mesh);
+    ck_assert_int_eq(in.ndims, 3);
+    ck_assert_uint_eq(in.neles, 48);
+    ck_assert_uint_eq(in.nblocks, 1);
+    frx_mesh_block b = mc_block(mesh, 0);
+    ck_assert_int_eq(b.order, 1);
+    ck_assert_uint_eq(b.nshape, 4);
+    /* 6 inside each cube, 2 on each of the 12 faces between cubes */
+    ck_assert_uint_eq(in.nifaces, 8 * 6 + 12 * 2);
+    ck_assert_uint_eq(in.nbcs, 6);
+    ck_assert_uint_eq(in.nperiodic, 0);
+    for (size_t i = 0; i < 6; i++) /* 2 x 2 cube faces of 2 triangles */
+        ck_assert_uint_eq(mc_bc(mesh, i).nfaces, 2 * 2 * 2);
+    double lo[] = {0, 0, 0}, hi[] = {1, 2, 3};
+    check_tets(lo, hi);
+    check_orientation();
+    check_ifaces();
+    check_bcs(lo, hi);
+    check_face_count(4);
+    /* cell 0's first tetrahedron: (0,0,0), then along x, y, then z */
+    const double want[4][3] = {{0, 0, 0}, {0.5, 0, 0}, {0.5, 1, 0},
+                               {0.5, 1, 1.5}};
+    for (int i = 0; i < 4; i++)
+        for (int k = 0; k < 3; k++)
+            ck_assert_double_eq(b.shape[i * 3 + k], want[i][k]);
+    /* the faces meet at more than one rotation */
+    size_t n;
+    const frx_mesh_iface *f = ifaces(&n);
+    int rots = 0;
+    for (size_t i = 0; i < n; i++)
+        rots |= 1 << f[i].l.rot;
+    ck_assert_int_gt(rots, 1);
+}
+END_TEST
+
+START_TEST(box_tet_periodic)
+{
+    make_ok("{type: box, lower: [-1, 0, 0], upper: [1, 2, 3], n: [2, 2, 2], "
+            "etype: tet, periodic: [yes, yes, yes]}");
+    frx_mesh_info in = mc_info(mesh);
+    ck_assert_uint_eq(in.neles, 48);
+    ck_assert_uint_eq(in.nbcs, 0);
+    ck_assert_uint_eq(in.nperiodic, 3);
+    ck_assert_uint_eq(in.nifaces, 4 * 48 / 2);
+    size_t n, nper[3] = {0, 0, 0};
+    const frx_mesh_iface *f = ifaces(&n);
+    for (size_t i = 0; i < n; i++)
+        if (f[i].periodic >= 0)
+            nper[f[i].periodic]++;
+    for (int k = 0; k < 3; k++)
+        ck_assert_uint_eq(nper[k], 2 * 2 * 2);
+    double lo[] = {-1, 0, 0}, hi[] = {1, 2, 3};
+    check_tets(lo, hi);
+    check_ifaces();
+    check_face_count(4);
+    /* one direction periodic, boundaries on the others */
+    make_ok("{type: box, n: [2, 3, 2], etype: tet, periodic: [no, yes, no]}");
+    in = mc_info(mesh);
+    ck_assert_uint_eq(in.neles, 72);
+    ck_assert_uint_eq(in.nperiodic, 1);
+    ck_assert_uint_eq(in.nbcs, 4);
+    ck_assert_str_eq(mc_bc(mesh, 0).name, "left");
+    ck_assert_uint_eq(mc_bc(mesh, 0).nfaces, 3 * 2 * 2);
+    ck_assert_str_eq(mc_bc(mesh, 2).name, "back");
+    ck_assert_uint_eq(mc_bc(mesh, 2).nfaces, 2 * 3 * 2);
+    double lo1[] = {0, 0, 0}, hi1[] = {1, 1, 1};
+    check_tets(lo1, hi1);
+    check_ifaces();
+    check_bcs(lo1, hi1);
+    check_face_count(4);
+}
+END_TEST
+
+/* Order 2: Gmsh's 10-node tetrahedron, 4..9 the middles of the edges
+ * (0,1) (1,2) (2,0) (3,0) (3,2) (3,1). */
+START_TEST(box_tet_order2)
+{
+    make_ok("{type: box, upper: [2, 1, 1], n: [2, 1, 2], etype: tet, "
+            "order: 2, periodic: [yes, no, yes]}");
+    frx_mesh_block b = mc_block(mesh, 0);
+    ck_assert_int_eq(b.order, 2);
+    ck_assert_uint_eq(b.nshape, 10);
+    static const int edge[6][2] = {{0, 1}, {1, 2}, {2, 0},
+                                   {3, 0}, {3, 2}, {3, 1}};
+    for (size_t e = 0; e < b.neles; e++) {
+        const double *x = b.shape + e * 10 * 3;
+        for (int i = 0; i < 6; i++)
+            for (int k = 0; k < 3; k++)
+                ck_assert_double_eq_tol(x[(4 + i) * 3 + k],
+                                        (x[edge[i][0] * 3 + k] +
+                                         x[edge[i][1] * 3 + k]) / 2, 1e-15);
+    }
+    double lo[] = {0, 0, 0}, hi[] = {2, 1, 1};
+    check_tets(lo, hi);
+    check_ifaces();
+    check_bcs(lo, hi);
+    check_face_count(4);
+}
+END_TEST
+
 /* The id is the global mesh's: stable, and changed by any change. */
 START_TEST(mesh_id)
 {
@@ -387,6 +517,11 @@ START_TEST(mesh_id)
         "{type: box, n: [4, 3], periodic: [yes, no], order: 2}",
         "{type: box, n: [3, 4], periodic: [yes, no]}",
     };
+    /* hexahedra and tetrahedra of one box differ */
+    make_ok("{type: box, n: [2, 2, 2]}");
+    memcpy(other, mc_info(mesh).id, sizeof other);
+    make_ok("{type: box, n: [2, 2, 2], etype: tet}");
+    ck_assert_str_ne(mc_info(mesh).id, other);
     for (size_t i = 0; i < sizeof changed / sizeof *changed; i++) {
         make_ok(changed[i]);
         memcpy(other, mc_info(mesh).id, sizeof other);
@@ -462,7 +597,13 @@ static const struct bad bad_cases[] = {
      "case.yaml:3:37: 'mesh.etype' hex needs a 3-D box, but 'mesh.n' has 2 "
      "values: use quad or tri"},
     {"{type: box, n: [2, 2, 2], etype: tri}",
-     "'mesh.etype' tri needs a 2-D box"},
+     "'mesh.etype' tri needs a 2-D box, but 'mesh.n' has 3 values: use hex "
+     "or tet"},
+    {"{type: box, n: [4, 4], etype: tet}",
+     "case.yaml:3:37: 'mesh.etype' tet needs a 3-D box, but 'mesh.n' has 2 "
+     "values: use quad or tri"},
+    {"{type: box, n: [1024, 1024, 64], etype: tet}",
+     "'mesh.n' makes 402653184 elements, more than frx handles"},
     {"{type: box, lower: [0, 0]}",
      "case.yaml:3:1: a mesh of type box needs 'n'"},
     {"{type: box, n: [4, 4], order: 3}",
@@ -536,7 +677,7 @@ START_TEST(config_check_keys)
                "'zero'");
     assert_msg("case.yaml:9:14: 'mesh.periodic[0]' must be true or false");
     assert_msg("case.yaml:10:10: 'mesh.etype' must be one of: quad, tri, "
-               "hex; got 'quadd' (did you mean 'quad'?)");
+               "hex, tet; got 'quadd' (did you mean 'quad'?)");
     assert_msg("case.yaml:11:3: unknown key 'nn' in 'mesh' (did you mean "
                "'n'?)");
     assert_msg("case.yaml:12:21: 'partition.method' must be one of: metis, "
@@ -569,6 +710,9 @@ static Suite *mesh_suite(void)
     tcase_add_test(tc, box_order2);
     tcase_add_test(tc, box_hex);
     tcase_add_test(tc, box_hex_order2);
+    tcase_add_test(tc, box_tet);
+    tcase_add_test(tc, box_tet_periodic);
+    tcase_add_test(tc, box_tet_order2);
     tcase_add_test(tc, mesh_id);
     tcase_add_test(tc, getters_checked);
     suite_add_tcase(s, tc);

@@ -5,8 +5,9 @@
  * Nodes lie on a lattice of order*n[k] + 1 points per direction, x
  * fastest. Element (i, j[, k]) is number i + n0*(j + n1*k); with
  * triangles each cell holds two, numbers 2c (corners 0, 1, 2 of the
- * cell) and 2c + 1 (corners 0, 2, 3). Shape points of order 2 are
- * lattice points too: each is the mean of some of the element's
+ * cell) and 2c + 1 (corners 0, 2, 3); with tetrahedra six, numbers
+ * 6c .. 6c + 5 (Kuhn's split, tet_cells below). Shape points of order 2
+ * are lattice points too: each is the mean of some of the element's
  * corners. Sides that are not periodic are boundaries named left/right
  * (x), bottom/top (y) and back/front (z); periodic directions make
  * pairs named x, y and z. */
@@ -98,6 +99,12 @@ static const frx_cfgnode *read_list(const frx_cfgnode *mesh, const char *key,
     return v;
 }
 
+/* Elements a cell holds. */
+static size_t per_cell(int etype)
+{
+    return etype == FRX_ETYPE_TRI ? 2 : etype == FRX_ETYPE_TET ? 6 : 1;
+}
+
 /* Read and check the box; the number of problems found. */
 static int box_read(const frx_cfgnode *mesh, struct box *b)
 {
@@ -142,11 +149,12 @@ static int box_read(const frx_cfgnode *mesh, struct box *b)
     int et = -1;
     const frx_cfgnode *vet = frx_cfg_get(mesh, "etype");
     if (vet) {
-        int rc = frx__cfg_to_enum(vet, "quad|tri|hex", &et, msg, sizeof msg);
+        int rc = frx__cfg_to_enum(vet, "quad|tri|hex|tet", &et, msg,
+                                  sizeof msg);
         converted(&nerr, rc, msg);
     }
     static const int etypes[] = {FRX_ETYPE_QUAD, FRX_ETYPE_TRI,
-                                 FRX_ETYPE_HEX};
+                                 FRX_ETYPE_HEX, FRX_ETYPE_TET};
     b->etype = et >= 0 ? etypes[et]
              : b->ndims == 3 ? FRX_ETYPE_HEX : FRX_ETYPE_QUAD;
     if (vet && et >= 0 && b->ndims &&
@@ -154,14 +162,14 @@ static int box_read(const frx_cfgnode *mesh, struct box *b)
         complain(&nerr, vet, "'mesh.etype' %s needs a %d-D box, but 'mesh.n' "
                  "has %d values: use %s", vet->text,
                  frx__etype(b->etype)->ndims, b->ndims,
-                 b->ndims == 3 ? "hex" : "quad or tri");
+                 b->ndims == 3 ? "hex or tet" : "quad or tri");
     const frx_cfgnode *vord = frx_cfg_get(mesh, "order");
     if (vord)
         converted(&nerr, frx__cfg_to_long(vord, 1, FRX__MAX_ORDER, &order,
                                           msg, sizeof msg), msg);
     b->order = (int)order;
 
-    double total = b->etype == FRX_ETYPE_TRI ? 2 : 1;
+    double total = (double)per_cell(b->etype);
     for (int k = 0; k < b->ndims; k++)
         total *= (double)b->n[k];
     if (b->ndims && nn > 0 && total > (double)MAX_ELES)
@@ -188,6 +196,8 @@ static const int cell_corner[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0},
  * it is the mean of (bit i: corner i). */
 static const unsigned char tri_shape[] = {1, 2, 4, 3, 6, 5};
 static const unsigned char quad_shape[] = {1, 2, 4, 8, 3, 6, 12, 9, 15};
+static const unsigned char tet_shape[] = {1, 2, 4, 8, 0x3, 0x6, 0x5, 0x9,
+                                          0xc, 0xa};
 static const unsigned char hex_shape[] = {
     1, 2, 4, 8, 16, 32, 64, 128,                                 /* corners */
     0x03, 0x09, 0x11, 0x06, 0x22, 0x0c, 0x44, 0x88, 0x30, 0x90, 0x60,
@@ -195,7 +205,23 @@ static const unsigned char hex_shape[] = {
     0x0f, 0x33, 0x99, 0x66, 0xcc, 0xf0,                          /* faces */
     0xff};                                                       /* centre */
 
-/* The cell corners of each element a cell holds. */
+/* The cell corners of each element a cell holds. A cube holds six
+ * tetrahedra around its diagonal from corner 0 (0,0,0) to corner 6
+ * (1,1,1), one for each order (a, b, c) of the axes: 0, then one step
+ * along a, then along b, then 6 (Kuhn's, or Freudenthal's, split). Its
+ * volume has the sign of the permutation (a, b, c), so the odd ones
+ * swap corners 1 and 2 to turn right-handed. Every cube is split alike,
+ * so each face of a cube is cut by its diagonal from its lowest corner
+ * to its highest in every cube that has it: the faces conform, across
+ * periodic sides too. */
+static const int tet_cells[6][4] = {
+    {0, 1, 2, 6}, /* x y z */
+    {0, 5, 1, 6}, /* x z y, odd */
+    {0, 2, 3, 6}, /* y x z, odd */
+    {0, 3, 7, 6}, /* y z x */
+    {0, 4, 5, 6}, /* z x y */
+    {0, 7, 4, 6}, /* z y x, odd */
+};
 static const int tri_cells[2][3] = {{0, 1, 2}, {0, 2, 3}};
 static const int quad_cell[4] = {0, 1, 2, 3};
 static const int hex_cell[8] = {0, 1, 2, 3, 4, 5, 6, 7};
@@ -264,7 +290,7 @@ static int make_elements(const struct box *b, const struct lattice *L,
                          struct frx__gmesh *g)
 {
     const struct frx__etype_info *t = frx__etype(b->etype);
-    size_t ncells = 1, per = b->etype == FRX_ETYPE_TRI ? 2 : 1;
+    size_t ncells = 1, per = per_cell(b->etype);
     size_t nshape = t->nshape[b->order];
     for (int k = 0; k < b->ndims; k++)
         ncells *= (size_t)b->n[k];
@@ -278,7 +304,8 @@ static int make_elements(const struct box *b, const struct lattice *L,
         return FRX_ENOMEM;
     const unsigned char *shape = b->etype == FRX_ETYPE_TRI ? tri_shape
                                : b->etype == FRX_ETYPE_QUAD ? quad_shape
-                                                            : hex_shape;
+                               : b->etype == FRX_ETYPE_TET ? tet_shape
+                                                           : hex_shape;
     for (size_t c = 0; c < ncells; c++) {
         uint64_t base[3] = {0, 0, 0};
         size_t r = c;
@@ -290,7 +317,8 @@ static int make_elements(const struct box *b, const struct lattice *L,
             size_t e = c * per + h;
             const int *corners = b->etype == FRX_ETYPE_TRI ? tri_cells[h]
                                : b->etype == FRX_ETYPE_QUAD ? quad_cell
-                                                            : hex_cell;
+                               : b->etype == FRX_ETYPE_TET ? tet_cells[h]
+                                                           : hex_cell;
             g->etype[e] = b->etype;
             g->order[e] = b->order;
             g->eoff[e] = e * nshape;
@@ -302,22 +330,36 @@ static int make_elements(const struct box *b, const struct lattice *L,
     return FRX_OK;
 }
 
+/* A side's faces in one cell face, as offsets in the directions along
+ * the side (bit 0: the first, bit 1: the second): an edge, a
+ * quadrilateral, or (tetrahedra) the two triangles either side of the
+ * diagonal from its lowest corner to its highest, as tet_cells cuts
+ * it. Only the corners matter, not their order (which the mesh id
+ * hashes, so it stays as it was). */
+static const int edge_offs[1][4] = {{0, 1}};
+static const int quad_offs[1][4] = {{0, 1, 2, 3}};
+static const int tri_offs[2][4] = {{0, 1, 3}, {0, 3, 2}};
+
 /* The faces of the box's side s (0 lower, 1 upper) normal to k. */
 static struct frx__gface *side_faces(const struct box *b,
                                      const struct lattice *L, int k, int s,
                                      size_t *n)
 {
-    size_t nf = 1;
+    const int(*offs)[4] = b->ndims == 2 ? edge_offs
+                        : b->etype == FRX_ETYPE_TET ? tri_offs : quad_offs;
+    int per = b->etype == FRX_ETYPE_TET ? 2 : 1;
+    int nfc = b->ndims == 2 ? 2 : b->etype == FRX_ETYPE_TET ? 3 : 4;
+    size_t nf = (size_t)per;
     for (int d = 0; d < b->ndims; d++)
         if (d != k)
             nf *= (size_t)b->n[d];
     struct frx__gface *f = frx__calloc(nf, sizeof *f, "box mesh sides");
     if (!f)
         return NULL;
-    int nfc = b->ndims == 2 ? 2 : 4;
     for (size_t i = 0; i < nf; i++) {
         uint64_t cell[3] = {0, 0, 0};
-        size_t r = i;
+        size_t r = i / (size_t)per;
+        const int *off = offs[i % (size_t)per];
         for (int d = 0; d < b->ndims; d++) {
             if (d == k)
                 continue;
@@ -331,7 +373,7 @@ static struct frx__gface *side_faces(const struct box *b,
             int bit = 0;
             for (int d = 0; d < b->ndims; d++)
                 p[d] = d == k ? (uint64_t)s * L->m[d]
-                              : (cell[d] + (uint64_t)(c >> bit++ & 1)) *
+                              : (cell[d] + (uint64_t)(off[c] >> bit++ & 1)) *
                                     (uint64_t)b->order;
             f[i].n[c] = node_id(L, p);
         }

@@ -147,13 +147,20 @@ static void make_key(const struct conn *c, const uint64_t *corners, int nn,
 /* ------------------------------------------------------ orientation */
 
 /* Every element's corners turn counter-clockwise (2-D), or its
- * Jacobian is positive at every corner (3-D). */
+ * Jacobian is positive at every corner (3-D): the corner's three
+ * neighbours, in an order that is right-handed in the reference
+ * element. A tetrahedron's is the same at every corner (its map is
+ * linear): (x1 - x0, x2 - x0, x3 - x0) right-handed; each row below is
+ * an even permutation of (0, 1, 2, 3). */
 static int check_element(const struct conn *c, uint64_t e)
 {
     static const int hexnb[8][3] = {{1, 3, 4}, {2, 0, 5}, {3, 1, 6},
                                     {0, 2, 7}, {7, 5, 0}, {4, 6, 1},
                                     {5, 7, 2}, {6, 4, 3}};
+    static const int tetnb[4][3] = {{1, 2, 3}, {2, 0, 3}, {0, 1, 3},
+                                    {0, 2, 1}};
     const struct frx__etype_info *t = type_of(c, e);
+    const int(*nb)[3] = t->etype == FRX_ETYPE_TET ? tetnb : hexnb;
     const uint64_t *en = c->g->enodes + c->g->eoff[e];
     for (int i = 0; i < t->ncorners; i++) {
         const double *x = node_at(c, en[i]);
@@ -167,7 +174,7 @@ static int check_element(const struct conn *c, uint64_t e)
             double u[3][3];
             for (int k = 0; k < 3; k++)
                 for (int d = 0; d < 3; d++)
-                    u[k][d] = node_at(c, en[hexnb[i][k]])[d] - x[d];
+                    u[k][d] = node_at(c, en[nb[i][k]])[d] - x[d];
             v = u[0][0] * (u[1][1] * u[2][2] - u[1][2] * u[2][1]) -
                 u[0][1] * (u[1][0] * u[2][2] - u[1][2] * u[2][0]) +
                 u[0][2] * (u[1][0] * u[2][1] - u[1][1] * u[2][0]);
@@ -592,8 +599,9 @@ static int setup(struct conn *c, const struct frx__gmesh *g)
             g->eoff[e + 1] - g->eoff[e] != t->nshape[g->order[e]])
             return frx_error(FRX_ENOTSUP, "%s: element %zu has type %d of "
                              "order %d with %zu shape points: frx takes "
-                             "triangles, quadrilaterals (2-D) and hexahedra "
-                             "(3-D) of order 1 or 2 with all their points",
+                             "triangles, quadrilaterals (2-D), tetrahedra "
+                             "and hexahedra (3-D) of order 1 or 2 with all "
+                             "their points",
                              g->source, e, g->etype[e], g->order[e],
                              g->eoff[e + 1] - g->eoff[e]);
         c->foff[e + 1] = c->foff[e] + (size_t)t->nfaces;

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The element types the core handles: corners, faces in Gmsh's order
- * and shape points per order. Tetrahedra have an enum value but no
- * table yet (no source makes them). */
+ * (its MTriangle, MQuadrangle, MTetrahedron and MHexahedron lists, each
+ * face counter-clockwise seen from outside) and shape points per order.
+ * A tetrahedron's faces are triangles, a hexahedron's quadrilaterals:
+ * the two never meet, so a mesh holding both has loose faces where
+ * they touch (refused as any other loose face). */
 #include "mesh/mesh-impl.h"
 
 static const struct frx__etype_info types[] = {
@@ -13,7 +16,12 @@ static const struct frx__etype_info types[] = {
      .ncorners = 4, .nfaces = 4, .fnc = {2, 2, 2, 2},
      .face = {{0, 1}, {1, 2}, {2, 3}, {3, 0}},
      .nshape = {0, 4, 9}, .gmsh = {0, 3, 10}},
-    /* Gmsh's hexahedron faces, each counter-clockwise from outside */
+    /* reference corners (-1,-1,-1) (1,-1,-1) (-1,1,-1) (-1,-1,1);
+     * order 2 adds the middles of edges 0-1 1-2 2-0 3-0 3-2 3-1 */
+    {.etype = FRX_ETYPE_TET, .name = "tetrahedron", .ndims = 3,
+     .ncorners = 4, .nfaces = 4, .fnc = {3, 3, 3, 3},
+     .face = {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {3, 1, 2}},
+     .nshape = {0, 4, 10}, .gmsh = {0, 4, 11}},
     {.etype = FRX_ETYPE_HEX, .name = "hexahedron", .ndims = 3,
      .ncorners = 8, .nfaces = 6, .fnc = {4, 4, 4, 4, 4, 4},
      .face = {{0, 3, 2, 1}, {0, 1, 5, 4}, {0, 4, 7, 3},
