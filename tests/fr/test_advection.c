@@ -6,15 +6,16 @@
  * the backend cannot start.
  *
  *   convergence   the L2 error falls at order >= p + 0.8 under
- *                 refinement, p = 1..4 (quadrilaterals and hexahedra;
- *                 triangles and boundaries with the exact solution at
- *                 p = 1..3, on hexahedra p = 1..2); the finer meshes
- *                 with argv[2] = long
+ *                 refinement, p = 1..4 (quadrilaterals, hexahedra and
+ *                 tetrahedra; triangles and boundaries with the exact
+ *                 solution at p = 1..3, on hexahedra and tetrahedra
+ *                 p = 1..2); the finer meshes with argv[2] = long
  *   agreement     the solution on this job's ranks and backends equals
  *                 the one of 1 rank on openmp to 1e-12 of its largest
  *                 value (checkpoints, which hold elements in global
  *                 order whatever the partition, compared value by
- *                 value), on quadrilaterals and on hexahedra; so does
+ *                 value), on quadrilaterals, hexahedra and
+ *                 tetrahedra; so does
  *                 the solution with the velocity as a
  *                 per-point field (auxiliary fields, as a base flow:
  *                 saved at every interface at t = 0, exchanged once)
@@ -101,12 +102,12 @@ static double run_on(frx_config *cfg, frx_backend *be, frx_comm *comm)
 
 /* ------------------------------------------------------- convergence */
 
-/* The L2 error at t = 0.25 of order p on an n x n (x n: hexahedra) box
- * (etype, and periodic, or with the exact solution on the x
- * boundaries). */
+/* The L2 error at t = 0.25 of order p on an n x n (x n: hexahedra,
+ * tetrahedra) box (etype, and periodic, or with the exact solution on
+ * the x boundaries). */
 static double error_at(int p, int n, const char *etype, int periodic)
 {
-    int hex = !strcmp(etype, "hex");
+    int hex = !strcmp(etype, "hex") || !strcmp(etype, "tet"); /* 3-D */
     char nn[64];
     snprintf(nn, sizeof nn, hex ? "%d, %d, %d" : "%d, %d", n, n, n);
     frx_config *cfg = config(
@@ -123,10 +124,11 @@ static double error_at(int p, int n, const char *etype, int periodic)
     return e;
 }
 
-static void assert_orders(const char *etype, int periodic, int pmax,
-                          int n0)
+static void assert_orders_from(const char *etype, int periodic, int pmax,
+                               const int *n0s)
 {
     for (int p = 1; p <= pmax; p++) {
+        int n0 = n0s[p - 1];
         double e0 = error_at(p, n0, etype, periodic);
         double e1 = error_at(p, 2 * n0, etype, periodic);
         double order = log2(e0 / e1);
@@ -137,6 +139,15 @@ static void assert_orders(const char *etype, int periodic, int pmax,
         ck_assert_msg(order >= p + 0.8, "%s p = %d: order %.3f < %.1f",
                       etype, p, order, p + 0.8);
     }
+}
+
+static void assert_orders(const char *etype, int periodic, int pmax,
+                          int n0)
+{
+    int n0s[8];
+    for (int p = 0; p < 8; p++)
+        n0s[p] = n0;
+    assert_orders_from(etype, periodic, pmax, n0s);
 }
 
 START_TEST(convergence_quad)
@@ -161,6 +172,19 @@ START_TEST(convergence_hex)
 {
     assert_orders("hex", 1, 4, long_suite ? 6 : 4);
     assert_orders("hex", 0, 2, 4);
+}
+END_TEST
+
+/* Kuhn-split cubes (6 tetrahedra each, their faces meeting with several
+ * rots): the mesh each order needs to be past its pre-asymptotic range
+ * (p = 2 from 4 to 8 cubes a side gains 2.77, from 6 to 12 2.96; 3.10
+ * from 8 to 16; p = 3 from 3 to 6 3.64, from 4 to 8 3.87) */
+START_TEST(convergence_tet)
+{
+    static const int n0[] = {4, 6, 4, 3};
+    assert_orders_from("tet", 1, 4, n0);
+    static const int n0x[] = {4, 6};
+    assert_orders_from("tet", 0, 2, n0x);
 }
 END_TEST
 
@@ -204,12 +228,22 @@ static const char *agree_hex_case =
     "time: {scheme: rk4, t-end: 0.1, cfl: 0.4}\n"
     "checkpoint: {interval: 1000000, file: '%s/agree-%s.h5'}\n";
 
-static void agree(int field, int hex)
+/* tetrahedra: Kuhn-split cubes, faces meeting with several rots */
+static const char *agree_tet_case =
+    "solver: {name: advection, order: 3, velocity: [1, -0.7, 0.4]%s}\n"
+    "mesh: {type: box, n: [4, 3, 3], upper: [2, 1, 1], etype: tet,\n"
+    "       periodic: [true, true, true]}\n"
+    "time: {scheme: rk4, t-end: 0.1, cfl: 0.4}\n"
+    "checkpoint: {interval: 1000000, file: '%s/agree-%s.h5'}\n";
+
+/* kind: 0 quadrilaterals, 1 hexahedra, 2 tetrahedra */
+static void agree(int field, int kind)
 {
     char file[4200], ref[4200];
-    const char *job = field ? "field" : hex ? "hex" : "job",
-               *text_case = hex ? agree_hex_case : agree_case,
-               *etype = hex ? "hex" : "quad";
+    int hex = kind > 0; /* 3-D */
+    const char *job = field ? "field" : kind == 2 ? "tet" : hex ? "hex" : "job",
+               *text_case = kind == 2 ? agree_tet_case : hex ? agree_hex_case : agree_case,
+               *etype = kind == 2 ? "tet" : hex ? "hex" : "quad";
     snprintf(file, sizeof file, "%s/agree-%s.h5", tmpdir, job);
     snprintf(ref, sizeof ref, "%s/agree-ref.h5", tmpdir);
     frx_config *cfg = config(text_case, field ? ", velocity-field: true"
@@ -248,14 +282,16 @@ static void agree(int field, int hex)
         printf("advection%s%s on %d rank(s), %s: L2 error %.12e (1 rank, "
                "openmp: %.12e); largest difference %.3e of the largest "
                "value\n", field ? " (velocity field)" : "",
-               hex ? " (hexahedra)" : "", nranks, spec, e, eref, diff);
+               kind == 2 ? " (tetrahedra)" : hex ? " (hexahedra)" : "", nranks, spec, e,
+               eref, diff);
         free(u);
         free(r);
     }
     MPI_Bcast(&diff, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     ck_assert_msg(diff <= 1e-12, "the solution differs from 1 rank's by "
                   "%.3e of its largest value", diff);
-    /* the solution is the wave's (p = 2 on 5 x 4 x 3 hexahedra: 1.4e-2) */
+    /* the solution is the wave's (p = 2 on 5 x 4 x 3 hexahedra: 1.4e-2,
+     * p = 3 on 4 x 3 x 3 cubes of tetrahedra: 1.7e-2) */
     ck_assert_msg(e > 0 && e < (hex ? 0.05 : 1e-3), "L2 error %g", e);
 }
 
@@ -264,6 +300,7 @@ START_TEST(agreement)
     agree(0, 0);
     agree(1, 0);
     agree(0, 1);
+    agree(0, 2);
 }
 END_TEST
 
@@ -598,12 +635,14 @@ static Suite *advection_suite(void)
         tcase_add_test(tc, convergence_tri);
         tcase_add_test(tc, convergence_exact_boundaries);
         tcase_add_test(tc, convergence_hex);
+        tcase_add_test(tc, convergence_tet);
     } else {
         if (!strcmp(spec, "openmp")) {
             tcase_add_test(tc, convergence_quad);
             tcase_add_test(tc, convergence_tri);
             tcase_add_test(tc, convergence_exact_boundaries);
             tcase_add_test(tc, convergence_hex);
+            tcase_add_test(tc, convergence_tet);
             tcase_add_test(tc, curved_hexes);
         }
         tcase_add_test(tc, agreement);
