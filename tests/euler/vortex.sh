@@ -8,14 +8,15 @@
 #       PyFR's mesh MSH on NP ranks: the density L2 error at t = 1 must
 #       be within 2% of PyFR 1.15's 7.4685e-04
 #   order MPIEXEC FRX P ETYPE RS N...  box meshes of N x N elements (quad
-#       or tri; hex: N x N x 2, the vortex extruded along z), Riemann
+#       or tri; hex: N x N x 2, the vortex extruded along z; tet: N x N x 1
+#       cubes of 6 tetrahedra, the same cells as hex's), Riemann
 #       solver RS, RK4 with dt in proportion to h, to t = 0.5: the
 #       density error must fall at order >= P + 0.5 between each two
 #       meshes
 #   uniform MPIEXEC FRX ETYPE        a uniform flow through boundaries
 #       (supersonic along the slip walls: sup-in-fa, sup-out-fn; subsonic:
-#       char-riem-inv all round) stays uniform to 1e-12; ETYPE hex: in
-#       3-D, the flow along y, slip walls on the x and z sides
+#       char-riem-inv all round) stays uniform to 1e-12; ETYPE hex or
+#       tet: in 3-D, the flow along y, slip walls on the x and z sides
 #   extruded MPIEXEC FRX P RS        the vortex extruded along z (w = 0;
 #       10 x 10 x 2 hexahedra, periodic, Lz = 2, 2 ranks) against the
 #       2-D run on 10 x 10 quadrilaterals: each variable's L2 error is
@@ -28,7 +29,8 @@
 #   source MPIEXEC FRX ETYPE         a fluid at rest with a density
 #       source in x, y and t: rho grows as its integral in time, to 1e-9
 #   ranks MPIEXEC FRX P ETYPE        (ETYPE hex: the vortex extruded
-#       along z on 12 x 12 x 2 hexahedra) 1 rank, 2 ranks, and 2 ranks with
+#       along z on 12 x 12 x 2 hexahedra; tet: 12 x 12 x 1 cubes of
+#       tetrahedra) 1 rank, 2 ranks, and 2 ranks with
 #       rank 1 on opencl (skipped, 77, where opencl cannot start; left
 #       out where FRX_EULER_NO_MIXED says why: sanitizer builds): the
 #       solutions at the end agree to 1e-12 (h5diff, absolute, on
@@ -46,9 +48,12 @@ export TMPDIR="$dir" # each mpirun its own session directory
 # the choice.
 one_variant="openmp: {products: generated/r4}, opencl: {products: generated/r4}"
 
-# The vortex's fields; with an argument hex, extruded along z (w = 0).
+# 3-D element types
+is3d() { [ "$1" = hex ] || [ "$1" = tet ]; }
+
+# The vortex's fields; with an argument hex or tet, extruded along z (w = 0).
 fields() {
-    if [ "${1:-}" = hex ]; then
+    if is3d "${1:-}"; then
         sed -e 's/^\(    v: .*\)$/\1\
     w: 0/' "$here/vortex-fields.yaml"
     else
@@ -67,10 +72,13 @@ $(fields "${3:-}")
 END
 }
 
-box() { # n etype (hex: n x n x 2, 4 deep)
+box() { # n etype (hex: n x n x 2, 4 deep; tet: n x n x 1 cubes, 2 deep)
     if [ "$2" = hex ]; then
         echo "mesh: {type: box, n: [$1, $1, 2], lower: [-10, -10, 0]," \
              "upper: [10, 10, 4], periodic: [true, true, true]}"
+    elif [ "$2" = tet ]; then
+        echo "mesh: {type: box, n: [$1, $1, 1], lower: [-10, -10, 0]," \
+             "upper: [10, 10, 2], periodic: [true, true, true], etype: tet}"
     else
         echo "mesh: {type: box, n: [$1, $1], lower: [-10, -10]," \
              "upper: [10, 10], periodic: [true, true], etype: $2}"
@@ -144,16 +152,16 @@ uniform)
     # 3-D: w, the z sides (slip walls, or the free stream) and their
     # variables (8 numbers a summary in 2-D, 10 in 3-D)
     w= w0= zsup= zsub= nf=8 mesh="n: [6, 5], etype: $etype, lower: [0, 0], upper: [1.2, 1]"
-    if [ "$etype" = hex ]; then
+    if is3d "$etype"; then
         w=", w: 0.1" w0=", w: 0" nf=10
-        mesh="n: [4, 3, 2], lower: [0, 0, 0], upper: [1.2, 1, 0.6]"
+        mesh="n: [4, 3, 2], etype: $etype, lower: [0, 0, 0], upper: [1.2, 1, 0.6]"
         zsup=", back: {type: slp-adia-wall}, front: {type: slp-adia-wall}"
     fi
     sup="bottom: {type: sup-in-fa, rho: 1.2, u: 0, v: 3$w0, p: 1},
          top: {type: sup-out-fn}, left: {type: slp-adia-wall},
          right: {type: slp-adia-wall}$zsup"
     fs="{type: char-riem-inv, rho: 1.2, u: 0.2, v: 0.3$w, p: 1}"
-    [ "$etype" != hex ] || zsub=", back: $fs, front: $fs"
+    ! is3d "$etype" || zsub=", back: $fs, front: $fs"
     sub="bottom: $fs, top: $fs, left: $fs, right: $fs$zsub"
     for flow in sup sub; do
         eval "bcs=\$$flow"
