@@ -10,7 +10,8 @@
 # the gpu-solver-sources fixture).
 #
 # The cases cover what the solvers generate: advection, lee and euler on
-# quadrilaterals and triangles (advection and euler on hexahedra too),
+# quadrilaterals and triangles (advection and euler on hexahedra and
+# tetrahedra too),
 # on 2 ranks (the faces shared with a
 # peer), every boundary kind, every flux (lee: upwind, rusanov; euler:
 # rusanov, hllc), every time scheme (rk4, ssp-rk3, rk45: the lincomb
@@ -68,6 +69,34 @@ advection-hex-rk4)
   boundaries: {left: {type: exact}, right: {type: exact}}
 mesh: {type: box, n: [4, 3, 3], periodic: [false, true, true]}
 time: {scheme: rk4, cfl: 0.5, steps: 4}" ;;
+advection-tet-rk4)
+    # tetrahedra: triangular faces paired by their rot, the exact
+    # solution on the x sides, the velocity as a field
+    body="solver:
+  name: advection
+  order: 3
+  velocity: [1, 0.5, 0.25]
+  velocity-field: true
+  wavelength: [1, 1, 1]
+  boundaries: {left: {type: exact}, right: {type: exact}}
+mesh: {type: box, n: [3, 2, 2], etype: tet, periodic: [false, true, true]}
+time: {scheme: rk4, cfl: 0.5, steps: 4}" ;;
+euler-tet-hllc)
+    # 3-D on tetrahedra: a far field, a slip wall, an inflow in z
+    body="solver:
+  name: euler
+  order: 2
+  riemann-solver: hllc
+  constants: {gamma: 1.4}
+  ics: {rho: 1 + 0.1*sin(x), u: 0.2, v: 0.1, w: 0.05, p: 1 + 0.05*cos(y)}
+  boundaries:
+    left: {type: char-riem-inv, rho: 1, u: 0.2, v: 0.1, w: 0.05, p: 1}
+    right: {type: slp-adia-wall}
+    back: {type: sup-in-fa, rho: 1, u: 0.2, v: 0.1, w: 2, p: 1}
+    front: {type: sup-out-fn}
+mesh: {type: box, n: [3, 3, 2], upper: [3, 3, 2], etype: tet,
+       periodic: [false, true, false]}
+time: {scheme: ssp-rk3, dt: 0.005, steps: 4}" ;;
 lee-quad-upwind)
     body="solver:
   name: lee
