@@ -70,9 +70,11 @@ set_tests_properties(fr-sdk-versions PROPERTIES TIMEOUT 120
 # where it is not installed)
 find_program(FRX_SYSTEM_PYTHON3_FR python3 PATHS /usr/bin NO_DEFAULT_PATH)
 if(FRX_SYSTEM_PYTHON3_FR)
-  add_test(NAME fr-advection-hex-vtk COMMAND ${FRX_OWN_TMPDIR} sh
-    ${CMAKE_CURRENT_SOURCE_DIR}/fr/hex-vtk.sh ${FRX_SYSTEM_PYTHON3_FR}
-    ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:frx-cli>)
-  set_tests_properties(fr-advection-hex-vtk PROPERTIES SKIP_RETURN_CODE 77
-    TIMEOUT 120 ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+  foreach(etype hex tet)
+    add_test(NAME fr-advection-${etype}-vtk COMMAND ${FRX_OWN_TMPDIR} sh
+      ${CMAKE_CURRENT_SOURCE_DIR}/fr/vtk3d.sh ${FRX_SYSTEM_PYTHON3_FR}
+      ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:frx-cli> ${etype})
+    set_tests_properties(fr-advection-${etype}-vtk PROPERTIES SKIP_RETURN_CODE 77
+      TIMEOUT 120 ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+  endforeach()
 endif()
