@@ -48,7 +48,7 @@ add_test(NAME mpi-run-solver-timers
 set_tests_properties(mpi-run-demo-timers mpi-run-solver-timers PROPERTIES
   ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1;FRX_LOG=info" TIMEOUT 120)
 
-# The 3-D example case, as README's users run it (its output in a
+# The 3-D example cases, as README's users run them (their output in a
 # folder of its own)
 file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/advection-hex-run)
 add_test(NAME mpi-run-advection-hex
@@ -58,6 +58,15 @@ add_test(NAME mpi-run-advection-hex
     ${FRX_EXE} run ${PROJECT_SOURCE_DIR}/config/advection-hex.yaml
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/advection-hex-run)
 set_tests_properties(mpi-run-advection-hex PROPERTIES
+  ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1" TIMEOUT 120)
+file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/advection-tet-run)
+add_test(NAME mpi-run-advection-tet
+  COMMAND sh ${FRX_EXPECT} 0
+    "L2 error at t = 0[.]5: u [1-9][.][0-9]+e-04"
+    ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 --oversubscribe
+    ${FRX_EXE} run ${PROJECT_SOURCE_DIR}/config/advection-tet.yaml
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/advection-tet-run)
+set_tests_properties(mpi-run-advection-tet PROPERTIES
   ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1" TIMEOUT 120)
 
 # A backend named explicitly that cannot start is an error with its
