@@ -31,6 +31,17 @@ static const int hex_edges[12][2] = {{0, 1}, {0, 3}, {0, 4}, {1, 2},
 static const int hex_faces[6][4] = {{0, 3, 2, 1}, {0, 1, 5, 4},
                                     {0, 4, 7, 3}, {1, 2, 6, 5},
                                     {2, 3, 7, 6}, {4, 5, 6, 7}};
+/* Gmsh's 10-node tetrahedron: points 4..9 on these edges. */
+static const int tet_edges[6][2] = {{0, 1}, {1, 2}, {2, 0},
+                                    {3, 0}, {3, 2}, {3, 1}};
+/* A cube's six tetrahedra around its diagonal from corner 0 to corner
+ * 6 (Kuhn's split): for each order (a, b, c) of the axes, 0, a step
+ * along a, then along b, then 6. The odd orders are left-handed and
+ * get corners 0 and 3 swapped (the box source swaps 1 and 2: the
+ * reader must take any right-handed order). */
+static const int tet_paths[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
+                                    {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+static const int tet_odd[6] = {0, 1, 1, 0, 0, 1};
 
 struct lat {
     int nd, o;
@@ -60,7 +71,7 @@ static uint64_t mean_tag(const struct lat *l, int (*a)[3], int n)
 static int order_of(int type)
 {
     return type == 8 || type == 9 || type == 10 || type == 16 ||
-                   type == 12 || type == 17 ? 2 : 1;
+                   type == 11 || type == 12 || type == 17 ? 2 : 1;
 }
 
 static struct gw_ele *add(struct gw_mesh *m, int type, int phys)
@@ -85,6 +96,14 @@ static void shape(const struct lat *l, int type, int (*c)[3], int nc,
     if (order_of(type) == 1)
         return;
     int two[2][3], four[4][3];
+    if (type == 11) {
+        for (int i = 0; i < 6; i++) {
+            memcpy(two[0], c[tet_edges[i][0]], sizeof two[0]);
+            memcpy(two[1], c[tet_edges[i][1]], sizeof two[1]);
+            e->n[e->nn++] = mean_tag(l, two, 2);
+        }
+        return;
+    }
     if (nc <= 4) { /* line, triangle, quadrilateral: edges, centre */
         for (int i = 0; i < (nc == 2 ? 1 : nc); i++) {
             memcpy(two[0], c[i], sizeof two[0]);
@@ -132,6 +151,21 @@ static void cells(const struct gw_spec *s, const struct lat *l,
                     memcpy(t1[2], c[3], sizeof t1[0]);
                     shape(l, s->type, t0, 3, add(m, s->type, phys));
                     shape(l, s->type, t1, 3, add(m, s->type, phys));
+                } else if (s->type == 4 || s->type == 11) {
+                    for (int t = 0; t < 6; t++) {
+                        int v[4][3], p[3] = {0, 0, 0};
+                        for (int q = 0; q < 4; q++) {
+                            if (q == 3)
+                                p[0] = p[1] = p[2] = 1;
+                            else if (q > 0)
+                                p[tet_paths[t][q - 1]] = 1;
+                            int w = tet_odd[t] && (q == 0 || q == 3) ? 3 - q
+                                                                     : q;
+                            for (int d = 0; d < 3; d++)
+                                v[w][d] = l->o * (base[d] + p[d]);
+                        }
+                        shape(l, s->type, v, 4, add(m, s->type, phys));
+                    }
                 } else {
                     shape(l, s->type, c, l->nd == 2 ? 4 : 8,
                           add(m, s->type, phys));
@@ -145,26 +179,35 @@ static void side(const struct gw_spec *s, const struct lat *l, int sd,
 {
     int k = sd / 2, a = (k + 1) % l->nd, b = (k + 2) % l->nd;
     int na = s->n[a], nb = l->nd == 3 ? s->n[b] : 1;
+    int tet = s->type == 4 || s->type == 11;
     int ftype = l->nd == 2 ? (l->o == 2 ? 8 : 1)
+              : tet ? (l->o == 1 ? 2 : 9)
               : l->o == 1 ? 3 : s->type == 17 ? 16 : 10;
+    /* a cell's side: an edge, a quadrilateral, or (tetrahedra) the two
+     * triangles either side of its diagonal from (0, 0) to (1, 1) */
+    static const int off[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+    static const int quad[1][4] = {{0, 1, 2, 3}}, tri[2][4] = {
+        {0, 1, 2}, {0, 2, 3}};
+    const int(*pieces)[4] = tet ? tri : quad;
+    int npieces = tet ? 2 : 1, nc = l->nd == 2 ? 2 : tet ? 3 : 4;
     for (int j = 0; j < nb; j++)
-        for (int i = 0; i < na; i++) {
-            struct gw_ele *e = add(m, ftype, 2 + sd);
-            int c[4][3];
-            int nc = l->nd == 2 ? 2 : 4;
-            static const int off[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
-            for (int v = 0; v < nc; v++) {
-                c[v][k] = sd % 2 ? l->L[k] - 1 : 0;
-                c[v][a] = l->o * (i + off[v][0]);
-                if (l->nd == 3)
-                    c[v][b] = l->o * (j + off[v][1]);
-                else
-                    c[v][2] = 0;
+        for (int i = 0; i < na; i++)
+            for (int h = 0; h < npieces; h++) {
+                struct gw_ele *e = add(m, ftype, 2 + sd);
+                int c[4][3];
+                for (int v = 0; v < nc; v++) {
+                    const int *o = off[pieces[h][v]];
+                    c[v][k] = sd % 2 ? l->L[k] - 1 : 0;
+                    c[v][a] = l->o * (i + o[0]);
+                    if (l->nd == 3)
+                        c[v][b] = l->o * (j + o[1]);
+                    else
+                        c[v][2] = 0;
+                }
+                if (l->nd == 2)
+                    c[0][2] = c[1][2] = 0;
+                shape(l, ftype, c, nc, e);
             }
-            if (l->nd == 2)
-                c[0][2] = c[1][2] = 0;
-            shape(l, ftype, c, nc, e);
-        }
 }
 
 void gw_make(const struct gw_spec *s, struct gw_mesh *m)
@@ -273,7 +316,8 @@ static uint64_t line_now(const struct gw_file *f)
 static int dim_of(int type)
 {
     return type == 15 ? 0 : type == 1 || type == 8 ? 1
-         : type == 5 || type == 12 || type == 17 ? 3 : 2;
+         : type == 4 || type == 11 || type == 5 || type == 12 || type == 17
+             ? 3 : 2;
 }
 
 static void header(struct gw_file *f, const struct gw_mesh *m, int version,

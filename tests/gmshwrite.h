@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Gmsh .msh files written by the tests: structured meshes of quads,
- * triangles or hexahedra (order 1 or 2, curved by a map), with named
- * sides, in versions 2.2 and 4.1, ASCII or binary, written here without
- * Gmsh so that the reader is checked against the format as documented.
+ * triangles, tetrahedra or hexahedra (order 1 or 2, curved by a map),
+ * with named sides, in versions 2.2 and 4.1, ASCII or binary, written
+ * here without Gmsh so that the reader is checked against the format as
+ * documented.
  * The tests also break the files on purpose (gw_text, gw_line_of). */
 #ifndef FRX_GMSHWRITE_H
 #define FRX_GMSHWRITE_H
@@ -37,7 +38,8 @@ struct gw_mesh {
 
 /* A structured mesh of the box [0, n[0]] x [0, n[1]] (x [0, n[2]]),
  * mapped by map (NULL: identity), of Gmsh type `type` (2, 9 triangles;
- * 3, 10, 16 quadrilaterals; 5, 12, 17 hexahedra). The region is named
+ * 3, 10, 16 quadrilaterals; 4, 11 tetrahedra, six a cube, their sides
+ * triangles; 5, 12, 17 hexahedra). The region is named
  * region (NULL: physical tag 0); side s (x low, x high, y low, y high,
  * z low, z high) is named sides[s] (NULL: in no group). Node tags are
  * sparse (2 i + 101); element tags follow the boundary faces, then

@@ -370,6 +370,181 @@ START_TEST(hexahedra)
 }
 END_TEST
 
+/* Every face of every element of block b turns counter-clockwise seen
+ * from outside. */
+static void check_outward(size_t b)
+{
+    frx_mesh_block B = mc_block(mesh, b);
+    for (uint32_t e = 0; e < B.neles; e++)
+        for (uint16_t f = 0; f < B.nfaces; f++) {
+            frx_face side = {(uint32_t)b, e, f, 0};
+            ck_assert_msg(mu_face_outward(mesh, side) > 0,
+                          "block %zu element %u face %u turns inwards", b, e,
+                          f);
+        }
+}
+
+START_TEST(tetrahedra)
+{
+    struct gw_spec s = {.n = {2, 2, 2}, .type = 4, .region = "Fluid"};
+    memcpy(s.sides, four_sides, sizeof s.sides);
+    struct gw_mesh m;
+    size_t per[1];
+    gw_make(&s, &m);
+    static const int versions[4][2] = {{22, 0}, {22, 1}, {41, 0}, {41, 1}};
+    char id0[65] = "";
+    for (int v = 0; v < 4; v++) {
+        load_ok(&m, versions[v][0], versions[v][1]);
+        frx_mesh_info in = mc_info(mesh);
+        ck_assert_int_eq(in.ndims, 3);
+        ck_assert_uint_eq(in.neles, 48);
+        ck_assert_uint_eq(in.nblocks, 1);
+        frx_mesh_block B = mc_block(mesh, 0);
+        ck_assert_int_eq(B.etype, FRX_ETYPE_TET);
+        ck_assert_int_eq(B.order, 1);
+        ck_assert_uint_eq(B.nshape, 4);
+        ck_assert_uint_eq(B.nfaces, 4);
+        /* 6 inside each cube, 2 on each of the 12 between cubes */
+        ck_assert_uint_eq(in.nifaces, 8 * 6 + 12 * 2);
+        ck_assert_uint_eq(in.nbcs, 6);
+        for (size_t i = 0; i < 6; i++) {
+            frx_mesh_bc bc = mc_bc(mesh, i);
+            ck_assert_str_eq(bc.name, four_sides[i]);
+            ck_assert_uint_eq(bc.nfaces, 2 * 2 * 2); /* triangles */
+            for (size_t j = 0; j < bc.nfaces; j++) {
+                double x[3];
+                mu_face_mid(mesh, bc.faces[j], x);
+                ck_assert(x[i / 2] == (i % 2 ? 2 : 0));
+            }
+        }
+        check_shapes(&m, 4, 4, NULL);
+        check_geometry(per);
+        check_outward(0);
+        if (v == 0)
+            memcpy(id0, in.id, sizeof id0);
+        ck_assert_str_eq(in.id, id0);
+    }
+    gw_free(&m);
+    /* 10-node, straight: points 4..9 amid the edges (0,1) (1,2) (2,0)
+     * (3,0) (3,2) (3,1), Gmsh's order */
+    s.type = 11;
+    gw_make(&s, &m);
+    load_ok(&m, 41, 1);
+    frx_mesh_block B = mc_block(mesh, 0);
+    ck_assert_int_eq(B.order, 2);
+    ck_assert_uint_eq(B.nshape, 10);
+    static const int edge[6][2] = {{0, 1}, {1, 2}, {2, 0},
+                                   {3, 0}, {3, 2}, {3, 1}};
+    for (size_t e = 0; e < B.neles; e++)
+        for (int i = 0; i < 6; i++)
+            for (int k = 0; k < 3; k++) {
+                const double *x = B.shape + e * 10 * 3;
+                ck_assert_double_eq_tol(x[(4 + i) * 3 + k],
+                                        (x[edge[i][0] * 3 + k] +
+                                         x[edge[i][1] * 3 + k]) / 2, 1e-15);
+            }
+    check_shapes(&m, 11, 10, NULL);
+    check_geometry(per);
+    gw_free(&m);
+    /* 10-node, curved, periodic in z: the pair's triangles matched */
+    s.map = bend_xy;
+    s.sides[4] = "periodic_z_l";
+    s.sides[5] = "periodic_z_r";
+    gw_make(&s, &m);
+    load_ok(&m, 22, 0);
+    ck_assert_uint_eq(mc_info(mesh).nperiodic, 1);
+    ck_assert_uint_eq(mc_info(mesh).nbcs, 4);
+    frx_mesh_periodic P = mc_periodic(mesh, 0);
+    ck_assert(P.shift[0] == 0 && P.shift[1] == 0 && P.shift[2] == 2);
+    check_shapes(&m, 11, 10, NULL);
+    check_geometry(per);
+    ck_assert_uint_eq(per[0], 2 * 2 * 2);
+    check_outward(0);
+    gw_free(&m);
+}
+END_TEST
+
+/* o's nodes and elements added to m, its nodes moved by dx along x and
+ * its tags by dtag (elements: after m's); o's names are m's. */
+static void append(struct gw_mesh *m, const struct gw_mesh *o, double dx,
+                   uint64_t dtag)
+{
+    size_t n = m->nnodes + o->nnodes;
+    m->ntag = realloc(m->ntag, n * sizeof *m->ntag);
+    m->x = realloc(m->x, n * sizeof *m->x);
+    ck_assert(m->ntag && m->x && m->neles + o->neles <= GW_MAX_ELES);
+    for (size_t i = 0; i < o->nnodes; i++) {
+        m->ntag[m->nnodes + i] = o->ntag[i] + dtag;
+        memcpy(m->x[m->nnodes + i], o->x[i], sizeof *m->x);
+        m->x[m->nnodes + i][0] += dx;
+    }
+    m->nnodes = n;
+    uint64_t etag = m->neles;
+    for (size_t i = 0; i < o->neles; i++) {
+        struct gw_ele *e = &m->eles[m->neles++];
+        *e = o->eles[i];
+        e->tag += etag;
+        for (int k = 0; k < e->nn; k++)
+            e->n[k] += dtag;
+    }
+}
+
+/* Tetrahedra and hexahedra in one mesh: two blocks, by type; where a
+ * hexahedron's face meets two tetrahedra's it is met by none (frx does
+ * not join a quadrilateral to triangles). */
+START_TEST(mixed_tet_hex)
+{
+    struct gw_spec st = {.n = {1, 1, 1}, .type = 4, .region = "Fluid"};
+    struct gw_spec sh = {.n = {1, 1, 1}, .type = 5, .region = "Fluid"};
+    memcpy(st.sides, four_sides, sizeof st.sides);
+    memcpy(sh.sides, four_sides, sizeof sh.sides);
+    struct gw_mesh m, h;
+    size_t per[1];
+    gw_make(&st, &m);
+    gw_make(&sh, &h);
+    append(&m, &h, 3, 10000); /* apart: [0, 1] and [3, 4] in x */
+    load_ok(&m, 41, 0);
+    frx_mesh_info in = mc_info(mesh);
+    ck_assert_uint_eq(in.neles, 7);
+    ck_assert_uint_eq(in.nblocks, 2);
+    ck_assert_int_eq(mc_block(mesh, 0).etype, FRX_ETYPE_TET);
+    ck_assert_uint_eq(mc_block(mesh, 0).neles, 6);
+    ck_assert_int_eq(mc_block(mesh, 1).etype, FRX_ETYPE_HEX);
+    ck_assert_uint_eq(mc_block(mesh, 1).neles, 1);
+    ck_assert_uint_eq(mc_bc(mesh, 0).nfaces, 2 + 1);
+    check_geometry(per);
+    check_outward(0);
+    check_outward(1);
+    gw_free(&m);
+    gw_free(&h);
+    /* touching at x = 1, the hexahedron's nodes there the tetrahedra's,
+     * no group on either side of it */
+    st.sides[1] = NULL;
+    sh.sides[0] = NULL;
+    gw_make(&st, &m);
+    gw_make(&sh, &h);
+    size_t first = m.neles;
+    append(&m, &h, 1, 10000);
+    for (size_t i = first; i < m.neles; i++)
+        for (int k = 0; k < m.eles[i].nn; k++) {
+            uint64_t t = m.eles[i].n[k];
+            const double *x = m.x[m.nnodes - h.nnodes + (t - 10000 - 101) / 2];
+            for (size_t j = 0; j < m.nnodes - h.nnodes; j++)
+                if (mu_dist(m.x[j], x, NULL, 3) == 0)
+                    m.eles[i].n[k] = m.ntag[j];
+        }
+    struct gw_file f;
+    gw_write(&m, 22, 0, &f);
+    ck_assert_int_eq(load_bytes("mixed.msh", f.p, f.n), FRX_ECONFIG);
+    assert_msg("mixed.msh:");
+    assert_msg("meets no other element and is in no physical group (3 such "
+               "faces in all)");
+    gw_file_free(&f);
+    gw_free(&m);
+    gw_free(&h);
+}
+END_TEST
+
 /* Without a region named fluid, the highest dimension's elements; a
  * boundary group with no name is named by its number. */
 START_TEST(unnamed)
@@ -865,6 +1040,137 @@ START_TEST(bad_unsupported)
 }
 END_TEST
 
+/* Tetrahedra refused as hexahedra are: inverted (at a corner, or at a
+ * curved point), a loose face, a periodic face with no partner, a face
+ * element across a cube's other diagonal. Base: 2 x 2 x 2 cubes of 6,
+ * periodic in z. */
+static void tet_setup(int type, int version, int binary)
+{
+    struct gw_spec s = {.n = {2, 2, 2}, .type = type, .region = "fluid",
+                        .sides = {"left", "right", "wall", "lid",
+                                  "periodic_0_l", "periodic_0_r"}};
+    gw_make(&s, &base);
+    gw_write(&base, version, binary, &basef);
+}
+
+START_TEST(bad_tetrahedra)
+{
+    tet_setup(4, 22, 0);
+    size_t i;
+    const struct gw_ele *e = first_of(4, &i);
+    char line[400], want[4600];
+    snprintf(line, sizeof line, "%llu 4 2 1 1 %llu %llu %llu %llu",
+             (unsigned long long)e->tag, (unsigned long long)e->n[0],
+             (unsigned long long)e->n[2], (unsigned long long)e->n[1],
+             (unsigned long long)e->n[3]);
+    snprintf(want, sizeof want, "bad.msh:%llu: element %llu (a 4-node "
+             "tetrahedron (Gmsh type 4)) is inverted: its Jacobian is "
+             "negative", (unsigned long long)basef.line[i],
+             (unsigned long long)e->tag);
+    expect_bad_text(set_line(basef.p, (int)basef.line[i], line), FRX_ECONFIG,
+                    want, "a tetrahedron's corners 0-2 must turn "
+                    "counter-clockwise seen from corner 3");
+    /* a wall triangle across the cube's other diagonal */
+    size_t w = 0;
+    while (base.eles[w].phys != 4)
+        w++;
+    const struct gw_ele *f = &base.eles[w];
+    uint64_t other = f->n[0] + 2 * 1; /* the corner beside n[0] in x */
+    snprintf(line, sizeof line, "%llu 2 2 4 4 %llu %llu %llu",
+             (unsigned long long)f->tag, (unsigned long long)other,
+             (unsigned long long)f->n[1], (unsigned long long)f->n[2]);
+    snprintf(want, sizeof want, "bad.msh:%llu: element %llu of 'wall' (a "
+             "3-node triangle (Gmsh type 2), nodes ",
+             (unsigned long long)basef.line[w], (unsigned long long)f->tag);
+    expect_bad_text(set_line(basef.p, (int)basef.line[w], line), FRX_ECONFIG,
+                    want, "is no face of any element of the mesh");
+    base_free();
+    /* one lid triangle left out of every group */
+    tet_setup(4, 22, 0);
+    w = 0;
+    while (base.eles[w].phys != 5)
+        w++;
+    base.eles[w].phys = 0;
+    gw_file_free(&basef);
+    gw_write(&base, 22, 0, &basef);
+    expect_bad(basef.p, basef.n, FRX_ECONFIG, "bad.msh:", "meets no other "
+               "element and is in no physical group (1 such face)");
+    base_free();
+    /* the corner (2, 0, 2) of side r moved along it: the one triangle
+     * there loses its partner */
+    tet_setup(4, 22, 0);
+    uint64_t tag = 2 * (2 + 3 * (0 + 3 * 2)) + 101;
+    char key[64];
+    snprintf(key, sizeof key, "\n%llu 2 0 2\n", (unsigned long long)tag);
+    int l = gw_line_of(basef.p, key) + 1;
+    snprintf(line, sizeof line, "%llu 2 0.25 2", (unsigned long long)tag);
+    expect_bad_text(set_line(basef.p, l, line), FRX_ECONFIG, "of "
+                    "'periodic_0_l' has no partner in 'periodic_0_r' when "
+                    "moved by (0, 0, 2)", "must match face for face");
+    base_free();
+    /* 10-node: a mid-edge point beyond the opposite face */
+    tet_setup(11, 41, 1);
+    e = first_of(11, &i);
+    size_t id = (e->n[4] - 101) / 2;
+    base.x[id][1] += 1.6;
+    gw_file_free(&basef);
+    gw_write(&base, 41, 1, &basef);
+    snprintf(want, sizeof want, "element %llu (a 10-node tetrahedron (Gmsh "
+             "type 11)) is inverted: its Jacobian is negative",
+             (unsigned long long)e->tag);
+    expect_bad(basef.p, basef.n, FRX_ECONFIG, "bad.msh, byte ", want);
+    /* that point along its edge (0, 1): the map's derivative along the
+     * edge at corner 0 is (4 t - 1) (x1 - x0) with the point at
+     * x0 + t (x1 - x0), so t = 0.3 is fine and t = 0.2 inverted there */
+    for (int k = 0; k < 3; k++)
+        base.x[id][k] = 0.7 * base.x[(e->n[0] - 101) / 2][k] +
+                        0.3 * base.x[(e->n[1] - 101) / 2][k];
+    gw_file_free(&basef);
+    gw_write(&base, 41, 0, &basef);
+    ck_assert_msg(load_bytes("bent.msh", basef.p, basef.n) == FRX_OK, "%s",
+                  frx_errmsg());
+    for (int k = 0; k < 3; k++)
+        base.x[id][k] = 0.8 * base.x[(e->n[0] - 101) / 2][k] +
+                        0.2 * base.x[(e->n[1] - 101) / 2][k];
+    gw_file_free(&basef);
+    gw_write(&base, 41, 0, &basef);
+    snprintf(want, sizeof want, "element %llu (a 10-node tetrahedron (Gmsh "
+             "type 11)) is inverted: its Jacobian is negative",
+             (unsigned long long)e->tag);
+    expect_bad(basef.p, basef.n, FRX_ECONFIG, want, "at its point 0");
+    base_free();
+}
+END_TEST
+
+/* Prisms and third-order tetrahedra: named, and what frx takes. */
+START_TEST(bad_unsupported_3d)
+{
+    static const char prism[] =
+        "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n"
+        "$Nodes\n6\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n5 1 0 1\n"
+        "6 0 1 1\n$EndNodes\n"
+        "$Elements\n1\n7 6 2 1 1 1 2 3 4 5 6\n$EndElements\n";
+    expect_bad(prism, strlen(prism), FRX_ENOTSUP, "bad.msh:15: element 7 is "
+               "a 6-node prism (Gmsh type 6): frx meshes are of triangles "
+               "and quadrilaterals (2-D) or tetrahedra and hexahedra (3-D)",
+               NULL);
+    char text[2048];
+    size_t n = (size_t)snprintf(text, sizeof text, "$MeshFormat\n2.2 0 8\n"
+                                "$EndMeshFormat\n$Nodes\n20\n");
+    for (int k = 1; k <= 20; k++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "%d %d %d %d\n", k,
+                              k % 4, k / 4 % 4, k / 16);
+    n += (size_t)snprintf(text + n, sizeof text - n, "$EndNodes\n"
+                          "$Elements\n1\n9 29 2 1 1");
+    for (int k = 1; k <= 20; k++)
+        n += (size_t)snprintf(text + n, sizeof text - n, " %d", k);
+    snprintf(text + n, sizeof text - n, "\n$EndElements\n");
+    expect_bad(text, strlen(text), FRX_ENOTSUP, "bad.msh:29: element 9 is a "
+               "20-node tetrahedron (Gmsh type 29), of shape order 3: frx "
+               "holds shape order 1 and 2", NULL);
+}
+END_TEST
+
 /* ------------------------------------------------------ PyFR's mesh */
 
 START_TEST(pyfr_vortex)
@@ -955,6 +1261,8 @@ static Suite *gmsh_suite(void)
     tcase_add_test(tc, triangles_periodic);
     tcase_add_test(tc, second_order);
     tcase_add_test(tc, hexahedra);
+    tcase_add_test(tc, tetrahedra);
+    tcase_add_test(tc, mixed_tet_hex);
     tcase_add_test(tc, unnamed);
     tcase_add_test(tc, case_keys);
     suite_add_tcase(s, tc);
@@ -974,6 +1282,8 @@ static Suite *gmsh_suite(void)
     tcase_add_test(bad, bad_headers);
     tcase_add_test(bad, bad_lines);
     tcase_add_test(bad, bad_unsupported);
+    tcase_add_test(bad, bad_tetrahedra);
+    tcase_add_test(bad, bad_unsupported_3d);
     suite_add_tcase(s, bad);
     return s;
 }

@@ -14,7 +14,9 @@
  *   boundary of that name (an unnamed group: its number).
  *
  * Nodes no element of the mesh uses are dropped; the rest keep the
- * file's order. A 2-D mesh must lie in a plane z = constant. 8-node
+ * file's order. A 2-D mesh must lie in a plane z = constant. Elements
+ * are triangles and quadrilaterals (2-D), tetrahedra and hexahedra
+ * (3-D), of order 1 or 2, their points in Gmsh's order. 8-node
  * quadrilaterals and 20-node hexahedra are completed to 9 and 27 points
  * (exactly: mesh_gmsh_shape.c). Every check names the place in the file
  * (line, or byte offset in a binary file). */
@@ -249,7 +251,8 @@ static int frx_type(const struct frx__msh *m, const struct frx__msh_ele *e,
     static const int map[][3] = {
         {2, FRX_ETYPE_TRI, 1},   {9, FRX_ETYPE_TRI, 2},
         {3, FRX_ETYPE_QUAD, 1},  {10, FRX_ETYPE_QUAD, 2},
-        {16, FRX_ETYPE_QUAD, 2}, {5, FRX_ETYPE_HEX, 1},
+        {16, FRX_ETYPE_QUAD, 2}, {4, FRX_ETYPE_TET, 1},
+        {11, FRX_ETYPE_TET, 2},  {5, FRX_ETYPE_HEX, 1},
         {12, FRX_ETYPE_HEX, 2},  {17, FRX_ETYPE_HEX, 2}};
     for (size_t i = 0; i < sizeof map / sizeof *map; i++)
         if (map[i][0] == e->type) {
@@ -261,10 +264,11 @@ static int frx_type(const struct frx__msh *m, const struct frx__msh_ele *e,
     char tn[80];
     frx__gmsh_type_name(t, tn, sizeof tn);
     if (strcmp(t->shape, "triangle") && strcmp(t->shape, "quadrilateral") &&
-        strcmp(t->shape, "hexahedron"))
+        strcmp(t->shape, "tetrahedron") && strcmp(t->shape, "hexahedron"))
         return frx__msh_error(m, FRX_ENOTSUP, e->where, "element %llu is %s: "
                               "frx meshes are of triangles and "
-                              "quadrilaterals (2-D) or hexahedra (3-D)",
+                              "quadrilaterals (2-D) or tetrahedra and "
+                              "hexahedra (3-D)",
                               (unsigned long long)e->tag, tn);
     return frx__msh_error(m, FRX_ENOTSUP, e->where, "element %llu is %s, of "
                           "shape order %d: frx holds shape order 1 and 2; "
@@ -302,6 +306,9 @@ static int check_jacobian(const struct build *B, size_t e, const double *x)
                  d == 2 ? "a 2-D element's corners must turn "
                           "counter-clockwise (reverse the surface in Gmsh, "
                           "or its curve loop)"
+                 : g->etype[e] == FRX_ETYPE_TET
+                        ? "a tetrahedron's corners 0-2 must turn "
+                          "counter-clockwise seen from corner 3"
                         : "a hexahedron's corners 0-3 must turn "
                           "counter-clockwise seen from corners 4-7");
 }

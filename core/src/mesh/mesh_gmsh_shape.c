@@ -5,9 +5,12 @@
  * and the completion of Gmsh's incomplete (serendipity) quadratic
  * elements to the complete ones frx holds.
  *
- * Reference elements: triangle (0,0) (1,0) (0,1); quadrilateral and
- * hexahedron [-1, 1]^d with Gmsh's corner order. Order-2 points are the
- * means of corner sets: edges, then (hexahedron) faces, then the centre.
+ * Reference elements: triangle (0,0) (1,0) (0,1); tetrahedron (0,0,0)
+ * (1,0,0) (0,1,0) (0,0,1), as Gmsh has them (the Jacobian's sign is
+ * that on frx's (-1,-1,-1) ... (-1,-1,1): the two differ by a positive
+ * scaling); quadrilateral and hexahedron [-1, 1]^d with Gmsh's corner
+ * order. Order-2 points are the means of corner sets: edges, then
+ * (hexahedron) faces, then (quadrilateral, hexahedron) the centre.
  *
  * Completion is exact: the 8-node quadrilateral's map lies in the span
  * of the 9-node one's (and the 20-node hexahedron's in the 27-node
@@ -24,7 +27,13 @@ static const int hex_edges[12][2] = {{0, 1}, {0, 3}, {0, 4}, {1, 2},
                                      {1, 5}, {2, 3}, {2, 6}, {3, 7},
                                      {4, 5}, {4, 7}, {5, 6}, {6, 7}};
 
+/* Gmsh's tetrahedron edges, points 4..9 (MTetrahedron::edges_tetra). */
+static const int tet_edges[6][2] = {{0, 1}, {1, 2}, {2, 0},
+                                    {3, 0}, {3, 2}, {3, 1}};
+
 static const double tri_corners[3][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+static const double tet_corners[4][3] = {
+    {0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
 static const double hex_corners[8][3] = {
     {-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
     {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
@@ -42,7 +51,8 @@ static void mean_of(const double (*c)[3], const int *idx, int n, double *out)
 static int ref_points(int etype, int order, double (*r)[3])
 {
     const struct frx__etype_info *t = frx__etype(etype);
-    const double(*c)[3] = etype == FRX_ETYPE_TRI ? tri_corners : hex_corners;
+    const double(*c)[3] = etype == FRX_ETYPE_TRI ? tri_corners
+                        : etype == FRX_ETYPE_TET ? tet_corners : hex_corners;
     int n = 0;
     for (int i = 0; i < t->ncorners; i++)
         memcpy(r[n++], c[i], sizeof *r);
@@ -51,6 +61,10 @@ static int ref_points(int etype, int order, double (*r)[3])
     if (t->ndims == 2) {
         for (int f = 0; f < t->nfaces; f++)
             mean_of(c, t->face[f], 2, r[n++]);
+    } else if (etype == FRX_ETYPE_TET) {
+        for (int e = 0; e < 6; e++)
+            mean_of(c, tet_edges[e], 2, r[n++]);
+        return n;
     } else {
         for (int e = 0; e < 12; e++)
             mean_of(c, hex_edges[e], 2, r[n++]);
@@ -83,24 +97,39 @@ static void lagrange(int order, int i, double x, double *v, double *dv)
     }
 }
 
+/* Gradient of shape function n of a triangle or tetrahedron (nb
+ * barycentric coordinates l, of gradients dl) at reference point p:
+ * l_n of order 1; of order 2, l_n (2 l_n - 1) at the corners and
+ * 4 l_a l_b at the middle of edge (a, b). */
+static void grad_simplex(int nb, const int (*edges)[2], int order, int n,
+                         const double *p, double *g)
+{
+    static const double dl[4][3] = {
+        {-1, -1, -1}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    double l[4] = {1, p[0], p[1], p[2]};
+    for (int k = 1; k < nb; k++)
+        l[0] -= p[k - 1];
+    for (int k = 0; k < nb - 1; k++) {
+        if (order == 1)
+            g[k] = dl[n][k];
+        else if (n < nb)
+            g[k] = (4 * l[n] - 1) * dl[n][k];
+        else {
+            int a = edges[n - nb][0], b = edges[n - nb][1];
+            g[k] = 4 * (l[a] * dl[b][k] + l[b] * dl[a][k]);
+        }
+    }
+}
+
 /* Gradient of shape function n at reference point p. */
 static void grad(int etype, int order, const double (*r)[3], int n,
                  const double *p, double *g)
 {
-    if (etype == FRX_ETYPE_TRI) {
-        static const double dl[3][2] = {{-1, -1}, {1, 0}, {0, 1}};
-        double l[3] = {1 - p[0] - p[1], p[0], p[1]};
-        static const int mid[3][2] = {{0, 1}, {1, 2}, {2, 0}};
-        for (int k = 0; k < 2; k++) {
-            if (order == 1)
-                g[k] = dl[n][k];
-            else if (n < 3)
-                g[k] = (4 * l[n] - 1) * dl[n][k];
-            else {
-                int a = mid[n - 3][0], b = mid[n - 3][1];
-                g[k] = 4 * (l[a] * dl[b][k] + l[b] * dl[a][k]);
-            }
-        }
+    static const int tri_edges[3][2] = {{0, 1}, {1, 2}, {2, 0}};
+    if (etype == FRX_ETYPE_TRI || etype == FRX_ETYPE_TET) {
+        grad_simplex(etype == FRX_ETYPE_TRI ? 3 : 4,
+                     etype == FRX_ETYPE_TRI ? tri_edges : tet_edges, order,
+                     n, p, g);
         return;
     }
     int d = etype == FRX_ETYPE_QUAD ? 2 : 3;
