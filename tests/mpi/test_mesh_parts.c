@@ -3,7 +3,9 @@
  *
  *   test_mesh_parts CASE
  *
- * CASE weights | rules | linear | periodic | tri | hex | tiny |
+ *   test_mesh_parts tet-file FILE NPARTS
+ *
+ * CASE weights | rules | linear | periodic | tri | hex | tet | tiny |
  * tiny-linear makes a box mesh and checks: every element on exactly one
  * rank, and every rank at least one; each rank's share
  * within 5% of its weight (where weights are given); interior faces
@@ -14,7 +16,10 @@
  * canonical side); boundary names the same everywhere; the same id on
  * every rank; the same partition when made twice. Rank 0 prints
  * "partition digest: X" (compared across runs by same-twice.sh).
- * CASE too-few | weights-mismatch expects every rank to refuse. */
+ * CASE too-few | weights-mismatch expects every rank to refuse.
+ * tet-file reads FILE, the tet case's box partitioned for NPARTS ranks
+ * by frx mesh partition -o (tet-parts.sh), and checks the same; and
+ * that the box built has its id and, on NPARTS ranks, the same parts. */
 #include "../meshutil.h"
 
 #include <frx/mesh.h>
@@ -25,12 +30,19 @@
 #include <string.h>
 
 static int rank, size, nfail, npass;
+/* tet-file on fewer ranks than parts: a rank's faces with a peer come
+ * ordered by pair of parts (mesh_merge.c), not by canonical side */
+static int merged;
 
 #include "mpicheck.h"
 
 #define TOL 1e-12
 
 /* ------------------------------------------------------------- cases */
+
+/* The tet case's box; tet-parts.sh partitions the same. */
+#define TET_MESH "mesh: {type: box, lower: [-1, 0, 0], upper: [1, 2, 3], " \
+                 "n: [4, 3, 3], etype: tet, periodic: [yes, no, yes]}"
 
 struct tcase {
     char yaml[1024];
@@ -91,6 +103,9 @@ static int make_case(const char *name, struct tcase *t)
         snprintf(t->yaml, sizeof t->yaml,
                  "%smesh: {type: box, lower: [-1, 0, 0], upper: [1, 2, 3], "
                  "n: [6, 5, 4], periodic: [yes, no, yes]}\n", head);
+    } else if (!strcmp(name, "tet")) {
+        t->hi[2] = 3;
+        snprintf(t->yaml, sizeof t->yaml, "%s" TET_MESH "\n", head);
     } else if (!strcmp(name, "tiny")) {
         /* one element more than ranks in a row: METIS alone may leave
          * ranks empty there */
@@ -338,8 +353,8 @@ static void check_peers(const frx_mesh *m, const int *owner, size_t *nshared)
                                                                 b->face);
             uint64_t key = sign == 1 ? ka : sign == -1 ? kb
                          : ka < kb ? ka : kb;
-            CHECK(i == 0 || key > last, "face %zu with rank %d out of order",
-                  i, P.rank);
+            CHECK(merged || i == 0 || key > last, "face %zu with rank %d out "
+                  "of order", i, P.rank);
             last = key;
         }
         free(mine);
@@ -427,6 +442,27 @@ static void check_same(const frx_mesh *a, const frx_mesh *b)
     }
 }
 
+/* A mesh read from a partitioned file against the box it was made from:
+ * the same id; on as many ranks as the file has parts, the same parts. */
+static void check_built(const frx_mesh *m, const char *yaml, int nparts)
+{
+    frx_config *cfg = NULL;
+    frx_mesh *b = NULL;
+    int rc = frx_config_parse(yaml, strlen(yaml), "built.yaml", &cfg);
+    if (rc == FRX_OK)
+        rc = frx_mesh_create(cfg, MPI_COMM_WORLD, &b);
+    CHECK(rc == FRX_OK, "the box built: %s", frx_errmsg());
+    if (rc == FRX_OK) {
+        frx_mesh_info a = info_of(m), c = info_of(b);
+        CHECK(!strcmp(a.id, c.id), "the file's mesh id %s, the box's %s",
+              a.id, c.id);
+        if (size == nparts)
+            check_same(m, b);
+    }
+    frx_mesh_destroy(b);
+    frx_config_free(cfg);
+}
+
 static void print_digest(const int *owner, uint64_t n)
 {
     uint64_t h = 1469598103934665603ULL; /* FNV-1a */
@@ -459,14 +495,25 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     struct tcase t;
-    if (argc != 2 || size > 64 || make_case(argv[1], &t)) {
+    const char *file = argc == 4 && !strcmp(argv[1], "tet-file") ? argv[2]
+                                                                 : NULL;
+    int nparts = file ? atoi(argv[3]) : 0;
+    if ((argc != 2 && !file) || size > 64 ||
+        make_case(file ? "tet" : argv[1], &t)) {
         if (rank == 0)
             fprintf(stderr, "usage: test_mesh_parts weights|rules|linear|"
-                    "periodic|tri|hex|tiny|tiny-linear|too-few|"
-                    "weights-mismatch (<= 64 ranks)\n");
+                    "periodic|tri|hex|tet|tiny|tiny-linear|too-few|"
+                    "weights-mismatch (<= 64 ranks), or tet-file FILE "
+                    "NPARTS\n");
         MPI_Finalize();
         return 2;
     }
+    merged = file && size < nparts;
+    char built[sizeof t.yaml];
+    memcpy(built, t.yaml, sizeof built);
+    if (file)
+        snprintf(t.yaml, sizeof t.yaml, "backend: {precision: double}\n"
+                 "mesh: {type: partitioned, file: %s}\n", file);
     frx_config *cfg = NULL;
     if (frx_config_parse(t.yaml, strlen(t.yaml), "case.yaml", &cfg)) {
         fprintf(stderr, "rank %d: %s\n", rank, frx_errmsg());
@@ -499,6 +546,8 @@ int main(int argc, char **argv)
             CHECK(rc == FRX_OK, "second frx_mesh_create: %s", frx_errmsg());
             if (rc == FRX_OK)
                 check_same(m, again);
+            if (file)
+                check_built(m, built, nparts);
             print_digest(owner, in.neles_global);
             free(owner);
         }
