@@ -64,6 +64,15 @@ frx_pyfr_cli_test(mesh-partition-pyfr-vortex-1 "^ +1 +67 +16.75% +16.67%$"
 frx_pyfr_cli_test(mesh-partition-pyfr-vortex-metis "^cut faces: [0-9]+ of 800 "
   mesh partition ${FRX_VORTEX} -n 3)
 
+# A box of tetrahedra: 6 a cube, 2 triangles on each cube face.
+frx_cli_test(mesh-info-tet 0 "^  tetrahedron, order 2: 48$"
+  mesh info ${FRX_MESH_DATA}/tet-box.yaml)
+frx_cli_test(mesh-info-tet-faces 0
+  "^faces: +112 [(]72 interior, 8 periodic, 32 on boundaries[)]$"
+  mesh info ${FRX_MESH_DATA}/tet-box.yaml)
+frx_cli_test(mesh-partition-tet 0 "^cut faces: [0-9]+ of 112 "
+  mesh partition ${FRX_MESH_DATA}/tet-box.yaml -n 3)
+
 # A case file's mesh (a box here), and -o in the help.
 frx_cli_test(mesh-info-case 0 "^  quadrilateral, order 1: 256$"
   mesh info ${PROJECT_SOURCE_DIR}/config/advection.yaml)
