@@ -15,15 +15,19 @@
  *   3-D: positive Jacobian at every corner).
  * - Faces are numbered as in Gmsh's edge/face lists: quadrilateral
  *   0:(0,1) 1:(1,2) 2:(2,3) 3:(3,0); triangle 0:(0,1) 1:(1,2) 2:(2,0);
+ *   tetrahedron 0:(0,2,1) 1:(0,1,3) 2:(0,3,2) 3:(3,1,2);
  *   hexahedron 0:(0,3,2,1) 1:(0,1,5,4) 2:(0,4,7,3) 3:(1,2,6,5)
  *   4:(2,3,7,6) 5:(4,5,6,7), each counter-clockwise seen from outside.
+ *   A 10-node tetrahedron's points 4..9 are the middles of its edges
+ *   (0,1) (1,2) (2,0) (3,0) (3,2) (3,1).
  * - In 2-D each side walks a shared face in its own counter-clockwise
  *   sense, so the two sides walk it in opposite directions: point k of
  *   one side meets point nfp-1-k of the other; rot is 0. In 3-D
  *   frx_face.rot says how the two sides' face frames are rotated: it is
  *   the place, in the other side's corner list of the face, of this
  *   side's corner 0, and the other side's corner (rot - i) mod n is this
- *   side's corner i. Both sides have the same rot.
+ *   side's corner i (n = 4 for a quadrilateral face, 3 for a
+ *   triangle). Both sides have the same rot.
  * - Every face has a canonical side: for an interior face the side of
  *   the lower global element number (then the lower face number); for a
  *   periodic face the side on the pair's side 0. It is the l side of an
