@@ -64,8 +64,36 @@ static void shift_of(int32_t p, double *s)
     memcpy(s, x.shift, sizeof x.shift);
 }
 
+/* The point (s, t) of a face side: corner 0 + s (corner 1 - corner 0)
+ * + t (corner n-1 - corner 0) (a triangle's, or the bilinear one of a
+ * quadrilateral's). */
+static void face_point(frx_face side, int nc, double s, double t,
+                       double *x)
+{
+    double c[4][3];
+    for (int k = 0; k < nc; k++)
+        mu_face_corner(mesh, side, k, c[k]);
+    for (int d = 0; d < 3; d++)
+        x[d] = nc == 3 ? c[0][d] + s * (c[1][d] - c[0][d]) +
+                             t * (c[2][d] - c[0][d])
+                       : (1 - s) * (1 - t) * c[0][d] + s * (1 - t) * c[1][d] +
+                             s * t * c[2][d] + (1 - s) * t * c[3][d];
+}
+
+/* docs/mesh.md's tables: the point (s, t) of one side is (s', t') of
+ * the other. */
+static void other_st(int nc, int rot, double s, double t, double *st)
+{
+    const double tri[3][2] = {{t, s}, {1 - s - t, t}, {s, 1 - s - t}};
+    const double quad[4][2] = {{t, s}, {1 - s, t}, {1 - t, 1 - s},
+                               {s, 1 - t}};
+    st[0] = nc == 3 ? tri[rot][0] : quad[rot][0];
+    st[1] = nc == 3 ? tri[rot][1] : quad[rot][1];
+}
+
 /* Both sides of every interior face meet corner for corner: in 2-D
- * walking opposite ways, in 3-D as rot says; r at l + shift. */
+ * walking opposite ways, in 3-D as rot says (and a point inside, as
+ * docs/mesh.md's rot tables say); r at l + shift. */
 static void check_ifaces(void)
 {
     size_t n;
@@ -85,6 +113,15 @@ static void check_ifaces(void)
                           "face %zu corner %d: (%g, %g, %g) and (%g, %g, "
                           "%g)", i, k, a[0], a[1], d == 3 ? a[2] : 0, b[0],
                           b[1], d == 3 ? b[2] : 0);
+        }
+        if (d == 3) {
+            double st[2];
+            other_st(nc, f[i].l.rot, 0.2, 0.3, st);
+            face_point(f[i].l, nc, 0.2, 0.3, a);
+            face_point(f[i].r, nc, st[0], st[1], b);
+            ck_assert_msg(mu_dist(b, a, shift, d) < 1e-12, "face %zu: its "
+                          "point (0.2, 0.3) is not (%g, %g) of the other "
+                          "side (rot %d)", i, st[0], st[1], f[i].l.rot);
         }
         /* l is the canonical side */
         if (f[i].periodic < 0) {
