@@ -470,6 +470,131 @@ START_TEST(turned_hexes)
 }
 END_TEST
 
+/* A Gmsh 2.2 file of the box's tetrahedra (n^3 cubes of [0,1]^3, each
+ * cut into 6 around its diagonal from (0,0,0) to (1,1,1) as the box
+ * cuts it) whose elements list their 4 corners in each of the 12 orders
+ * that keep a tetrahedron right-handed in turn, so that faces meet
+ * with every rot and every face number; the sides, cut along their
+ * lowest-to-highest diagonals, one physical surface "wall" or the
+ * periodic pairs periodic_x_l/_r, y, z. */
+static void write_turned_tets(const char *path, int n, int periodic)
+{
+    static const int axes[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1},
+                                   {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
+    static const int even[12][4] = {
+        {0, 1, 2, 3}, {0, 2, 3, 1}, {0, 3, 1, 2}, {1, 0, 3, 2},
+        {1, 2, 0, 3}, {1, 3, 2, 0}, {2, 0, 1, 3}, {2, 1, 3, 0},
+        {2, 3, 0, 1}, {3, 0, 2, 1}, {3, 1, 0, 2}, {3, 2, 1, 0}};
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    int L = n + 1, turn = 0;
+#define NODE(i, j, k) (1 + (i) + L * ((j) + L * (k)))
+    fprintf(f, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n");
+    if (periodic)
+        fprintf(f, "7\n3 2 \"fluid\"\n2 3 \"periodic_x_l\"\n"
+                "2 4 \"periodic_x_r\"\n2 5 \"periodic_y_l\"\n"
+                "2 6 \"periodic_y_r\"\n2 7 \"periodic_z_l\"\n"
+                "2 8 \"periodic_z_r\"\n");
+    else
+        fprintf(f, "2\n2 1 \"wall\"\n3 2 \"fluid\"\n");
+    fprintf(f, "$EndPhysicalNames\n$Nodes\n%d\n", L * L * L);
+    for (int k = 0; k < L; k++)
+        for (int j = 0; j < L; j++)
+            for (int i = 0; i < L; i++)
+                fprintf(f, "%d %.17g %.17g %.17g\n", NODE(i, j, k),
+                        (double)i / n, (double)j / n, (double)k / n);
+    fprintf(f, "$EndNodes\n$Elements\n%d\n", 12 * n * n + 6 * n * n * n);
+    int id = 1;
+    for (int a = 0; a < n; a++) /* the sides: x, y, z = 0 and 1 */
+        for (int b = 0; b < n; b++)
+            for (int side = 0; side < 2; side++)
+                for (int d = 0; d < 3; d++) {
+                    int tag = periodic ? 3 + 2 * d + side : 1, lo[3], c[4][3];
+                    lo[d] = side * n; /* the side's square, corners lo..hi */
+                    lo[(d + 1) % 3] = a;
+                    lo[(d + 2) % 3] = b;
+                    for (int m = 0; m < 4; m++)
+                        for (int e = 0; e < 3; e++)
+                            c[m][e] = lo[e];
+                    c[1][(d + 1) % 3]++; /* lo, one step, the other, hi */
+                    c[2][(d + 2) % 3]++;
+                    c[3][(d + 1) % 3]++;
+                    c[3][(d + 2) % 3]++;
+                    for (int t = 1; t <= 2; t++)
+                        fprintf(f, "%d 2 2 %d %d %d %d %d\n", id++, tag, tag,
+                                NODE(c[0][0], c[0][1], c[0][2]),
+                                NODE(c[t][0], c[t][1], c[t][2]),
+                                NODE(c[3][0], c[3][1], c[3][2]));
+                }
+    for (int k = 0; k < n; k++)
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++)
+                for (int q = 0; q < 6; q++) {
+                    int v[4][3] = {{i, j, k}, {i, j, k}, {i, j, k},
+                                   {i + 1, j + 1, k + 1}};
+                    v[1][axes[q][0]]++;
+                    v[2][axes[q][0]]++;
+                    v[2][axes[q][1]]++;
+                    if (q >= 3) /* an odd order of the axes: left-handed */
+                        for (int e = 0; e < 3; e++) {
+                            int t = v[1][e];
+                            v[1][e] = v[2][e];
+                            v[2][e] = t;
+                        }
+                    const int *o = even[turn++ % 12];
+                    fprintf(f, "%d 4 2 2 2", id++);
+                    for (int m = 0; m < 4; m++)
+                        fprintf(f, " %d", NODE(v[o[m]][0], v[o[m]][1], v[o[m]][2]));
+                    fprintf(f, "\n");
+                }
+#undef NODE
+    fprintf(f, "$EndElements\n");
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+/* turned(), on tetrahedra: the Gmsh file's turned tetrahedra against
+ * the box's (the same cells, corners in the box's order). */
+static void turned_tet(int periodic)
+{
+    char msh[4200], mesh[4400];
+    snprintf(msh, sizeof msh, "%s/turned-tet%d.msh", tmpdir, periodic);
+    if (rank == 0)
+        write_turned_tets(msh, 3, periodic);
+    MPI_Barrier(MPI_COMM_WORLD);
+    static const char *run =
+        "solver:\n  name: advection\n  order: 2\n"
+        "  velocity: [1, 0.5, 0.25]\n  wavelength: [1, 1, 1]\n"
+        "  boundaries: {%s}\n%s\n"
+        "time: {scheme: rk4, t-end: 0.1, cfl: 0.2}\n";
+    snprintf(mesh, sizeof mesh, "mesh: {type: gmsh, file: '%s'}", msh);
+    frx_config *cfg = config(run, periodic ? "" : "wall: {type: exact}",
+                             mesh);
+    double e = run_on(cfg, shared_be, shared_comm);
+    frx_config_free(cfg);
+    cfg = config(run, periodic ? "" : "left: {type: exact}, right: {type: "
+                 "exact}, bottom: {type: exact}, top: {type: exact}, back: "
+                 "{type: exact}, front: {type: exact}",
+                 periodic ? "mesh: {type: box, n: [3, 3, 3], etype: tet, "
+                 "periodic: [true, true, true]}"
+                 : "mesh: {type: box, n: [3, 3, 3], etype: tet}");
+    double box = run_on(cfg, shared_be, shared_comm);
+    frx_config_free(cfg);
+    if (rank == 0)
+        printf("advection on 3^3 cubes of tetrahedra turned every way%s, "
+               "%d rank(s), %s: L2 error %.15e (the box's: %.15e)\n",
+               periodic ? " (periodic)" : "", nranks, spec, e, box);
+    ck_assert_msg(box > 0 && box < 0.05, "the box's L2 error %g", box);
+    ck_assert_msg(fabs(e - box) <= 1e-10 * box, "turned: %.15e, box: "
+                  "%.15e", e, box);
+}
+
+START_TEST(turned_tets)
+{
+    turned_tet(0);
+    turned_tet(1);
+}
+END_TEST
+
 /* The L2 error on n^3 turned hexahedra of quadratic geometry, curved by
  * eps, periodic, at order p. */
 static double curved_error(int p, int n, double eps)
@@ -647,6 +772,7 @@ static Suite *advection_suite(void)
         }
         tcase_add_test(tc, agreement);
         tcase_add_test(tc, turned_hexes);
+        tcase_add_test(tc, turned_tets);
         if (strcmp(spec, "openmp+opencl")) {
             tcase_add_test(tc, refuse_unknown_solver);
             tcase_add_test(tc, refuse_orders);
