@@ -41,7 +41,7 @@ struct adv {
     fr_const consts[7];
     fr_system *sys;
     /* the fragments, for nd dimensions */
-    char exact[200], ghost[220], flux[120], rsolve[200], wave[80];
+    char exact[200], ghost[220], flux[120], rsolve[240], wave[80];
     char aux_src[60], aflux[120], arsolve[260], awave[80], init_src[220];
     fr_bc_kind bcs[2];
 };
