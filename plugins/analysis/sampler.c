@@ -263,6 +263,9 @@ static int inside(int etype, int nd, const double *xi)
     if (etype == FR_TET)
         return xi[0] >= -1 - tol && xi[1] >= -1 - tol && xi[2] >= -1 - tol &&
                xi[0] + xi[1] + xi[2] <= -1 + tol;
+    if (etype == FR_PRI)
+        return xi[0] >= -1 - tol && xi[1] >= -1 - tol &&
+               xi[0] + xi[1] <= tol && fabs(xi[2]) <= 1 + tol;
     for (int d = 0; d < nd; d++)
         if (fabs(xi[d]) > 1 + tol)
             return 0;
@@ -277,7 +280,8 @@ static int locate(const fr_element *el, const double *X, const double *x,
     int nd = fr_element_ndims(el), et = fr_element_etype(el);
     size_t nu = fr_element_nupts(el);
     for (int d = 0; d < nd; d++)
-        xi[d] = et == FR_TRI ? -1.0 / 3 : et == FR_TET ? -0.5 : 0;
+        xi[d] = et == FR_TRI || (et == FR_PRI && d < 2) ? -1.0 / 3
+                : et == FR_TET ? -0.5 : 0;
     for (int it = 0; it < 50; it++) {
         if (fr_element_basis_at(el, 1, xi, vals, grads))
             return 0;

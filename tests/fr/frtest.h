@@ -70,6 +70,28 @@ static inline void ft_tet_rule(int n, double *x, double *w)
             }
 }
 
+/* A rule on the reference prism: the triangle's ft_tri_rule(n) times
+ * n Gauss-Legendre points in z: x [n^3][3], w [n^3]. */
+static inline void ft_prism_rule(int n, double *x, double *w)
+{
+    double g[64], gw[64], *tx = malloc(2 * (size_t)(n * n) * sizeof *tx);
+    double *tw = malloc((size_t)(n * n) * sizeof *tw);
+    ck_assert_ptr_nonnull(tx);
+    ck_assert_ptr_nonnull(tw);
+    ck_assert_int_eq(fr_gauss_legendre((size_t)n, g, gw), 0);
+    ft_tri_rule(n, tx, tw);
+    for (int k = 0; k < n; k++)
+        for (int t = 0; t < n * n; t++) {
+            int q = k * n * n + t;
+            x[3 * q] = tx[2 * t];
+            x[3 * q + 1] = tx[2 * t + 1];
+            x[3 * q + 2] = g[k];
+            w[q] = tw[t] * gw[k];
+        }
+    free(tx);
+    free(tw);
+}
+
 /* The integral of x^a y^b over the reference element of etype. */
 static inline double ft_int(int etype, const int *ex)
 {
@@ -77,6 +99,10 @@ static inline double ft_int(int etype, const int *ex)
         return ft_int1(ex[0]) * ft_int1(ex[1]);
     if (etype == FR_HEX)
         return ft_int1(ex[0]) * ft_int1(ex[1]) * ft_int1(ex[2]);
+    if (etype == FR_PRI) {
+        int tri[3] = {ex[0], ex[1], 0};
+        return ft_int(FR_TRI, tri) * ft_int1(ex[2]);
+    }
     if (etype == FR_TET) {
         static double x[3 * 16 * 16 * 16], w[16 * 16 * 16];
         double s = 0.0;

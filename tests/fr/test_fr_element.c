@@ -20,27 +20,33 @@ struct etcase {
 };
 /* hexahedra up to 4 keep the suite quick */
 static const struct etcase cases[] = {
-    {FR_QUAD, 0, 8}, {FR_TRI, 1, 6}, {FR_HEX, 0, 4}, {FR_TET, 1, 6}};
+    {FR_QUAD, 0, 8}, {FR_TRI, 1, 6}, {FR_HEX, 0, 4}, {FR_TET, 1, 6}, {FR_PRI, 1, 5}};
 #define NCASES (sizeof cases / sizeof *cases)
 
-static int ndims_of(int etype) { return etype == FR_HEX || etype == FR_TET ? 3 : 2; }
+static int ndims_of(int etype) { return etype == FR_HEX || etype == FR_TET || etype == FR_PRI ? 3 : 2; }
 static int simplex(int etype) { return etype == FR_TRI || etype == FR_TET; }
 
 /* Exponents of the monomials spanning the element's space of order p
- * (Q_p on tensor elements, P_p on simplices); returns their number. */
-static int monomials(int etype, int p, int (*ex)[3])
+ * (Q_p on tensor elements, P_p on simplices, P_p x P_p on prisms; on a
+ * prism pz the degree in z); returns their number. */
+static int monomials_z(int etype, int p, int pz, int (*ex)[3])
 {
-    int n = 0, nz = ndims_of(etype) == 3 ? p : 0;
+    int n = 0, nz = ndims_of(etype) == 3 ? pz : 0;
     for (int c = 0; c <= nz; c++)
         for (int b = 0; b <= p; b++)
             for (int a = 0; a <= p; a++)
-                if (!simplex(etype) || a + b + c <= p) {
+                if ((!simplex(etype) || a + b + c <= p) && (etype != FR_PRI || a + b <= p)) {
                     ex[n][0] = a;
                     ex[n][1] = b;
                     ex[n][2] = c;
                     n++;
                 }
     return n;
+}
+
+static int monomials(int etype, int p, int (*ex)[3])
+{
+    return monomials_z(etype, p, p, ex);
 }
 
 /* f at n points [n][nd] */
@@ -66,16 +72,27 @@ START_TEST(sizes_and_refusals)
             fr_element *e = ft_element(cases[c].etype, p);
             size_t n1 = (size_t)p + 1, nd = (size_t)ndims_of(cases[c].etype);
             int et = cases[c].etype;
-            size_t nupts = et == FR_TRI ? n1 * (n1 + 1) / 2
+            size_t ntri = n1 * (n1 + 1) / 2;
+            size_t nupts = et == FR_TRI ? ntri
                            : et == FR_TET ? n1 * (n1 + 1) * (n1 + 2) / 6
+                           : et == FR_PRI ? ntri * n1
                            : nd == 2 ? n1 * n1 : n1 * n1 * n1;
-            size_t nfaces = et == FR_TRI ? 3 : et == FR_QUAD || et == FR_TET ? 4 : 6;
+            size_t nfaces = et == FR_TRI ? 3 : et == FR_QUAD || et == FR_TET ? 4
+                            : et == FR_PRI ? 5 : 6;
             ck_assert_uint_eq(fr_element_nupts(e), nupts);
             ck_assert_uint_eq(fr_element_nfaces(e), nfaces);
             ck_assert_uint_eq(fr_element_nfacefpts(e), nd == 2 ? n1
-                                                       : et == FR_TET ? n1 * (n1 + 1) / 2
-                                                                      : n1 * n1);
-            ck_assert_uint_eq(fr_element_nfpts(e), nfaces * fr_element_nfacefpts(e));
+                                                       : et == FR_TET ? ntri
+                                                       : et == FR_PRI ? 0 : n1 * n1);
+            size_t sum = 0;
+            for (size_t f = 0; f < nfaces; f++) { /* a prism: 2 triangles, 3 squares */
+                size_t want = nd == 2 ? n1 : et == FR_TET || (et == FR_PRI && f < 2)
+                                                 ? ntri : n1 * n1;
+                ck_assert_uint_eq(fr_element_face_nfpts(e, f), want);
+                ck_assert_uint_eq(fr_element_face_fpt0(e, f), sum);
+                sum += want;
+            }
+            ck_assert_uint_eq(fr_element_nfpts(e), sum);
             ck_assert_int_eq(fr_element_ndims(e), (int)nd);
             size_t nr, nc;
             ck_assert_ptr_nonnull(fr_element_op(e, FR_M132, &nr, &nc));
@@ -97,8 +114,10 @@ START_TEST(sizes_and_refusals)
     ck_assert_int_eq(fr_element_create(FR_TET, 7, &e), FRX_ERANGE);
     ck_assert_ptr_nonnull(strstr(frx_errmsg(), "tetrahedron of order 7"));
     ck_assert_int_eq(fr_element_create(FR_TET, 0, &e), FRX_ERANGE);
-    ck_assert_int_eq(fr_element_create(5, 2, &e), FRX_EINVAL);
-    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "element type 5"));
+    ck_assert_int_eq(fr_element_create(FR_PRI, 7, &e), FRX_ERANGE);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "prism of order 7"));
+    ck_assert_int_eq(fr_element_create(6, 2, &e), FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "element type 6"));
     e = ft_element(FR_QUAD, 1);
     ck_assert_ptr_null(fr_element_op(e, FR_NOPS, NULL, NULL));
     fr_element_destroy(e);
@@ -121,11 +140,13 @@ START_TEST(solution_point_quadrature)
             double sum = 0.0;
             for (size_t i = 0; i < n; i++)
                 sum += w[i];
-            ck_near(sum, et == FR_TRI ? 2.0 : et == FR_QUAD ? 4.0 : et == FR_TET ? 4.0 / 3 : 8.0,
+            ck_near(sum, et == FR_TRI ? 2.0 : et == FR_QUAD || et == FR_PRI ? 4.0
+                         : et == FR_TET ? 4.0 / 3 : 8.0,
                     1e-14 * n);
-            int deg = et == FR_TRI ? ws_degree[p] : et == FR_TET ? sh_degree[p] : 2 * p + 1;
+            int deg = et == FR_TRI || et == FR_PRI ? ws_degree[p]
+                      : et == FR_TET ? sh_degree[p] : 2 * p + 1;
             static int ex[4096][3];
-            int nm = monomials(et, deg, ex);
+            int nm = monomials_z(et, deg, et == FR_PRI ? 2 * p + 1 : deg, ex);
             for (int m = 0; m < nm; m++) {
                 double s = 0.0;
                 for (size_t i = 0; i < n; i++)
@@ -157,18 +178,19 @@ START_TEST(flux_points_and_normals)
             int et = cases[c].etype;
             size_t nd = (size_t)ndims_of(et);
             fr_element *e = ft_element(et, p);
-            size_t nfp = fr_element_nfacefpts(e);
             const double *fp = fr_element_fpts(e), *un = fr_element_unorm_fpts(e);
             const double *nr = fr_element_norm_fpts(e), *fj = fr_element_face_jac(e);
             const double *fw = fr_element_fpts_weights(e);
-            double cs = et == FR_TRI ? -1.0 / 3 : et == FR_TET ? -0.5 : 0;
+            double cs = et == FR_TRI || et == FR_PRI ? -1.0 / 3 : et == FR_TET ? -0.5 : 0;
             double centroid[3] = {cs, cs, et == FR_TET ? -0.5 : 0};
             for (size_t f = 0; f < fr_element_nfaces(e); f++) {
-                ck_near(fj[f], et == FR_TRI && f == 1 ? sqrt(2.0)
+                size_t nfp = fr_element_face_nfpts(e, f), f0 = fr_element_face_fpt0(e, f);
+                int tri = nd == 2 || et == FR_TET || (et == FR_PRI && f < 2);
+                ck_near(fj[f], (et == FR_TRI && f == 1) || (et == FR_PRI && f == 4) ? sqrt(2.0)
                                : et == FR_TET && f == 3 ? sqrt(3.0) : 1.0, 1e-15);
                 double wsum = 0.0;
                 for (size_t k = 0; k < nfp; k++) {
-                    size_t i = f * nfp + k;
+                    size_t i = f0 + k;
                     double nn = 0.0, out = 0.0;
                     for (size_t d = 0; d < nd; d++) {
                         nn += un[i * nd + d] * un[i * nd + d];
@@ -182,7 +204,7 @@ START_TEST(flux_points_and_normals)
                     double h = 0.0, h0 = 0.0;
                     for (size_t d = 0; d < nd; d++) {
                         h += un[i * nd + d] * fp[i * nd + d];
-                        h0 += un[i * nd + d] * fp[f * nfp * nd + d];
+                        h0 += un[i * nd + d] * fp[f0 * nd + d];
                     }
                     ck_near(h, h0, 1e-15);
                     if (nd == 2) {
@@ -194,7 +216,7 @@ START_TEST(flux_points_and_normals)
                         }
                     }
                 }
-                ck_near(wsum, nd == 2 || et == FR_TET ? 2.0 : 4.0, 1e-14);
+                ck_near(wsum, tri ? 2.0 : 4.0, 1e-14);
                 if (nd == 2) { /* the walk starts near corner fc[0] */
                     static const double tri_c[3][2] = {{-1, -1}, {1, -1}, {-1, 1}};
                     static const double quad_c[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
@@ -348,6 +370,12 @@ static void check_lifting(int et, int p)
         qx = malloc(3 * nq * sizeof *qx);
         qw = malloc(nq * sizeof *qw);
         ft_tet_rule(n, qx, qw);
+    } else if (et == FR_PRI) {
+        int n = p + 3;
+        nq = (size_t)n * n * n;
+        qx = malloc(3 * nq * sizeof *qx);
+        qw = malloc(nq * sizeof *qw);
+        ft_prism_rule(n, qx, qw);
     } else {
         size_t n = (size_t)p + 2;
         double g[64], gw[64];
@@ -410,6 +438,8 @@ START_TEST(correction_is_dg_lifting)
         check_lifting(FR_HEX, p);
     for (int p = 1; p <= 6; p++)
         check_lifting(FR_TET, p);
+    for (int p = 1; p <= 4; p++)
+        check_lifting(FR_PRI, p);
 }
 END_TEST
 

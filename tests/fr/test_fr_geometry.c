@@ -359,6 +359,49 @@ START_TEST(tet_free_stream)
 }
 END_TEST
 
+/* Gmsh's 18-node prism on the reference: corners, the middles of edges
+ * 0-1, 0-2, 0-3, 1-2, 1-4, 2-5, 3-4, 3-5, 4-5, the centres of the
+ * quadrilaterals 0143, 0253, 1254 */
+static const double pri18_ref[18][3] = {
+    {-1, -1, -1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}, {1, -1, 1},
+    {-1, 1, 1},   {0, -1, -1}, {-1, 0, -1}, {-1, -1, 0}, {0, 0, -1},
+    {1, -1, 0},   {-1, 1, 0},  {0, -1, 1},  {-1, 0, 1},  {0, 0, 1},
+    {0, -1, 0},   {-1, 0, 0},  {0, 0, 0}};
+
+/* Prisms as tet_free_stream: affine (linear fluxes exactly, the volume),
+ * curved 18-node (a free stream). */
+START_TEST(prism_free_stream)
+{
+    static const double A3[3][3] = {{2, 0.3, 0.1}, {0.2, 1.5, -0.2}, {-0.1, 0.25, 1}};
+    double det = 2 * (1.5 * 1 + 0.2 * 0.25) - 0.3 * (0.2 * 1 - 0.2 * 0.1)
+                 + 0.1 * (0.2 * 0.25 + 1.5 * 0.1);
+    for (int p = 1; p <= 4; p++) {
+        fr_element *e = ft_element(FR_PRI, p);
+        double aff[18], cur[54];
+        for (int k = 0; k < 6; k++)
+            for (int r = 0; r < 3; r++)
+                aff[3 * k + r] = A3[r][0] * pri18_ref[k][0] + A3[r][1] * pri18_ref[k][1]
+                                 + A3[r][2] * pri18_ref[k][2] + 0.5 * r;
+        fr_geometry g;
+        compute(e, 1, 6, aff, &g);
+        check_div(e, &g, linear_flux, linear_div, 1e-11, "affine prism linear");
+        double vol = 0.0;
+        for (size_t i = 0; i < g.nupts; i++) {
+            vol += g.qwts[i];
+            ck_near(g.djac[i], det, 1e-13);
+        }
+        ck_near(vol, 4.0 * det, 1e-13);
+        fr_geometry_free(&g);
+        for (int k = 0; k < 18; k++)
+            curved3(pri18_ref[k], cur + 3 * k);
+        compute(e, 1, 18, cur, &g);
+        check_div(e, &g, const_flux, NULL, 1e-12, "curved prism free stream");
+        fr_geometry_free(&g);
+        fr_element_destroy(e);
+    }
+}
+END_TEST
+
 /* --------------------------------------------------------- shared faces */
 
 /* A node grid of (2m+1) x (2m+1) quadratic nodes over a distorted square. */
@@ -502,7 +545,7 @@ static double det3(const double *a, const double *b, const double *c, const doub
  * right-handed corner orders, so the shared face is every one of its
  * faces with every rot: with rot found as the core finds it (the place,
  * in the other side's face corners, of this side's corner 0; mesh.md),
- * the face point k of one side sits where fr_element_facing(rot, k) of the
+ * the face point k of one side sits where fr_element_facing(face, rot, k) of the
  * other does, with opposite normals and equal mags. */
 START_TEST(shared_face_tet)
 {
@@ -552,13 +595,13 @@ START_TEST(shared_face_tet)
             compute(e, 2, 4, shape, &g);
             size_t nf = g.nfpts;
             for (size_t k = 0; k < nfp; k++) {
-                size_t i = 3 * nfp + k, j = nf + (size_t)fb * nfp + fr_element_facing(e, rot, k);
+                size_t i = 3 * nfp + k, j = nf + (size_t)fb * nfp + fr_element_facing(e, (size_t)fb, rot, k);
                 for (int c = 0; c < 3; c++) {
                     ck_near(g.xfpts[3 * i + (size_t)c], g.xfpts[3 * j + (size_t)c], 1e-14);
                     ck_near(g.pnorm[3 * i + (size_t)c], -g.pnorm[3 * j + (size_t)c], 1e-13);
                 }
                 ck_near(g.mag[i], g.mag[j], 1e-13);
-                ck_assert_uint_eq(fr_element_facing(e, rot, fr_element_facing(e, rot, k)), k);
+                ck_assert_uint_eq(fr_element_facing(e, (size_t)fb, rot, fr_element_facing(e, (size_t)fb, rot, k)), k);
             }
             check_div(e, &g, const_flux, NULL, 1e-12, "two tets free stream");
             fr_geometry_free(&g);
@@ -654,6 +697,7 @@ static Suite *geometry_suite(void)
     tcase_add_test(tc, shared_face_hex);
     tcase_add_test(tc, tet_free_stream);
     tcase_add_test(tc, shared_face_tet);
+    tcase_add_test(tc, prism_free_stream);
     tcase_add_test(tc, refusals);
     tcase_add_test(tc, matrix_layout);
     suite_add_tcase(s, tc);

@@ -91,6 +91,26 @@ START_TEST(vtk_tables)
         -1.0 / 3, -1.0 / 3, -1};
     expect(e, tet3, 20);
     fr_element_destroy(e);
+    /* vtkLagrangeWedge::GetParametricCoords of 40 points (SetOrder(3,
+     * 3, 3, 40)), as python3-vtk9 prints them, in thirds of [-1, 1] */
+    static const int wedge3[] = {
+        -3, -3, -3, 3, -3, -3, -3, 3, -3, -3, -3, 3,
+        3, -3, 3, -3, 3, 3, -1, -3, -3, 1, -3, -3,
+        1, -1, -3, -1, 1, -3, -3, 1, -3, -3, -1, -3,
+        -1, -3, 3, 1, -3, 3, 1, -1, 3, -1, 1, 3,
+        -3, 1, 3, -3, -1, 3, -3, -3, -1, -3, -3, 1,
+        3, -3, -1, 3, -3, 1, -3, 3, -1, -3, 3, 1,
+        -1, -1, -3, -1, -1, 3, -1, -3, -1, 1, -3, -1,
+        -1, -3, 1, 1, -3, 1, 1, -1, -1, -1, 1, -1,
+        1, -1, 1, -1, 1, 1, -3, 1, -1, -3, -1, -1,
+        -3, 1, 1, -3, -1, 1, -1, -1, -1, -1, -1, 1,
+    };
+    double w3[120];
+    for (int i = 0; i < 120; i++)
+        w3[i] = wedge3[i] / 3.0;
+    e = ft_element(FR_PRI, 3);
+    expect(e, w3, 40);
+    fr_element_destroy(e);
 }
 END_TEST
 
@@ -103,6 +123,9 @@ static int nbound(int etype, const double *x)
     if (etype == FR_TET)
         return (x[0] == -1.0) + (x[1] == -1.0) + (x[2] == -1.0)
                + (fabs(x[0] + x[1] + x[2] + 1) < 1e-14);
+    if (etype == FR_PRI)
+        return (x[0] == -1.0) + (x[1] == -1.0) + (fabs(x[0] + x[1]) < 1e-14)
+               + (fabs(x[2]) == 1.0);
     int nd = etype == FR_HEX ? 3 : 2, n = 0;
     for (int d = 0; d < nd; d++)
         n += fabs(x[d]) == 1.0;
@@ -111,10 +134,10 @@ static int nbound(int etype, const double *x)
 
 START_TEST(vtk_order_all_orders)
 {
-    const int types[] = {FR_QUAD, FR_TRI, FR_HEX, FR_TET};
-    for (int t = 0; t < 4; t++)
-        for (int p = t == 1 || t == 3 ? 1 : 0; p <= (t == 2 ? 4 : 6); p++) {
-            int et = types[t], nd = et == FR_HEX || et == FR_TET ? 3 : 2;
+    const int types[] = {FR_QUAD, FR_TRI, FR_HEX, FR_TET, FR_PRI};
+    for (int t = 0; t < 5; t++)
+        for (int p = t == 1 || t >= 3 ? 1 : 0; p <= (t == 2 ? 4 : 6); p++) {
+            int et = types[t], nd = et == FR_HEX || et == FR_TET || et == FR_PRI ? 3 : 2;
             fr_element *e = ft_element(et, p);
             int n = fr_element_vis_order(e);
             ck_assert_int_eq(n, p > 1 ? p : 1);
@@ -122,10 +145,12 @@ START_TEST(vtk_order_all_orders)
             size_t want = et == FR_TRI ? (size_t)(n + 1) * (n + 2) / 2
                           : et == FR_QUAD ? (size_t)(n + 1) * (n + 1)
                           : et == FR_TET ? (size_t)(n + 1) * (n + 2) * (n + 3) / 6
+                          : et == FR_PRI ? (size_t)(n + 1) * (n + 2) / 2 * (n + 1)
                                           : (size_t)(n + 1) * (n + 1) * (n + 1);
             ck_assert_uint_eq(nv, want);
             const double *v = fr_element_vis_pts(e);
-            size_t ncorner = et == FR_TRI ? 3 : et == FR_QUAD || et == FR_TET ? 4 : 8;
+            size_t ncorner = et == FR_TRI ? 3 : et == FR_QUAD || et == FR_TET ? 4
+                             : et == FR_PRI ? 6 : 8;
             /* boundary count never rises along the list: corners, edges,
              * faces, interior; and the counts of each are VTK's */
             int prev = 4;
@@ -149,7 +174,8 @@ START_TEST(vtk_order_all_orders)
                 }
             }
             ck_assert_uint_eq(count[0], ncorner);
-            size_t nedges = et == FR_TRI ? 3 : et == FR_QUAD ? 4 : et == FR_TET ? 6 : 12;
+            size_t nedges = et == FR_TRI ? 3 : et == FR_QUAD ? 4 : et == FR_TET ? 6
+                            : et == FR_PRI ? 9 : 12;
             ck_assert_uint_eq(count[1], nedges * (size_t)(n - 1));
             fr_element_destroy(e);
         }

@@ -5,6 +5,7 @@
 #include "fr-internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,15 +16,18 @@ static const char *etype_name(int etype)
     case FR_QUAD: return "quadrilateral";
     case FR_TET: return "tetrahedron";
     case FR_HEX: return "hexahedron";
+    case FR_PRI: return "prism";
     default: return "unknown element type";
     }
 }
 
 static int check_order(int etype, int p)
 {
-    int lo = etype == FR_TRI ? FR_TRI_MIN_ORDER : etype == FR_TET ? FR_TET_MIN_ORDER : 0;
+    int lo = etype == FR_TRI ? FR_TRI_MIN_ORDER : etype == FR_TET ? FR_TET_MIN_ORDER
+             : etype == FR_PRI ? FR_PRI_MIN_ORDER : 0;
     int hi = etype == FR_TRI ? FR_TRI_MAX_ORDER
              : etype == FR_TET ? FR_TET_MAX_ORDER
+             : etype == FR_PRI ? FR_PRI_MAX_ORDER
              : etype == FR_QUAD ? FR_QUAD_MAX_ORDER
                                 : FR_HEX_MAX_ORDER;
     if (p < lo || p > hi)
@@ -54,14 +58,28 @@ static int tensor_upts(fr_element *e, const double *w1)
     return FRX_OK;
 }
 
-/* Simplices: Williams-Shunn (triangle) or Shunn-Ham (tetrahedron)
- * points and weights, and the inverse Vandermonde matrix of the
- * orthonormal basis at them. */
-static int simplex_upts(fr_element *e)
+/* Simplices and prisms: Williams-Shunn (triangle), Shunn-Ham
+ * (tetrahedron) or Williams-Shunn x Gauss-Legendre (prism, the triangle
+ * fastest) points and weights, and the inverse Vandermonde matrix of
+ * the orthonormal basis at them. */
+static int simplex_upts(fr_element *e, const double *w1)
 {
     size_t n, nd = (size_t)e->ndims;
     int degree, rc;
-    if (e->etype == FR_TRI) {
+    if (e->etype == FR_PRI) {
+        const double(*ws)[3];
+        size_t nt, n1 = (size_t)e->order + 1;
+        if ((rc = fr__ws_rule(e->order, &nt, &degree, &ws)) < 0)
+            return rc;
+        n = nt * n1;
+        for (size_t i = 0; i < n; i++) {
+            const double *t = ws[i % nt];
+            e->upts[3 * i] = t[0];
+            e->upts[3 * i + 1] = t[1];
+            e->upts[3 * i + 2] = e->gl[i / nt];
+            e->uwts[i] = t[2] * w1[i / nt];
+        }
+    } else if (e->etype == FR_TRI) {
         const double(*ws)[3];
         if ((rc = fr__ws_rule(e->order, &n, &degree, &ws)) < 0)
             return rc;
@@ -85,19 +103,20 @@ static int simplex_upts(fr_element *e)
         return frx_error(FRX_ENOMEM, "fr: no memory for a Vandermonde matrix");
     for (size_t i = 0; i < n; i++)
         fr__simplex_basis(e->etype, e->order, e->upts + i * nd, v + i * n, NULL);
-    rc = fr__inverse(n, v, e->vinv,
-                     e->etype == FR_TRI ? "Vandermonde matrix of the triangle's solution points"
-                                        : "Vandermonde matrix of the tetrahedron's solution points");
+    char what[80];
+    snprintf(what, sizeof what, "Vandermonde matrix of the %s's solution points",
+             etype_name(e->etype));
+    rc = fr__inverse(n, v, e->vinv, what);
     free(v);
     return rc;
 }
 
 /* Flux points: on each face the Gauss-Legendre rule of order+1 points
- * (squared on hexahedron faces), walked from the face's first corner;
- * on a tetrahedron's faces the Williams-Shunn triangle rule (tw, nt
- * points), whose symmetry lets every rot pair the points. Points are
- * written centre + half-edge * t so that they are the 1-D points (or
- * their negatives) exactly. */
+ * (squared on quadrilateral faces), walked from the face's first corner;
+ * on triangular faces the Williams-Shunn triangle rule (tw), whose
+ * symmetry lets every rot pair the points. Points are written centre +
+ * half-edge * t so that they are the 1-D points (or their negatives)
+ * exactly. */
 static void face_points(fr_element *e, const struct fr__reftype *rt,
                         const double *w1, const double (*tw)[3])
 {
@@ -105,8 +124,9 @@ static void face_points(fr_element *e, const struct fr__reftype *rt,
     for (size_t f = 0; f < rt->nfaces; f++) {
         const int *fc = rt->faces[f];
         const double *c0 = rt->corners[fc[0]], *c1 = rt->corners[fc[1]];
+        int tri = nd == 3 && rt->fnc[f] == 3;
         /* second direction of a 3-D face: towards its last corner */
-        const double *c3 = nd == 3 ? rt->corners[fc[rt->nface_corners - 1]] : c0;
+        const double *c3 = nd == 3 ? rt->corners[fc[rt->fnc[f] - 1]] : c0;
         double h1[3], h3[3], mid[3], nrm[3];
         for (size_t d = 0; d < 3; d++) {
             h1[d] = 0.5 * (c1[d] - c0[d]);
@@ -127,10 +147,10 @@ static void face_points(fr_element *e, const struct fr__reftype *rt,
                 nrm[d] /= jac;
         }
         e->face_jac[f] = jac;
-        for (size_t k = 0; k < e->nfacefpts; k++) {
-            size_t i = k % n1, j = k / n1, fp = f * e->nfacefpts + k;
+        for (size_t k = 0; k < e->face_nfp[f]; k++) {
+            size_t i = k % n1, j = k / n1, fp = e->face_off[f] + k;
             double s = e->gl[i], t = nd == 3 ? e->gl[j] : 0.0;
-            if (tw) {
+            if (tri) {
                 s = tw[k][0];
                 t = tw[k][1];
             }
@@ -139,7 +159,7 @@ static void face_points(fr_element *e, const struct fr__reftype *rt,
                 e->unorm_fpts[fp * nd + d] = nrm[d];
                 e->norm_fpts[fp * nd + d] = nrm[d] * jac;
             }
-            e->fwts[fp] = tw ? tw[k][2] : w1[i] * (nd == 3 ? w1[j] : 1.0);
+            e->fwts[fp] = tri ? tw[k][2] : w1[i] * (nd == 3 ? w1[j] : 1.0);
         }
     }
 }
@@ -152,12 +172,13 @@ static void tri_bary(const double *p, double *l)
     l[0] = 1.0 - l[1] - l[2];
 }
 
-/* Tetrahedra: the point the other side's face point k meets for each
- * rot. This side's corner i is the other side's corner (rot - i) mod 3,
- * so the point with barycentrics l here has m_j = l_(rot - j) there. */
+/* Triangular faces: the point the other side's face point k meets for
+ * each rot. This side's corner i is the other side's corner
+ * (rot - i) mod 3, so the point with barycentrics l here has
+ * m_j = l_(rot - j) there. */
 static int tri_facing(fr_element *e, const double (*tw)[3])
 {
-    size_t n = e->nfacefpts;
+    size_t n = e->ntri;
     e->tri_facing = malloc(3 * n * sizeof *e->tri_facing);
     if (!e->tri_facing)
         return frx_error(FRX_ENOMEM, "fr: no memory for the face point pairs");
@@ -183,12 +204,12 @@ static int tri_facing(fr_element *e, const double (*tw)[3])
     return FRX_OK;
 }
 
-size_t fr_element_facing(const fr_element *e, int rot, size_t k)
+size_t fr_element_facing(const fr_element *e, size_t f, int rot, size_t k)
 {
-    size_t nfp = e->nfacefpts;
+    size_t nfp = e->face_nfp[f];
     if (e->ndims == 2)
         return nfp - 1 - k;
-    if (e->tri_facing)
+    if (fr__reftype(e->etype)->fnc[f] == 3)
         return e->tri_facing[(size_t)rot * nfp + k];
     size_t n1 = (size_t)e->order + 1, p = n1 - 1;
     size_t i = k % n1, j = k / n1, ii, jj;
@@ -314,7 +335,7 @@ int fr_element_create(int etype, int order, fr_element **out)
     if (!rt)
         return frx_error(FRX_EINVAL,
                          "fr_element_create: element type %d is not one of "
-                         "FR_TRI (1), FR_QUAD (2), FR_TET (3), FR_HEX (4)",
+                         "FR_TRI (1), FR_QUAD (2), FR_TET (3), FR_HEX (4), FR_PRI (5)",
                          etype);
     int rc = check_order(etype, order);
     if (rc < 0)
@@ -328,17 +349,25 @@ int fr_element_create(int etype, int order, fr_element **out)
     e->order = order;
     e->ndims = rt->ndims;
     e->nfaces = rt->nfaces;
-    int simplex = etype == FR_TRI || etype == FR_TET;
-    e->nupts = etype == FR_TRI ? n1 * (n1 + 1) / 2
+    /* a modal (orthonormal) basis and the DG lifting: not tensor */
+    int simplex = etype == FR_TRI || etype == FR_TET || etype == FR_PRI;
+    e->ntri = n1 * (n1 + 1) / 2;
+    e->nupts = etype == FR_TRI ? e->ntri
                : etype == FR_TET ? n1 * (n1 + 1) * (n1 + 2) / 6
+               : etype == FR_PRI ? e->ntri * n1
                : etype == FR_QUAD ? n1 * n1 : n1 * n1 * n1;
-    e->nfacefpts = etype == FR_TET ? n1 * (n1 + 1) / 2 : rt->ndims == 3 ? n1 * n1 : n1;
-    e->nfpts = e->nfaces * e->nfacefpts;
+    for (size_t f = 0; f < e->nfaces; f++) {
+        e->face_nfp[f] = rt->ndims == 2 ? n1 : rt->fnc[f] == 3 ? e->ntri : n1 * n1;
+        e->face_off[f + 1] = e->face_off[f] + e->face_nfp[f];
+    }
+    e->nfpts = e->face_off[e->nfaces];
+    e->nfacefpts = etype == FR_PRI ? 0 : e->face_nfp[0];
     e->vis_order = order > 1 ? order : 1;
     e->nvis = fr__vtk_npts(etype, e->vis_order);
     e->vtk_type = etype == FR_TRI ? FR_VTK_LAGRANGE_TRIANGLE
                   : etype == FR_QUAD ? FR_VTK_LAGRANGE_QUADRILATERAL
                   : etype == FR_TET ? FR_VTK_LAGRANGE_TETRAHEDRON
+                  : etype == FR_PRI ? FR_VTK_LAGRANGE_WEDGE
                                      : FR_VTK_LAGRANGE_HEXAHEDRON;
     size_t nd = (size_t)e->ndims;
     e->upts = alloc0(e->nupts * nd);
@@ -356,12 +385,13 @@ int fr_element_create(int etype, int order, fr_element **out)
         fr_element_destroy(e);
         return frx_error(FRX_ENOMEM, "fr: no memory for an element");
     }
-    const double(*tw)[3] = NULL; /* a tetrahedron's face rule */
+    const double(*tw)[3] = NULL; /* the triangular faces' rule */
     size_t ntw;
     int twdeg;
     if ((rc = fr_gauss_legendre(n1, e->gl, w1)) < 0
-        || (rc = simplex ? simplex_upts(e) : tensor_upts(e, w1)) < 0
-        || (etype == FR_TET && (rc = fr__ws_rule(order, &ntw, &twdeg, &tw)) < 0)) {
+        || (rc = simplex ? simplex_upts(e, w1) : tensor_upts(e, w1)) < 0
+        || ((etype == FR_TET || etype == FR_PRI)
+            && (rc = fr__ws_rule(order, &ntw, &twdeg, &tw)) < 0)) {
         fr_element_destroy(e);
         return rc;
     }
@@ -407,6 +437,8 @@ size_t fr_element_nupts(const fr_element *e) { return e->nupts; }
 size_t fr_element_nfpts(const fr_element *e) { return e->nfpts; }
 size_t fr_element_nfaces(const fr_element *e) { return e->nfaces; }
 size_t fr_element_nfacefpts(const fr_element *e) { return e->nfacefpts; }
+size_t fr_element_face_nfpts(const fr_element *e, size_t f) { return f < e->nfaces ? e->face_nfp[f] : 0; }
+size_t fr_element_face_fpt0(const fr_element *e, size_t f) { return f < e->nfaces ? e->face_off[f] : 0; }
 size_t fr_element_nvis(const fr_element *e) { return e->nvis; }
 int fr_element_vtk_type(const fr_element *e) { return e->vtk_type; }
 int fr_element_vis_order(const fr_element *e) { return e->vis_order; }

@@ -10,9 +10,12 @@
 /* The most points of a 1-D rule the library builds. */
 #define FR_MAX_1D 64
 
+#define FR__MAX_FACES 6
+
 struct fr_element {
     int etype, order, ndims, vtk_type, vis_order;
     size_t nupts, nfpts, nfaces, nfacefpts, nvis;
+    size_t face_nfp[FR__MAX_FACES], face_off[FR__MAX_FACES + 1];
     double *upts, *uwts;        /* [nupts][ndims], [nupts] */
     double *fpts, *fwts;        /* [nfpts][ndims], [nfpts] */
     double *norm_fpts;          /* [nfpts][ndims] unit normal x face jac */
@@ -24,18 +27,20 @@ struct fr_element {
     /* the nodal basis: tensor elements interpolate on the 1-D
      * Gauss-Legendre points, triangles go through the orthonormal basis */
     double gl[FR_MAX_1D];       /* n1d = order + 1 points */
-    double *vinv;               /* simplices: [nupts][nupts] V^-1 */
-    /* tetrahedra: the face point the other side's point k meets, for
-     * each rot: [3][nfacefpts] (docs/mesh.md, "3-D rule") */
-    size_t *tri_facing;
+    double *vinv;               /* simplices, prisms: [nupts][nupts] V^-1 */
+    /* triangular faces (tetrahedra, prisms): the face point the other
+     * side's point k meets, for each rot: [3][ntri] (docs/mesh.md,
+     * "3-D rule") */
+    size_t *tri_facing, ntri;
 };
 
 /* Reference corners and faces of an element type (Gmsh order). */
 struct fr__reftype {
     int etype, ndims;
-    size_t ncorners, nfaces, nface_corners;
+    size_t ncorners, nfaces;
     const double (*corners)[3];
     const int (*faces)[4];
+    const int *fnc;             /* each face's corners */
 };
 const struct fr__reftype *fr__reftype(int etype);
 
@@ -50,11 +55,15 @@ int fr__sh_rule(int p, size_t *n, int *degree, const double (**pts)[4]);
  * i + j <= p, j fastest; dr, ds may be NULL. */
 void fr__pkd(int p, double r, double s, double *phi, double *dr,
              double *ds);
+/* The orthonormal basis of P_p(triangle) x P_p(line) on the reference
+ * prism at x: PKD mode m times the normalised Legendre polynomial k,
+ * m + (p+1)(p+2)/2 k; grad [3][nmodes] may be NULL. */
+void fr__prism_basis(int p, const double *x, double *phi, double *grad);
 /* The same on the reference tetrahedron at x = (r, s, t): (p+1)(p+2)(p+3)/6
  * values, modes (i, j, k) with i + j + k <= p, k fastest; grad
  * [3][nmodes] may be NULL. */
 void fr__pkd3(int p, const double *x, double *phi, double *grad);
-/* The orthonormal basis of the simplex etype (FR_TRI or FR_TET) at x;
+/* The orthonormal basis of etype (FR_TRI, FR_TET or FR_PRI) at x;
  * grad is [ndims][nmodes] or NULL. */
 void fr__simplex_basis(int etype, int p, const double *x, double *phi,
                        double *grad);

@@ -12,8 +12,8 @@
  * is Kopriva's invariant curl form (J. Sci. Comput. 26(3), 2006, eq. 37)
  * at PyFR's pseudo grid points of order max(p, 1) (a lattice the shape
  * is sampled at), interpolated to the points by the lattice's tensor
- * Lagrange basis (on tetrahedra the equispaced lattice of order
- * max(p, 1) and its nodal basis in P_q), as PyFR does: at the shape's own 27 nodes a quadratic
+ * Lagrange basis (on tetrahedra and prisms the equispaced lattice of
+ * order max(p, 1) and its nodal basis in P_q, P_q x P_q), as PyFR does: at the shape's own 27 nodes a quadratic
  * interpolant of the curl terms (of higher degree) cost curved
  * hexahedra their order of accuracy at p >= 2. */
 #include "fr-internal.h"
@@ -90,15 +90,16 @@ static void lattice_basis(int q, size_t npts, const double *pts, double *n,
     }
 }
 
-/* Tetrahedra: the equispaced lattice of order q, (q+1)(q+2)(q+3)/6
- * nodes, into nodes [nm][3]; its nodal basis in P_q through the
+/* Tetrahedra and prisms: the equispaced lattice of order q
+ * ((q+1)(q+2)(q+3)/6 or (q+1)^2(q+2)/2 nodes) into nodes [nm][3]; its
+ * nodal basis in the element's space (P_q, P_q x P_q) through the
  * orthonormal basis, V^-1 into t->lvinv. */
-static int tet_lattice(int q, size_t nm, double *nodes, struct tables *t)
+static int modal_lattice(int etype, int q, size_t nm, double *nodes, struct tables *t)
 {
     size_t k = 0;
     for (int c = 0; c <= q; c++)
-        for (int b = 0; b <= q - c; b++)
-            for (int a = 0; a <= q - c - b; a++, k++) {
+        for (int b = 0; b <= q - (etype == FR_TET ? c : 0); b++)
+            for (int a = 0; a <= q - b - (etype == FR_TET ? c : 0); a++, k++) {
                 nodes[k * 3] = -1 + 2.0 * a / q;
                 nodes[k * 3 + 1] = -1 + 2.0 * b / q;
                 nodes[k * 3 + 2] = -1 + 2.0 * c / q;
@@ -110,16 +111,15 @@ static int tet_lattice(int q, size_t nm, double *nodes, struct tables *t)
         return frx_error(FRX_ENOMEM, "fr_geometry_compute: no memory for the metric lattice");
     }
     for (size_t i = 0; i < nm; i++)
-        fr__pkd3(q, nodes + i * 3, v + i * nm, NULL);
-    int rc = fr__inverse(nm, v, t->lvinv, "Vandermonde matrix of the tetrahedron's metric lattice");
+        fr__simplex_basis(etype, q, nodes + i * 3, v + i * nm, NULL);
+    int rc = fr__inverse(nm, v, t->lvinv, "Vandermonde matrix of the metric lattice");
     free(v);
     return rc;
 }
 
-/* The tetrahedron lattice's nodal basis at npts points, as
- * lattice_basis. */
-static int tet_lattice_basis(const struct tables *t, int q, size_t npts, const double *pts,
-                             double *n, double *dn)
+/* modal_lattice's nodal basis at npts points, as lattice_basis. */
+static int modal_lattice_basis(const struct tables *t, int etype, int q, size_t npts,
+                               const double *pts, double *n, double *dn)
 {
     size_t nm = t->nm;
     double *phi = malloc(4 * nm * sizeof *phi);
@@ -127,7 +127,7 @@ static int tet_lattice_basis(const struct tables *t, int q, size_t npts, const d
         return frx_error(FRX_ENOMEM, "fr_geometry_compute: no memory for the metric lattice");
     double *grad = phi + nm;
     for (size_t a = 0; a < npts; a++) {
-        fr__pkd3(q, pts + a * 3, phi, grad);
+        fr__simplex_basis(etype, q, pts + a * 3, phi, grad);
         for (size_t j = 0; j < nm; j++) {
             double v = 0, g[3] = {0, 0, 0};
             for (size_t m = 0; m < nm; m++) {
@@ -151,10 +151,12 @@ static int tables_make(const fr_element *e, struct tables *t)
     size_t nd = (size_t)e->ndims, nu = e->nupts, nf = e->nfpts;
     size_t nsh = t->nsh = fr__shape_nnodes(t->shape);
     int q = e->order > 1 ? e->order : 1; /* 3-D: the pseudo grid's order */
-    size_t q1 = (size_t)q + 1, tet = e->etype == FR_TET;
-    size_t nm = t->nm = tet        ? q1 * (q1 + 1) * (q1 + 2) / 6
-                        : nd == 3 ? q1 * q1 * q1
-                                  : fr__shape_nnodes(t->metric);
+    size_t q1 = (size_t)q + 1;
+    int et = e->etype, modal = et == FR_TET || et == FR_PRI;
+    size_t nm = t->nm = et == FR_TET   ? q1 * (q1 + 1) * (q1 + 2) / 6
+                        : et == FR_PRI ? q1 * (q1 + 1) / 2 * q1
+                        : nd == 3      ? q1 * q1 * q1
+                                       : fr__shape_nnodes(t->metric);
     t->ns_up = malloc(nu * nsh * sizeof(double));
     t->ns_fp = malloc(nf * nsh * sizeof(double));
     t->ns_vis = malloc(e->nvis * nsh * sizeof(double));
@@ -169,9 +171,9 @@ static int tables_make(const fr_element *e, struct tables *t)
         || !t->m_up || !t->m_fp || !t->mnodes || (nd == 3 && !t->ns_mn))
         return frx_error(FRX_ENOMEM, "fr_geometry_compute: no memory for shape tables");
     int rc;
-    if (tet && (rc = tet_lattice(q, nm, t->mnodes, t)) < 0)
+    if (modal && (rc = modal_lattice(et, q, nm, t->mnodes, t)) < 0)
         return rc;
-    for (size_t k = 0; k < nm && !tet; k++) {
+    for (size_t k = 0; k < nm && !modal; k++) {
         size_t idx[3] = {k % q1, k / q1 % q1, k / (q1 * q1)}; /* 3-D */
         for (size_t d = 0; d < nd; d++)
             t->mnodes[k * nd + d] = nd == 3 ? -1 + 2.0 * (double)idx[d] / q
@@ -181,10 +183,10 @@ static int tables_make(const fr_element *e, struct tables *t)
         || (rc = fr__shape_basis(t->shape, nf, e->fpts, t->ns_fp, NULL)) < 0
         || (rc = fr__shape_basis(t->shape, e->nvis, e->vis, t->ns_vis, NULL)) < 0)
         return rc;
-    if (tet) {
-        if ((rc = tet_lattice_basis(t, q, nu, e->upts, t->m_up, t->dm_up)) < 0
-            || (rc = tet_lattice_basis(t, q, nf, e->fpts, t->m_fp, t->dm_fp)) < 0
-            || (rc = tet_lattice_basis(t, q, nm, t->mnodes, NULL, t->dm_node)) < 0)
+    if (modal) {
+        if ((rc = modal_lattice_basis(t, et, q, nu, e->upts, t->m_up, t->dm_up)) < 0
+            || (rc = modal_lattice_basis(t, et, q, nf, e->fpts, t->m_fp, t->dm_fp)) < 0
+            || (rc = modal_lattice_basis(t, et, q, nm, t->mnodes, NULL, t->dm_node)) < 0)
             return rc;
         return fr__shape_basis(t->shape, nm, t->mnodes, t->ns_mn, NULL) < 0
                    ? FRX_ESHAPE : FRX_OK;
@@ -408,9 +410,11 @@ int fr_geometry_compute(const fr_element *e, size_t neles, size_t nshape, const 
                          "(Gmsh's linear and quadratic elements)",
                          nshape,
                          e->etype == FR_TRI ? "triangle" : e->etype == FR_QUAD ? "quadrilateral"
-                                         : e->etype == FR_TET ? "tetrahedron" : "hexahedron",
+                                         : e->etype == FR_TET ? "tetrahedron"
+                                         : e->etype == FR_PRI ? "prism" : "hexahedron",
                          e->etype == FR_TRI ? "3 or 6" : e->etype == FR_QUAD ? "4, 8 or 9"
-                                         : e->etype == FR_TET ? "4 or 10" : "8 or 27");
+                                         : e->etype == FR_TET ? "4 or 10"
+                                         : e->etype == FR_PRI ? "6 or 18" : "8 or 27");
     int mord = e->order > 1 ? e->order : 1;
     t.metric = fr__shape_order(t.shape) <= mord
                    ? t.shape

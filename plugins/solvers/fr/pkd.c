@@ -86,11 +86,37 @@ void fr__pkd3(int p, const double *x, double *phi, double *grad)
     }
 }
 
+/* The prism: the triangle's modes times the line's, each orthonormal,
+ * so their products are orthonormal on the prism. */
+void fr__prism_basis(int p, const double *x, double *phi, double *grad)
+{
+    size_t nt = (size_t)(p + 1) * (size_t)(p + 2) / 2, nm = nt * (size_t)(p + 1);
+    double t[64], dr[64], ds[64], lz[8], dlz[8]; /* p <= 6 */
+    fr__pkd(p, x[0], x[1], t, dr, ds);
+    for (int k = 0; k <= p; k++)
+        lz[k] = fr_jacobi_orthonormal(k, 0, 0, x[2], &dlz[k]);
+    for (size_t k = 0; k <= (size_t)p; k++)
+        for (size_t m = 0; m < nt; m++) {
+            size_t i = m + nt * k;
+            if (phi)
+                phi[i] = t[m] * lz[k];
+            if (grad) {
+                grad[i] = dr[m] * lz[k];
+                grad[nm + i] = ds[m] * lz[k];
+                grad[2 * nm + i] = t[m] * dlz[k];
+            }
+        }
+}
+
 void fr__simplex_basis(int etype, int p, const double *x, double *phi,
                        double *grad)
 {
     if (etype == FR_TET) {
         fr__pkd3(p, x, phi, grad);
+        return;
+    }
+    if (etype == FR_PRI) {
+        fr__prism_basis(p, x, phi, grad);
         return;
     }
     size_t nm = (size_t)(p + 1) * (size_t)(p + 2) / 2;

@@ -5,6 +5,8 @@
 
 static const double tri_corners[3][3] = {{-1, -1, 0}, {1, -1, 0}, {-1, 1, 0}};
 static const int tri_faces[3][4] = {{0, 1}, {1, 2}, {2, 0}};
+static const int two[4] = {2, 2, 2, 2}, three[4] = {3, 3, 3, 3};
+static const int four[6] = {4, 4, 4, 4, 4, 4};
 
 static const double quad_corners[4][3] = {
     {-1, -1, 0}, {1, -1, 0}, {1, 1, 0}, {-1, 1, 0}};
@@ -21,11 +23,18 @@ static const double tet_corners[4][3] = {
     {-1, -1, -1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}};
 static const int tet_faces[4][4] = {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {3, 1, 2}};
 
+static const double pri_corners[6][3] = {
+    {-1, -1, -1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}, {1, -1, 1}, {-1, 1, 1}};
+static const int pri_faces[5][4] = {
+    {0, 2, 1}, {3, 4, 5}, {0, 1, 4, 3}, {0, 3, 5, 2}, {1, 2, 5, 4}};
+static const int pri_fnc[5] = {3, 3, 4, 4, 4};
+
 static const struct fr__reftype reftypes[] = {
-    {FR_TRI, 2, 3, 3, 2, tri_corners, tri_faces},
-    {FR_QUAD, 2, 4, 4, 2, quad_corners, quad_faces},
-    {FR_TET, 3, 4, 4, 3, tet_corners, tet_faces},
-    {FR_HEX, 3, 8, 6, 4, hex_corners, hex_faces},
+    {FR_TRI, 2, 3, 3, tri_corners, tri_faces, two},
+    {FR_QUAD, 2, 4, 4, quad_corners, quad_faces, two},
+    {FR_TET, 3, 4, 4, tet_corners, tet_faces, three},
+    {FR_HEX, 3, 8, 6, hex_corners, hex_faces, four},
+    {FR_PRI, 3, 6, 5, pri_corners, pri_faces, pri_fnc},
 };
 
 const struct fr__reftype *fr__reftype(int etype)

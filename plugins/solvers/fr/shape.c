@@ -62,6 +62,22 @@ static const int tet10_mono[10][3] = {
     {0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {2, 0, 0},
     {0, 2, 0}, {0, 0, 2}, {1, 1, 0}, {0, 1, 1}, {1, 0, 1}};
 
+/* Gmsh's 18-node prism: corners, then the middles of edges 0-1, 0-2,
+ * 0-3, 1-2, 1-4, 2-5, 3-4, 3-5, 4-5, then the centres of the
+ * quadrilateral faces 0143, 0253, 1254 (docs/mesh.md) */
+static const double pri18_nodes[18][3] = {
+    {-1, -1, -1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}, {1, -1, 1},
+    {-1, 1, 1},   {0, -1, -1}, {-1, 0, -1}, {-1, -1, 0}, {0, 0, -1},
+    {1, -1, 0},   {-1, 1, 0},  {0, -1, 1},  {-1, 0, 1},  {0, 0, 1},
+    {0, -1, 0},   {-1, 0, 0},  {0, 0, 0}};
+/* P_1 x P_1 and P_2 x P_2 (triangle x line) */
+static const int pri6_mono[6][3] = {
+    {0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {0, 1, 1}};
+static const int pri18_mono[18][3] = {
+    {0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0, 2, 0},
+    {0, 0, 1}, {1, 0, 1}, {2, 0, 1}, {0, 1, 1}, {1, 1, 1}, {0, 2, 1},
+    {0, 0, 2}, {1, 0, 2}, {2, 0, 2}, {0, 1, 2}, {1, 1, 2}, {0, 2, 2}};
+
 static const struct fr__shape shapes[] = {
     {FR_TRI, 2, 1, 3, tri6_nodes, tri6_mono},
     {FR_TRI, 2, 2, 6, tri6_nodes, tri6_mono},
@@ -72,6 +88,8 @@ static const struct fr__shape shapes[] = {
     {FR_TET, 3, 2, 10, tet10_nodes, tet10_mono},
     {FR_HEX, 3, 1, 8, hex8_nodes, hex8_mono},
     {FR_HEX, 3, 2, 27, hex27_nodes, hex27_mono},
+    {FR_PRI, 3, 1, 6, pri18_nodes, pri6_mono},
+    {FR_PRI, 3, 2, 18, pri18_nodes, pri18_mono},
 };
 
 const struct fr__shape *fr__shape_find(int etype, size_t nshape)

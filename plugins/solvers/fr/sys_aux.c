@@ -19,7 +19,9 @@ struct cmp {
     frx_kernel *k;
     frx_xchg_matrix *live;    /* a peer's live side, received */
     uint64_t *gele;           /* per face: the side's global element */
-    uint16_t *gface;          /* and its face */
+    uint16_t *gface;          /* and its face, */
+    uint16_t *grot;           /* rot and */
+    uint32_t *gblk;           /* block (explain's own numbering) */
     double diff;              /* the last run's max |saved - live| */
 };
 
@@ -94,7 +96,9 @@ static int locate(fr_auxcheck *c, const frx_mesh *mesh, struct cmp *m)
     struct fr_faces *fs = m->fs;
     m->gele = calloc(fs->nfaces ? fs->nfaces : 1, sizeof *m->gele);
     m->gface = calloc(fs->nfaces ? fs->nfaces : 1, sizeof *m->gface);
-    if (!m->gele || !m->gface)
+    m->grot = calloc(fs->nfaces ? fs->nfaces : 1, sizeof *m->grot);
+    m->gblk = calloc(fs->nfaces ? fs->nfaces : 1, sizeof *m->gblk);
+    if (!m->gele || !m->gface || !m->grot || !m->gblk)
         return frx_error(FRX_ENOMEM, "fr: out of memory");
     const void *faces = NULL;
     size_t size = sizeof(frx_face), stride = 0, nf = 0;
@@ -132,6 +136,8 @@ static int locate(fr_auxcheck *c, const frx_mesh *mesh, struct cmp *m)
         if (!(rc = frx_mesh_get_block(mesh, f->blk, &mb))) {
             m->gele[j] = mb.gid[f->ele];
             m->gface[j] = f->face;
+            m->grot[j] = f->rot;
+            m->gblk[j] = f->blk;
         }
     }
     return rc;
@@ -202,6 +208,8 @@ void fr_auxcheck_destroy(fr_auxcheck *c)
             frx_xchg_matrix_destroy(c->c[i].live);
         free(c->c[i].gele);
         free(c->c[i].gface);
+        free(c->c[i].grot);
+        free(c->c[i].gblk);
     }
     free(c->c);
     if (c->mpi != MPI_COMM_NULL)
@@ -215,7 +223,7 @@ void fr_auxcheck_destroy(fr_auxcheck *c)
 static int explain(fr_auxcheck *c, const struct cmp *m)
 {
     struct fr_faces *fs = m->fs;
-    size_t na = c->s->phys.naux, n = fs->n, nfp = n / fs->nfaces;
+    size_t na = c->s->phys.naux, n = fs->n;
     double *sv = malloc(n * na * sizeof *sv), *lv = malloc(n * na *
                                                            sizeof *lv);
     int rc = sv && lv ? FRX_OK : frx_error(FRX_ENOMEM, "fr: out of memory");
@@ -242,9 +250,12 @@ static int explain(fr_auxcheck *c, const struct cmp *m)
         snprintf(where, sizeof where, "boundary '%s'", fs->bc->name);
     if (!rc && at < n * na) {
         size_t f = at / n, p = at % n, src = fs->pt_src ? fs->pt_src[p] : p;
-        size_t j = src / nfp, k = src % nfp;
-        if (fs->kind == FR_FACES_INT && m->other) /* r walks it reversed */
-            k = nfp - 1 - k;
+        size_t j = 0;
+        while (j + 1 < fs->nfaces && fs->fstart[j + 1] <= src)
+            j++;
+        size_t k = src - fs->fstart[j];
+        if (fs->kind == FR_FACES_INT && m->other) /* as r numbers it */
+            k = fr_element_facing(c->s->blk[m->gblk[j]].el, m->gface[j], m->grot[j], k);
         rc = frx_error(FRX_ERANGE, "%s: the base flow saved at t = 0 is not "
                        "the live one on %s: face %zu of %zu (element %llu, "
                        "face %u), flux point %zu: %s saved %.17g, live "

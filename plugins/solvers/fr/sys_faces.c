@@ -18,24 +18,26 @@
 #include <string.h>
 
 /* Place k of a face's points, as the other side numbers it
- * (fr_element_facing: docs/mesh.md's rules; each map is its own inverse, so
- * either side may ask). */
+ * (fr_element_facing: docs/mesh.md's rules; each map is its own inverse,
+ * so either side may ask). */
 static size_t facing(const fr_system *s, const frx_face *f, size_t k)
 {
-    return fr_element_facing(s->blk[f->blk].el, f->rot, k);
+    return fr_element_facing(s->blk[f->blk].el, f->face, f->rot, k);
 }
 
 /* The flux point of side f at place k of its face (reversed: the place
  * the other side's k meets). */
 static size_t fpt(const fr_system *s, const frx_face *f, size_t k, int rev)
 {
-    size_t nfp = fr_element_nfacefpts(s->blk[f->blk].el);
-    return f->face * nfp + (rev ? facing(s, f, k) : k);
+    return fr_element_face_fpt0(s->blk[f->blk].el, f->face) +
+           (rev ? facing(s, f, k) : k);
 }
 
-static size_t nfacefpts(const fr_system *s)
+/* The points of side f's face: faces of one set may differ (a prism's
+ * triangles and quadrilaterals; meshes of several element types). */
+static size_t face_nfp(const fr_system *s, const frx_face *f)
 {
-    return fr_element_nfacefpts(s->blk[0].el);
+    return fr_element_face_nfpts(s->blk[f->blk].el, f->face);
 }
 
 /* What a set of points needs on the host while its views are made. */
@@ -213,6 +215,11 @@ static const frx_face *face_at(const frx_face *f, size_t size, size_t i)
     return (const frx_face *)(const void *)((const char *)f + i * size);
 }
 
+static const frx_face *face_at_v(const void *f, size_t size, size_t i)
+{
+    return face_at(f, size, i);
+}
+
 /* Interior flux points in the order of their l side's flux-point row
  * within groups of FR_FACE_GROUP elements (block, element / group, row,
  * element), not face by face: the kernel then walks each row's points
@@ -228,7 +235,7 @@ static const frx_face *face_at(const frx_face *f, size_t size, size_t i)
 struct point_key {
     uint64_t at;    /* block << 48 | element / group << 16 | row */
     uint64_t ele;   /* then the element */
-    size_t src;     /* the mesh's face * nfp + point along it */
+    size_t src;     /* the point's place in the mesh's faces' points */
 };
 
 static int by_row_in_group(const void *a, const void *b)
@@ -247,18 +254,25 @@ static const frx_mesh_iface *iface_at(const frx_mesh_iface *f, size_t size,
     return (const frx_mesh_iface *)(const void *)((const char *)f + j * size);
 }
 
+/* The interior points in that order; pface [n]: each point's face in
+ * the mesh's list (its first point at start[face]). */
 static struct point_key *point_order(const fr_system *s,
                                      const frx_mesh_iface *f, size_t nf,
-                                     size_t size)
+                                     size_t size, const size_t *start,
+                                     size_t *pface)
 {
-    size_t nfp = nfacefpts(s), n = nf * nfp;
+    size_t n = start[nf];
     struct point_key *k = malloc((n ? n : 1) * sizeof *k);
-    for (size_t i = 0; k && i < n; i++) {
-        const frx_face *l = &iface_at(f, size, i / nfp)->l;
-        k[i] = (struct point_key){
-            .at = (uint64_t)l->blk << 48 | (uint64_t)(l->ele / FR_FACE_GROUP)
-                  << 16 | fpt(s, l, i % nfp, 0),
-            .ele = l->ele, .src = i};
+    for (size_t j = 0; k && j < nf; j++) {
+        const frx_face *l = &iface_at(f, size, j)->l;
+        for (size_t i = start[j]; i < start[j + 1]; i++) {
+            pface[i] = j;
+            k[i] = (struct point_key){
+                .at = (uint64_t)l->blk << 48 |
+                      (uint64_t)(l->ele / FR_FACE_GROUP) << 16 |
+                      fpt(s, l, i - start[j], 0),
+                .ele = l->ele, .src = i};
+        }
     }
     if (k)
         qsort(k, n, sizeof *k, by_row_in_group);
@@ -274,40 +288,65 @@ static void pts_point(const fr_system *s, struct pts *p, size_t i,
     p->eles[i] = f->ele;
 }
 
-/* Side f's points of one face at j*nfp.. into p. */
-static void pts_face(const fr_system *s, struct pts *p, size_t j,
+/* Side f's points of one face from point at on into p. */
+static void pts_face(const fr_system *s, struct pts *p, size_t at,
                      const frx_face *f, int rev)
 {
-    size_t nfp = nfacefpts(s);
-    for (size_t k = 0; k < nfp; k++)
-        pts_point(s, p, j * nfp + k, f, k, rev);
+    for (size_t k = 0; k < face_nfp(s, f); k++)
+        pts_point(s, p, at + k, f, k, rev);
+}
+
+/* fs->fstart [nf + 1]: where each of the set's nf faces (side(j) the
+ * side that counts) starts in its points; fs->n the points. */
+static int face_starts(const fr_system *s, struct fr_faces *fs, size_t nf,
+                       const frx_face *(*side)(const void *, size_t, size_t),
+                       const void *faces, size_t size)
+{
+    fs->fstart = malloc((nf + 1) * sizeof *fs->fstart);
+    if (!fs->fstart)
+        return frx_error(FRX_ENOMEM, "fr: out of memory");
+    fs->fstart[0] = 0;
+    for (size_t j = 0; j < nf; j++)
+        fs->fstart[j + 1] = fs->fstart[j] + face_nfp(s, side(faces, size, j));
+    fs->nfaces = nf;
+    fs->n = fs->fstart[nf];
+    return FRX_OK;
+}
+
+static const frx_face *iface_l(const void *f, size_t size, size_t j)
+{
+    return &iface_at(f, size, j)->l;
 }
 
 static int interior(fr_system *s, const frx_mesh *mesh)
 {
     const frx_mesh_iface *f;
-    size_t nf, size, nfp = nfacefpts(s);
+    size_t nf, size;
     int rc = frx_mesh_get_ifaces(mesh, &f, &nf, &size);
     if (rc || !nf)
         return rc;
     struct fr_faces *fs = faces_add(s, FR_FACES_INT);
     if (!fs)
         return frx_error(FRX_ENOMEM, "fr: out of memory");
-    fs->nfaces = nf;
-    fs->n = nf * nfp;
+    if ((rc = face_starts(s, fs, nf, iface_l, f, size)))
+        return rc;
     struct pts l = {0}, r = {0};
     struct geo_host g = {0};
-    struct point_key *order = point_order(s, f, nf, size);
-    fs->pt_src = malloc(fs->n * sizeof *fs->pt_src);
+    size_t *pface = malloc((fs->n ? fs->n : 1) * sizeof *pface);
+    struct point_key *order =
+        pface ? point_order(s, f, nf, size, fs->fstart, pface) : NULL;
+    fs->pt_src = malloc((fs->n ? fs->n : 1) * sizeof *fs->pt_src);
     if (!order || !fs->pt_src) {
         free(order);
+        free(pface);
         return frx_error(FRX_ENOMEM, "fr: out of memory");
     }
     if (!(rc = pts_alloc(&l, fs->n)) && !(rc = pts_alloc(&r, fs->n)) &&
         !(rc = geo_alloc(&g, fs->n, (size_t)s->ndims, 2))) {
         for (size_t i = 0; i < fs->n; i++) {
-            size_t src = fs->pt_src[i] = order[i].src, k = src % nfp;
-            const frx_mesh_iface *fj = iface_at(f, size, src / nfp);
+            size_t src = fs->pt_src[i] = order[i].src, j = pface[src];
+            size_t k = src - fs->fstart[j];
+            const frx_mesh_iface *fj = iface_at(f, size, j);
             pts_point(s, &l, i, &fj->l, k, 0);
             pts_point(s, &r, i, &fj->r, k, 1);
             geo_point(s, &g, fs->n, i, &fj->l, fpt(s, &fj->l, k, 0), 0);
@@ -320,6 +359,7 @@ static int interior(fr_system *s, const frx_mesh *mesh)
             rc = aux_snapshot(s, &r, &fs->auxr, &fs->auxrxv, &fs->ar);
     }
     free(order);
+    free(pface);
     pts_free(&l);
     pts_free(&r);
     geo_free(&g);
@@ -344,25 +384,24 @@ static int peer(fr_system *s, const frx_mesh *mesh, size_t i)
     int rc = frx_mesh_get_peer(mesh, i, &mp);
     if (rc || !mp.nfaces)
         return rc;
-    size_t nfp = nfacefpts(s);
     struct fr_faces *fs = faces_add(s, FR_FACES_PEER);
     if (!fs)
         return frx_error(FRX_ENOMEM, "fr: out of memory");
     fs->peer = mp.rank;
-    fs->nfaces = mp.nfaces;
-    fs->n = mp.nfaces * nfp;
+    if ((rc = face_starts(s, fs, mp.nfaces, face_at_v, mp.faces, mp.face_size)))
+        return rc;
     struct pts l = {0}, r = {0};
     struct geo_host g = {0};
     if (!(rc = pts_alloc(&l, fs->n)) && !(rc = pts_alloc(&r, fs->n)) &&
         !(rc = geo_alloc(&g, fs->n, (size_t)s->ndims, 1))) {
         for (size_t j = 0; j < mp.nfaces && !rc; j++) {
             const frx_face *fj = face_at(mp.faces, mp.face_size, j);
+            size_t at = fs->fstart[j];
             rc = mark_at_peer(s, fj);
-            pts_face(s, &l, j, fj, 0);
-            pts_face(s, &r, j, fj, 1); /* what we send: reversed */
-            for (size_t k = 0; k < nfp; k++)
-                geo_point(s, &g, fs->n, j * nfp + k, fj, fpt(s, fj, k, 0),
-                          0);
+            pts_face(s, &l, at, fj, 0);
+            pts_face(s, &r, at, fj, 1); /* what we send: reversed */
+            for (size_t k = 0; k < face_nfp(s, fj); k++)
+                geo_point(s, &g, fs->n, at + k, fj, fpt(s, fj, k, 0), 0);
         }
         if (!rc)
             rc = pts_view(s, &l, 0, &fs->ul);
@@ -443,13 +482,12 @@ static int boundary(fr_system *s, const frx_mesh *mesh, size_t i)
     int rc = frx_mesh_get_bc(mesh, i, &mb);
     if (rc || !mb.nfaces)
         return rc;
-    size_t nfp = nfacefpts(s);
     struct fr_faces *fs = faces_add(s, FR_FACES_BC);
     if (!fs)
         return frx_error(FRX_ENOMEM, "fr: out of memory");
     fs->bc = &s->bcs[i];
-    fs->nfaces = mb.nfaces;
-    fs->n = mb.nfaces * nfp;
+    if ((rc = face_starts(s, fs, mb.nfaces, face_at_v, mb.faces, mb.face_size)))
+        return rc;
     struct pts l = {0};
     struct geo_host g = {0};
     fs->fwts = malloc(fs->n * sizeof *fs->fwts);
@@ -463,11 +501,10 @@ static int boundary(fr_system *s, const frx_mesh *mesh, size_t i)
         for (size_t j = 0; j < mb.nfaces; j++) {
             const frx_face *fj = face_at(mb.faces, mb.face_size, j);
             const double *w = fr_element_fpts_weights(s->blk[fj->blk].el);
-            pts_face(s, &l, j, fj, 0);
-            for (size_t k = 0; k < nfp; k++) {
-                geo_point(s, &g, fs->n, j * nfp + k, fj, fpt(s, fj, k, 0),
-                          0);
-                size_t at = j * nfp + k;
+            pts_face(s, &l, fs->fstart[j], fj, 0);
+            for (size_t k = 0; k < face_nfp(s, fj); k++) {
+                size_t at = fs->fstart[j] + k;
+                geo_point(s, &g, fs->n, at, fj, fpt(s, fj, k, 0), 0);
                 fs->fwts[at] = w[fpt(s, fj, k, 0)];
                 fs->pblk[at] = fj->blk;
                 fs->pele[at] = fj->ele;
@@ -555,6 +592,7 @@ void fr__free_faces(fr_system *s)
             if (m[k])
                 frx_matrix_destroy(m[k]);
         free(fs->pt_src);
+        free(fs->fstart);
         free(fs->fwts);
         free(fs->pblk);
         free(fs->pele);

@@ -57,8 +57,11 @@ struct fr_faces {
     int kind;                      /* enum fr__faces_kind */
     size_t nfaces, n;              /* faces and flux points */
     size_t *pt_src;                /* interior: each point's place in the
-                                    * mesh's faces (face * nfp + point
-                                    * along it); the set reorders them */
+                                    * mesh's faces' points (fstart[face]
+                                    * + point along it); the set reorders
+                                    * them */
+    size_t *fstart;                /* [nfaces + 1]: each face's first
+                                    * point in the mesh's face order */
     int peer;                      /* FR_FACES_PEER: the peer's rank */
     const struct fr_bc *bc;        /* FR_FACES_BC */
     frx_view *ul, *ur;             /* flux points of ufp (ur: interior) */

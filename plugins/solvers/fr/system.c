@@ -54,6 +54,7 @@ static const char *etype_name(int etype)
     case FRX_ETYPE_TRI: return "triangles";
     case FRX_ETYPE_QUAD: return "quadrilaterals";
     case FRX_ETYPE_TET: return "tetrahedra";
+    case FR_PRI: return "prisms";
     default: return "hexahedra";
     }
 }
@@ -106,18 +107,12 @@ static int block_make(fr_system *s, const frx_mesh *mesh, size_t i)
         return rc;
     if ((s->ndims == 2) != (mb.etype == FRX_ETYPE_QUAD ||
                             mb.etype == FRX_ETYPE_TRI) ||
-        (s->ndims == 3 && mb.etype != FRX_ETYPE_HEX && mb.etype != FRX_ETYPE_TET))
+        (s->ndims == 3 && mb.etype != FRX_ETYPE_HEX && mb.etype != FRX_ETYPE_TET &&
+         mb.etype != FR_PRI))
         return frx_error(FRX_ENOTSUP, "%s: the mesh has %s; this FR solver "
                          "takes quadrilaterals and triangles (2-D) and "
-                         "hexahedra or tetrahedra (3-D)", s->phys.name,
+                         "hexahedra, tetrahedra and prisms (3-D)", s->phys.name,
                          etype_name(mb.etype));
-    /* a hexahedron and a tetrahedron share no face (a quadrilateral is
-     * not a triangle): mixing them needs prisms or pyramids between */
-    if (s->ndims == 3 && i > 0 && fr_element_etype(s->blk[0].el) != mb.etype)
-        return frx_error(FRX_ENOTSUP, "%s: the mesh has both hexahedra and "
-                         "tetrahedra; this FR solver takes one of them in a "
-                         "3-D mesh (prisms and pyramids, which would join "
-                         "them, are not supported yet)", s->phys.name);
     if ((rc = fr_element_create(mb.etype, s->order, &b->el)))
         return frx_error(rc, "%s: %s at solver.order %d: %s", s->phys.name,
                          etype_name(mb.etype), s->order, frx_errmsg());

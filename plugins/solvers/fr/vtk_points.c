@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The points of VTK's Lagrange cells (VTK_LAGRANGE_TRIANGLE,
- * _QUADRILATERAL, _TETRAHEDRON, _HEXAHEDRON) in VTK's own order, as
- * VTK >= 9 numbers them (vtkHigherOrderQuadrilateral/Hexahedron::
- * PointIndexFromIJK, vtkHigherOrderTriangle/Tetra::BarycentricIndex):
- * corners, then edges, then faces, then the interior. Quadrilateral and
- * hexahedron edges all run along +i, +j or +k; triangle edges run 0->1,
- * 1->2, 2->0 and the interior repeats the pattern on a triangle of order
- * n-3; tetrahedron edges run 0-1, 1-2, 2-0, 0-3, 1-3, 2-3, each face's
- * interior is a triangle of order n-3 and the interior a tetrahedron of
- * order n-4. tests/fr/vtk_points.py checks them against VTK's own. */
+ * _QUADRILATERAL, _TETRAHEDRON, _HEXAHEDRON, _WEDGE) in VTK's own order,
+ * as VTK >= 9 numbers them (vtkHigherOrderQuadrilateral/Hexahedron/
+ * Wedge::PointIndexFromIJK, vtkHigherOrderTriangle/Tetra::
+ * BarycentricIndex): corners, then edges, then faces, then the interior.
+ * Quadrilateral and hexahedron edges all run along +i, +j or +k;
+ * triangle edges run 0->1, 1->2, 2->0 and the interior repeats the
+ * pattern on a triangle of order n-3; tetrahedron edges run 0-1, 1-2,
+ * 2-0, 0-3, 1-3, 2-3, each face's interior is a triangle of order n-3
+ * and the interior a tetrahedron of order n-4; a wedge lists its
+ * triangles' edges, then its vertical edges, the triangles' interiors,
+ * the quadrilaterals' and the interior layer by layer. tests/fr/
+ * test_fr_vis.c holds VTK's own lists (python3-vtk9) for some orders. */
 #include "fr-internal.h"
 
 size_t fr__vtk_npts(int etype, int n)
@@ -19,6 +22,7 @@ size_t fr__vtk_npts(int etype, int n)
     case FR_QUAD: return m * m;
     case FR_TET: return m * (m + 1) * (m + 2) / 6;
     case FR_HEX: return m * m * m;
+    case FR_PRI: return m * (m + 1) / 2 * m;
     default: return 0;
     }
 }
@@ -133,6 +137,45 @@ static void tet_bindex(int index, int n, int b[4])
         b[face_coords[f][i]] = min + 1 + tb[i];
 }
 
+/* The place of wedge point (i, j, k) (triangle lattice i + j <= n,
+ * layer k) in VTK's order. */
+static size_t wedge_index(int i, int j, int k, int n)
+{
+    int m = n - 1, ib = i == 0, jb = j == 0, ijb = i + j == n;
+    int kb = k == 0 || k == n, nb = ib + jb + ijb + kb;
+    int corner = ib && jb ? 0 : jb && ijb ? 1 : 2; /* of the triangle */
+    if (nb == 3)
+        return (size_t)(corner + (k ? 3 : 0));
+    int off = 6;
+    if (nb == 2) {
+        if (!kb) /* a vertical edge */
+            return (size_t)(off + 6 * m + (k - 1) + corner * m);
+        off += k == n ? 3 * m : 0; /* a triangle's edge: 0-1, 1-2, 2-0 */
+        if (jb)
+            return (size_t)(off + i - 1);
+        off += m;
+        if (ijb)
+            return (size_t)(off + j - 1);
+        return (size_t)(off + m + (n - j - 1));
+    }
+    off += 6 * m + 3 * m;
+    int ntf = (m - 1) * m / 2, nqf = m * m;
+    if (nb == 1) {
+        if (kb) /* a triangle's interior */
+            return (size_t)(off + (k ? ntf : 0) + i + n * (j - 1) - j * (j + 1) / 2);
+        off += 2 * ntf;
+        if (jb)
+            return (size_t)(off + (i - 1) + m * (k - 1));
+        off += nqf;
+        if (ijb)
+            return (size_t)(off + (n - i - 1) + m * (k - 1));
+        off += nqf; /* the face i = 0 runs from corner 2 down to 0 */
+        return (size_t)(off + (n - j - 1) + m * (k - 1));
+    }
+    off += 2 * ntf + 3 * nqf;
+    return (size_t)(off + i + n * (j - 1) - j * (j + 1) / 2 + ntf * (k - 1));
+}
+
 static double coord(int i, int n) { return -1.0 + 2.0 * i / n; }
 
 void fr__vtk_points(int etype, int n, double *pts)
@@ -163,6 +206,16 @@ void fr__vtk_points(int etype, int n, double *pts)
             pts[2 * idx] = coord(b[0], n);
             pts[2 * idx + 1] = coord(b[1], n);
         }
+        break;
+    case FR_PRI:
+        for (int k = 0; k <= n; k++)
+            for (int j = 0; j <= n; j++)
+                for (int i = 0; i + j <= n; i++) {
+                    double *p = pts + 3 * wedge_index(i, j, k, n);
+                    p[0] = coord(i, n);
+                    p[1] = coord(j, n);
+                    p[2] = coord(k, n);
+                }
         break;
     case FR_TET:
         for (size_t idx = 0; idx < fr__vtk_npts(FR_TET, n); idx++) {
