@@ -13,6 +13,8 @@ int mu_face_corners(int etype, int f, int *corners)
                                   {3, 1, 2}};
     static const int hex[6][4] = {{0, 3, 2, 1}, {0, 1, 5, 4}, {0, 4, 7, 3},
                                   {1, 2, 6, 5}, {2, 3, 7, 6}, {4, 5, 6, 7}};
+    static const int pri[5][4] = {{0, 2, 1}, {3, 4, 5}, {0, 1, 4, 3},
+                                  {0, 3, 5, 2}, {1, 2, 5, 4}};
     switch (etype) {
     case FRX_ETYPE_TRI:
         memcpy(corners, tri[f], sizeof tri[f]);
@@ -26,6 +28,9 @@ int mu_face_corners(int etype, int f, int *corners)
     case FRX_ETYPE_HEX:
         memcpy(corners, hex[f], sizeof hex[f]);
         return 4;
+    case FRX_ETYPE_PRI:
+        memcpy(corners, pri[f], sizeof pri[f]);
+        return f < 2 ? 3 : 4;
     default:
         return 0;
     }
@@ -90,17 +95,54 @@ static double det3(const double (*u)[3])
            u[0][2] * (u[1][0] * u[2][1] - u[1][1] * u[2][0]);
 }
 
-/* 6 times a tetrahedron's signed volume: (x1 - x0, x2 - x0, x3 - x0),
- * right-handed as the reference corners (-1,-1,-1) (1,-1,-1) (-1,1,-1)
- * (-1,-1,1) are. */
-double mu_tet_volume6(const frx_mesh *m, uint32_t blk, uint32_t ele)
+/* 6 times the signed volume of the tetrahedron of corners c of an
+ * element: (x1 - x0, x2 - x0, x3 - x0). */
+static double volume6(const frx_mesh *m, uint32_t blk, uint32_t ele,
+                      const int *c)
 {
-    const double *x0 = mu_shape_point(m, blk, ele, 0);
+    const double *x0 = mu_shape_point(m, blk, ele, (size_t)c[0]);
     double u[3][3];
     for (int k = 0; k < 3; k++)
         for (int d = 0; d < 3; d++)
-            u[k][d] = mu_shape_point(m, blk, ele, (size_t)k + 1)[d] - x0[d];
+            u[k][d] = mu_shape_point(m, blk, ele, (size_t)c[k + 1])[d] -
+                      x0[d];
     return det3((const double(*)[3])u);
+}
+
+/* Right-handed as the reference corners (-1,-1,-1) (1,-1,-1) (-1,1,-1)
+ * (-1,-1,1) are. */
+double mu_tet_volume6(const frx_mesh *m, uint32_t blk, uint32_t ele)
+{
+    static const int c[4] = {0, 1, 2, 3};
+    return volume6(m, blk, ele, c);
+}
+
+double mu_volume(const frx_mesh *m, uint32_t blk, uint32_t ele)
+{
+    /* each type cut into right-handed tetrahedra: a prism into three
+     * (the staircase 0123, 1234, 2345), a hexahedron into six around
+     * its diagonal 0-6 */
+    static const int tet[1][4] = {{0, 1, 2, 3}};
+    static const int pri[3][4] = {{0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}};
+    static const int hex[6][4] = {{0, 1, 2, 6}, {0, 5, 1, 6}, {0, 2, 3, 6},
+                                  {0, 3, 7, 6}, {0, 4, 5, 6}, {0, 7, 4, 6}};
+    int et = block(m, blk).etype;
+    const int(*c)[4] = et == FRX_ETYPE_TET ? tet : et == FRX_ETYPE_PRI ? pri
+                                                                      : hex;
+    int n = et == FRX_ETYPE_TET ? 1 : et == FRX_ETYPE_PRI ? 3 : 6;
+    double v = 0;
+    for (int i = 0; i < n; i++)
+        v += volume6(m, blk, ele, c[i]) / 6;
+    return v;
+}
+
+/* Corners of an element type; 0 for one the tests do not know. */
+static int ncorners(int etype)
+{
+    static const int n[] = {[FRX_ETYPE_TRI] = 3, [FRX_ETYPE_QUAD] = 4,
+                            [FRX_ETYPE_TET] = 4, [FRX_ETYPE_HEX] = 8,
+                            [FRX_ETYPE_PRI] = 6};
+    return etype > 0 && etype <= FRX_ETYPE_PRI ? n[etype] : 0;
 }
 
 double mu_orientation(const frx_mesh *m, uint32_t blk, uint32_t ele)
@@ -108,15 +150,22 @@ double mu_orientation(const frx_mesh *m, uint32_t blk, uint32_t ele)
     static const int hexnb[8][3] = {{1, 3, 4}, {2, 0, 5}, {3, 1, 6},
                                     {0, 2, 7}, {7, 5, 0}, {4, 6, 1},
                                     {5, 7, 2}, {6, 4, 3}};
+    /* a prism's corners: the edges from each, right-handed as from
+     * corner 0 (along 0-1, 0-2, 0-3) */
+    static const int prinb[6][3] = {{1, 2, 3}, {2, 0, 4}, {0, 1, 5},
+                                    {5, 4, 0}, {3, 5, 1}, {4, 3, 2}};
     frx_mesh_block b = block(m, blk);
     if (b.etype == FRX_ETYPE_TET)
         return mu_tet_volume6(m, blk, ele);
     double worst = INFINITY;
-    int nc = b.etype == FRX_ETYPE_TRI ? 3 : b.etype == FRX_ETYPE_QUAD ? 4 : 8;
+    int nc = ncorners(b.etype);
+    if (!nc)
+        return -1; /* a type the tests do not know: fail */
+    const int(*nb)[3] = nc == 6 ? prinb : hexnb;
     for (int i = 0; i < nc; i++) {
         const double *x = mu_shape_point(m, blk, ele, (size_t)i);
         double v;
-        if (nc < 8) {
+        if (nc <= 4) {
             const double *a = mu_shape_point(m, blk, ele, (size_t)(i + 1) % nc);
             const double *p = mu_shape_point(m, blk, ele,
                                              (size_t)(i + nc - 1) % nc);
@@ -126,7 +175,7 @@ double mu_orientation(const frx_mesh *m, uint32_t blk, uint32_t ele)
             for (int k = 0; k < 3; k++)
                 for (int d = 0; d < 3; d++)
                     u[k][d] = mu_shape_point(m, blk, ele,
-                                             (size_t)hexnb[i][k])[d] - x[d];
+                                             (size_t)nb[i][k])[d] - x[d];
             v = det3((const double(*)[3])u);
         }
         worst = fmin(worst, v);
@@ -154,7 +203,7 @@ double mu_face_outward(const frx_mesh *m, frx_face s)
         for (int d = 0; d < 3; d++)
             mid[d] += p[i][d] / n;
     }
-    nc = b.etype == FRX_ETYPE_TET ? 4 : 8;
+    nc = ncorners(b.etype);
     for (int i = 0; i < nc; i++)
         for (int d = 0; d < 3; d++)
             centre[d] += mu_shape_point(m, s.blk, s.ele, (size_t)i)[d] / nc;

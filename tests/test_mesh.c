@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests of the box mesh on one rank: counts of elements, faces and
  * boundaries, orientation, face geometry (both sides of every face meet,
- * periodic ones one shift apart), quadrilaterals, triangles, hexahedra
- * and tetrahedra (each face outward, the volumes filling the box),
+ * periodic ones one shift apart), quadrilaterals, triangles, hexahedra,
+ * tetrahedra and prisms (each face outward, the volumes filling the
+ * box),
  * shape points of order 2, the mesh id,
  * and the file:line:col refusals of bad cases (at create and in
  * frx_config_check). Runs without fork: MPI is started once. */
@@ -405,19 +406,20 @@ START_TEST(box_hex_order2)
 }
 END_TEST
 
-/* Every face of every element turns counter-clockwise seen from
- * outside; the elements fill the box: their volumes add up to its. */
-static void check_tets(const double *lo, const double *hi)
+/* Every face of every element (of block 0, of type etype) turns
+ * counter-clockwise seen from outside; the elements fill the box: their
+ * volumes add up to its. */
+static void check_solid(int etype, const double *lo, const double *hi)
 {
     frx_mesh_block B = mc_block(mesh, 0);
-    ck_assert_int_eq(B.etype, FRX_ETYPE_TET);
-    ck_assert_uint_eq(B.nfaces, 4);
+    ck_assert_int_eq(B.etype, etype);
+    ck_assert_uint_eq(B.nfaces, etype == FRX_ETYPE_TET ? 4 : 5);
     double vol = 0;
     for (uint32_t e = 0; e < B.neles; e++) {
-        double v = mu_tet_volume6(mesh, 0, e) / 6;
+        double v = mu_volume(mesh, 0, e);
         ck_assert_msg(v > 0, "element %u: volume %g", e, v);
         vol += v;
-        for (uint16_t f = 0; f < 4; f++) {
+        for (uint16_t f = 0; f < B.nfaces; f++) {
             frx_face s = {0, e, f, 0};
             ck_assert_msg(mu_face_outward(mesh, s) > 0,
                           "element %u face %u turns inwards", e, f);
@@ -446,7 +448,7 @@ START_TEST(box_tet)
     for (size_t i = 0; i < 6; i++) /* 2 x 2 cube faces of 2 triangles */
         ck_assert_uint_eq(mc_bc(mesh, i).nfaces, 2 * 2 * 2);
     double lo[] = {0, 0, 0}, hi[] = {1, 2, 3};
-    check_tets(lo, hi);
+    check_solid(FRX_ETYPE_TET, lo, hi);
     check_orientation();
     check_ifaces();
     check_bcs(lo, hi);
@@ -484,7 +486,7 @@ START_TEST(box_tet_periodic)
     for (int k = 0; k < 3; k++)
         ck_assert_uint_eq(nper[k], 2 * 2 * 2);
     double lo[] = {-1, 0, 0}, hi[] = {1, 2, 3};
-    check_tets(lo, hi);
+    check_solid(FRX_ETYPE_TET, lo, hi);
     check_ifaces();
     check_face_count(4);
     /* one direction periodic, boundaries on the others */
@@ -498,7 +500,7 @@ START_TEST(box_tet_periodic)
     ck_assert_str_eq(mc_bc(mesh, 2).name, "back");
     ck_assert_uint_eq(mc_bc(mesh, 2).nfaces, 2 * 3 * 2);
     double lo1[] = {0, 0, 0}, hi1[] = {1, 1, 1};
-    check_tets(lo1, hi1);
+    check_solid(FRX_ETYPE_TET, lo1, hi1);
     check_ifaces();
     check_bcs(lo1, hi1);
     check_face_count(4);
@@ -525,10 +527,157 @@ START_TEST(box_tet_order2)
                                          x[edge[i][1] * 3 + k]) / 2, 1e-15);
     }
     double lo[] = {0, 0, 0}, hi[] = {2, 1, 1};
-    check_tets(lo, hi);
+    check_solid(FRX_ETYPE_TET, lo, hi);
     check_ifaces();
     check_bcs(lo, hi);
     check_face_count(4);
+}
+END_TEST
+
+/* Boundary faces normal to x and y are quadrilaterals, to z triangles
+ * (the prisms' ends). */
+static void check_pri_bcs(void)
+{
+    frx_mesh_info in = mc_info(mesh);
+    for (size_t i = 0; i < in.nbcs; i++) {
+        frx_mesh_bc B = mc_bc(mesh, i);
+        int z = !strcmp(B.name, "back") || !strcmp(B.name, "front");
+        for (size_t j = 0; j < B.nfaces; j++)
+            ck_assert_int_eq(mu_face_ncorners(mesh, B.faces[j]), z ? 3 : 4);
+    }
+}
+
+/* Cells of 2 prisms, the tri box's triangles extruded along z. */
+START_TEST(box_pri)
+{
+    make_ok("{type: box, lower: [0, 0, 0], upper: [1, 2, 3], n: [2, 2, 2], "
+            "etype: prism}");
+    frx_mesh_info in = mc_info(mesh);
+    ck_assert_int_eq(in.ndims, 3);
+    ck_assert_uint_eq(in.neles, 16);
+    ck_assert_uint_eq(in.nblocks, 1);
+    frx_mesh_block b = mc_block(mesh, 0);
+    ck_assert_int_eq(b.order, 1);
+    ck_assert_uint_eq(b.nshape, 6);
+    /* 1 inside each cube (the diagonal quadrilateral); between cubes 1
+     * in x, 1 in y, 2 triangles in z */
+    ck_assert_uint_eq(in.nifaces, 8 + 4 + 4 + 4 * 2);
+    ck_assert_uint_eq(in.nbcs, 6);
+    ck_assert_uint_eq(in.nperiodic, 0);
+    static const size_t nbf[6] = {4, 4, 4, 4, 8, 8};
+    for (size_t i = 0; i < 6; i++)
+        ck_assert_uint_eq(mc_bc(mesh, i).nfaces, nbf[i]);
+    double lo[] = {0, 0, 0}, hi[] = {1, 2, 3};
+    check_solid(FRX_ETYPE_PRI, lo, hi);
+    check_orientation();
+    check_ifaces();
+    check_bcs(lo, hi);
+    check_pri_bcs();
+    check_face_count(5);
+    /* cell 0's prisms: (0,0) (1,0) (1,1) of its square, then (0,0)
+     * (1,1) (0,1), extruded along z */
+    const double want[2][6][3] = {
+        {{0, 0, 0}, {0.5, 0, 0}, {0.5, 1, 0},
+         {0, 0, 1.5}, {0.5, 0, 1.5}, {0.5, 1, 1.5}},
+        {{0, 0, 0}, {0.5, 1, 0}, {0, 1, 0},
+         {0, 0, 1.5}, {0.5, 1, 1.5}, {0, 1, 1.5}}};
+    for (int e = 0; e < 2; e++)
+        for (int i = 0; i < 6; i++)
+            for (int k = 0; k < 3; k++)
+                ck_assert_double_eq(b.shape[(e * 6 + i) * 3 + k],
+                                    want[e][i][k]);
+    /* triangles and quadrilaterals meet, quadrilaterals at more than
+     * one rotation */
+    size_t n;
+    const frx_mesh_iface *f = ifaces(&n);
+    int ntri = 0, rots = 0;
+    for (size_t i = 0; i < n; i++) {
+        int nc = mu_face_ncorners(mesh, f[i].l);
+        ntri += nc == 3;
+        if (nc == 4)
+            rots |= 1 << f[i].l.rot;
+    }
+    ck_assert_int_eq(ntri, 8);
+    ck_assert_int_gt(rots & (rots - 1), 0);
+}
+END_TEST
+
+START_TEST(box_pri_periodic)
+{
+    make_ok("{type: box, lower: [-1, 0, 0], upper: [1, 2, 3], n: [2, 2, 2], "
+            "etype: prism, periodic: [yes, yes, yes]}");
+    frx_mesh_info in = mc_info(mesh);
+    ck_assert_uint_eq(in.neles, 16);
+    ck_assert_uint_eq(in.nbcs, 0);
+    ck_assert_uint_eq(in.nperiodic, 3);
+    ck_assert_uint_eq(in.nifaces, 5 * 16 / 2);
+    size_t n, nper[3] = {0, 0, 0};
+    const frx_mesh_iface *f = ifaces(&n);
+    for (size_t i = 0; i < n; i++)
+        if (f[i].periodic >= 0) {
+            nper[f[i].periodic]++;
+            ck_assert_int_eq(mu_face_ncorners(mesh, f[i].l),
+                             f[i].periodic == 2 ? 3 : 4);
+        }
+    ck_assert_uint_eq(nper[0], 2 * 2);
+    ck_assert_uint_eq(nper[1], 2 * 2);
+    ck_assert_uint_eq(nper[2], 2 * 2 * 2);
+    double lo[] = {-1, 0, 0}, hi[] = {1, 2, 3};
+    check_solid(FRX_ETYPE_PRI, lo, hi);
+    check_orientation();
+    check_ifaces();
+    check_face_count(5);
+    /* periodic in z only, boundaries on the others */
+    make_ok("{type: box, n: [3, 2, 2], etype: prism, "
+            "periodic: [no, no, yes]}");
+    in = mc_info(mesh);
+    ck_assert_uint_eq(in.neles, 24);
+    ck_assert_uint_eq(in.nperiodic, 1);
+    ck_assert_uint_eq(in.nbcs, 4);
+    ck_assert_str_eq(mc_bc(mesh, 0).name, "left");
+    ck_assert_uint_eq(mc_bc(mesh, 0).nfaces, 2 * 2);
+    ck_assert_str_eq(mc_bc(mesh, 3).name, "top");
+    ck_assert_uint_eq(mc_bc(mesh, 3).nfaces, 3 * 2);
+    double lo1[] = {0, 0, 0}, hi1[] = {1, 1, 1};
+    check_solid(FRX_ETYPE_PRI, lo1, hi1);
+    check_ifaces();
+    check_bcs(lo1, hi1);
+    check_pri_bcs();
+    check_face_count(5);
+}
+END_TEST
+
+/* Order 2: Gmsh's 18-node prism, 6..14 the middles of the edges (0,1)
+ * (0,2) (0,3) (1,2) (1,4) (2,5) (3,4) (3,5) (4,5), 15..17 the centres of
+ * the faces (0,1,4,3) (0,3,5,2) (1,2,5,4). */
+START_TEST(box_pri_order2)
+{
+    make_ok("{type: box, upper: [2, 1, 1], n: [2, 1, 2], etype: prism, "
+            "order: 2, periodic: [yes, no, no]}");
+    frx_mesh_block b = mc_block(mesh, 0);
+    ck_assert_int_eq(b.order, 2);
+    ck_assert_uint_eq(b.nshape, 18);
+    static const int mid[12][4] = {
+        {0, 1, 0, 1}, {0, 2, 0, 2}, {0, 3, 0, 3}, {1, 2, 1, 2},
+        {1, 4, 1, 4}, {2, 5, 2, 5}, {3, 4, 3, 4}, {3, 5, 3, 5},
+        {4, 5, 4, 5}, {0, 1, 4, 3}, {0, 3, 5, 2}, {1, 2, 5, 4}};
+    for (size_t e = 0; e < b.neles; e++) {
+        const double *x = b.shape + e * 18 * 3;
+        for (int i = 0; i < 12; i++)
+            for (int k = 0; k < 3; k++) {
+                double m = 0;
+                for (int c = 0; c < 4; c++)
+                    m += x[mid[i][c] * 3 + k] / 4;
+                ck_assert_double_eq_tol(x[(6 + i) * 3 + k], m, 1e-15);
+            }
+    }
+    double lo[] = {0, 0, 0}, hi[] = {2, 1, 1};
+    check_solid(FRX_ETYPE_PRI, lo, hi);
+    check_orientation();
+    check_ifaces();
+    check_bcs(lo, hi);
+    check_pri_bcs();
+    check_face_count(5);
 }
 END_TEST
 
@@ -559,6 +708,11 @@ START_TEST(mesh_id)
     memcpy(other, mc_info(mesh).id, sizeof other);
     make_ok("{type: box, n: [2, 2, 2], etype: tet}");
     ck_assert_str_ne(mc_info(mesh).id, other);
+    char tet[65];
+    memcpy(tet, mc_info(mesh).id, sizeof tet);
+    make_ok("{type: box, n: [2, 2, 2], etype: prism}");
+    ck_assert_str_ne(mc_info(mesh).id, other);
+    ck_assert_str_ne(mc_info(mesh).id, tet);
     for (size_t i = 0; i < sizeof changed / sizeof *changed; i++) {
         make_ok(changed[i]);
         memcpy(other, mc_info(mesh).id, sizeof other);
@@ -634,8 +788,13 @@ static const struct bad bad_cases[] = {
      "case.yaml:3:37: 'mesh.etype' hex needs a 3-D box, but 'mesh.n' has 2 "
      "values: use quad or tri"},
     {"{type: box, n: [2, 2, 2], etype: tri}",
-     "'mesh.etype' tri needs a 2-D box, but 'mesh.n' has 3 values: use hex "
-     "or tet"},
+     "'mesh.etype' tri needs a 2-D box, but 'mesh.n' has 3 values: use hex, "
+     "tet or prism"},
+    {"{type: box, n: [4, 4], etype: prism}",
+     "case.yaml:3:37: 'mesh.etype' prism needs a 3-D box, but 'mesh.n' has "
+     "2 values: use quad or tri"},
+    {"{type: box, n: [4096, 4096, 16], etype: prism}",
+     "'mesh.n' makes 536870912 elements, more than frx handles"},
     {"{type: box, n: [4, 4], etype: tet}",
      "case.yaml:3:37: 'mesh.etype' tet needs a 3-D box, but 'mesh.n' has 2 "
      "values: use quad or tri"},
@@ -714,7 +873,7 @@ START_TEST(config_check_keys)
                "'zero'");
     assert_msg("case.yaml:9:14: 'mesh.periodic[0]' must be true or false");
     assert_msg("case.yaml:10:10: 'mesh.etype' must be one of: quad, tri, "
-               "hex, tet; got 'quadd' (did you mean 'quad'?)");
+               "hex, tet, prism; got 'quadd' (did you mean 'quad'?)");
     assert_msg("case.yaml:11:3: unknown key 'nn' in 'mesh' (did you mean "
                "'n'?)");
     assert_msg("case.yaml:12:21: 'partition.method' must be one of: metis, "
@@ -750,6 +909,9 @@ static Suite *mesh_suite(void)
     tcase_add_test(tc, box_tet);
     tcase_add_test(tc, box_tet_periodic);
     tcase_add_test(tc, box_tet_order2);
+    tcase_add_test(tc, box_pri);
+    tcase_add_test(tc, box_pri_periodic);
+    tcase_add_test(tc, box_pri_order2);
     tcase_add_test(tc, mesh_id);
     tcase_add_test(tc, getters_checked);
     suite_add_tcase(s, tc);

@@ -15,6 +15,10 @@
 #include <mpi.h>
 #include <stdint.h>
 
+/* The highest enum frx_etype: tables by element type have
+ * FRX__ETYPE_LAST + 1 entries (0 unused). */
+#define FRX__ETYPE_LAST FRX_ETYPE_PRI
+
 /* One block of the solution, copied to the host. */
 struct frx__io_block {
     const frx_solver_block *sb; /* the solver's description of it */

@@ -6,9 +6,10 @@
  * fastest. Element (i, j[, k]) is number i + n0*(j + n1*k); with
  * triangles each cell holds two, numbers 2c (corners 0, 1, 2 of the
  * cell) and 2c + 1 (corners 0, 2, 3); with tetrahedra six, numbers
- * 6c .. 6c + 5 (Kuhn's split, tet_cells below). Shape points of order 2
- * are lattice points too: each is the mean of some of the element's
- * corners. Sides that are not periodic are boundaries named left/right
+ * 6c .. 6c + 5 (Kuhn's split, tet_cells below); with prisms two,
+ * numbers 2c and 2c + 1, the triangles of the tri box extruded along z
+ * (pri_cells below). Shape points of order 2 are lattice points too:
+ * each is the mean of some of the element's corners. Sides that are not periodic are boundaries named left/right
  * (x), bottom/top (y) and back/front (z); periodic directions make
  * pairs named x, y and z. */
 #include "mesh/mesh-impl.h"
@@ -102,7 +103,9 @@ static const frx_cfgnode *read_list(const frx_cfgnode *mesh, const char *key,
 /* Elements a cell holds. */
 static size_t per_cell(int etype)
 {
-    return etype == FRX_ETYPE_TRI ? 2 : etype == FRX_ETYPE_TET ? 6 : 1;
+    if (etype == FRX_ETYPE_TET)
+        return 6;
+    return etype == FRX_ETYPE_TRI || etype == FRX_ETYPE_PRI ? 2 : 1;
 }
 
 /* Read and check the box; the number of problems found. */
@@ -149,12 +152,13 @@ static int box_read(const frx_cfgnode *mesh, struct box *b)
     int et = -1;
     const frx_cfgnode *vet = frx_cfg_get(mesh, "etype");
     if (vet) {
-        int rc = frx__cfg_to_enum(vet, "quad|tri|hex|tet", &et, msg,
+        int rc = frx__cfg_to_enum(vet, "quad|tri|hex|tet|prism", &et, msg,
                                   sizeof msg);
         converted(&nerr, rc, msg);
     }
     static const int etypes[] = {FRX_ETYPE_QUAD, FRX_ETYPE_TRI,
-                                 FRX_ETYPE_HEX, FRX_ETYPE_TET};
+                                 FRX_ETYPE_HEX, FRX_ETYPE_TET,
+                                 FRX_ETYPE_PRI};
     b->etype = et >= 0 ? etypes[et]
              : b->ndims == 3 ? FRX_ETYPE_HEX : FRX_ETYPE_QUAD;
     if (vet && et >= 0 && b->ndims &&
@@ -162,7 +166,7 @@ static int box_read(const frx_cfgnode *mesh, struct box *b)
         complain(&nerr, vet, "'mesh.etype' %s needs a %d-D box, but 'mesh.n' "
                  "has %d values: use %s", vet->text,
                  frx__etype(b->etype)->ndims, b->ndims,
-                 b->ndims == 3 ? "hex or tet" : "quad or tri");
+                 b->ndims == 3 ? "hex, tet or prism" : "quad or tri");
     const frx_cfgnode *vord = frx_cfg_get(mesh, "order");
     if (vord)
         converted(&nerr, frx__cfg_to_long(vord, 1, FRX__MAX_ORDER, &order,
@@ -198,6 +202,10 @@ static const unsigned char tri_shape[] = {1, 2, 4, 3, 6, 5};
 static const unsigned char quad_shape[] = {1, 2, 4, 8, 3, 6, 12, 9, 15};
 static const unsigned char tet_shape[] = {1, 2, 4, 8, 0x3, 0x6, 0x5, 0x9,
                                           0xc, 0xa};
+static const unsigned char pri_shape[] = {
+    1,    2,    4,    8,    16,   32,                   /* corners */
+    0x03, 0x05, 0x09, 0x06, 0x12, 0x24, 0x18, 0x28, 0x30, /* edges */
+    0x1b, 0x2d, 0x36};                                  /* faces 2-4 */
 static const unsigned char hex_shape[] = {
     1, 2, 4, 8, 16, 32, 64, 128,                                 /* corners */
     0x03, 0x09, 0x11, 0x06, 0x22, 0x0c, 0x44, 0x88, 0x30, 0x90, 0x60,
@@ -222,6 +230,12 @@ static const int tet_cells[6][4] = {
     {0, 4, 5, 6}, /* z x y */
     {0, 7, 4, 6}, /* z y x, odd */
 };
+/* A cube's two prisms: the cells of the tri box, split by the diagonal
+ * of the square below from (0,0) to (1,1), extruded along z (corners 0,
+ * 1, 2 below, counter-clockwise seen from above, and 3, 4, 5 above
+ * them). Each cube's z faces are cut by that diagonal, its x and y
+ * faces whole: the faces conform, across periodic sides too. */
+static const int pri_cells[2][6] = {{0, 1, 2, 4, 5, 6}, {0, 2, 3, 4, 6, 7}};
 static const int tri_cells[2][3] = {{0, 1, 2}, {0, 2, 3}};
 static const int quad_cell[4] = {0, 1, 2, 3};
 static const int hex_cell[8] = {0, 1, 2, 3, 4, 5, 6, 7};
@@ -305,6 +319,7 @@ static int make_elements(const struct box *b, const struct lattice *L,
     const unsigned char *shape = b->etype == FRX_ETYPE_TRI ? tri_shape
                                : b->etype == FRX_ETYPE_QUAD ? quad_shape
                                : b->etype == FRX_ETYPE_TET ? tet_shape
+                               : b->etype == FRX_ETYPE_PRI ? pri_shape
                                                            : hex_shape;
     for (size_t c = 0; c < ncells; c++) {
         uint64_t base[3] = {0, 0, 0};
@@ -318,6 +333,7 @@ static int make_elements(const struct box *b, const struct lattice *L,
             const int *corners = b->etype == FRX_ETYPE_TRI ? tri_cells[h]
                                : b->etype == FRX_ETYPE_QUAD ? quad_cell
                                : b->etype == FRX_ETYPE_TET ? tet_cells[h]
+                               : b->etype == FRX_ETYPE_PRI ? pri_cells[h]
                                                            : hex_cell;
             g->etype[e] = b->etype;
             g->order[e] = b->order;
@@ -332,10 +348,10 @@ static int make_elements(const struct box *b, const struct lattice *L,
 
 /* A side's faces in one cell face, as offsets in the directions along
  * the side (bit 0: the first, bit 1: the second): an edge, a
- * quadrilateral, or (tetrahedra) the two triangles either side of the
- * diagonal from its lowest corner to its highest, as tet_cells cuts
- * it. Only the corners matter, not their order (which the mesh id
- * hashes, so it stays as it was). */
+ * quadrilateral, or (tetrahedra; prisms on the z sides) the two
+ * triangles either side of the diagonal from its lowest corner to its
+ * highest, as tet_cells and pri_cells cut it. Only the corners matter,
+ * not their order (which the mesh id hashes, so it stays as it was). */
 static const int edge_offs[1][4] = {{0, 1}};
 static const int quad_offs[1][4] = {{0, 1, 2, 3}};
 static const int tri_offs[2][4] = {{0, 1, 3}, {0, 3, 2}};
@@ -345,10 +361,12 @@ static struct frx__gface *side_faces(const struct box *b,
                                      const struct lattice *L, int k, int s,
                                      size_t *n)
 {
+    int tris = b->etype == FRX_ETYPE_TET ||
+               (b->etype == FRX_ETYPE_PRI && k == 2); /* prisms' ends */
     const int(*offs)[4] = b->ndims == 2 ? edge_offs
-                        : b->etype == FRX_ETYPE_TET ? tri_offs : quad_offs;
-    int per = b->etype == FRX_ETYPE_TET ? 2 : 1;
-    int nfc = b->ndims == 2 ? 2 : b->etype == FRX_ETYPE_TET ? 3 : 4;
+                        : tris ? tri_offs : quad_offs;
+    int per = tris ? 2 : 1;
+    int nfc = b->ndims == 2 ? 2 : tris ? 3 : 4;
     size_t nf = (size_t)per;
     for (int d = 0; d < b->ndims; d++)
         if (d != k)

@@ -151,7 +151,8 @@ static void make_key(const struct conn *c, const uint64_t *corners, int nn,
  * neighbours, in an order that is right-handed in the reference
  * element. A tetrahedron's is the same at every corner (its map is
  * linear): (x1 - x0, x2 - x0, x3 - x0) right-handed; each row below is
- * an even permutation of (0, 1, 2, 3). */
+ * an even permutation of (0, 1, 2, 3). A prism's corners 0, 1, 2 turn
+ * counter-clockwise seen from corners 3, 4, 5 (above them). */
 static int check_element(const struct conn *c, uint64_t e)
 {
     static const int hexnb[8][3] = {{1, 3, 4}, {2, 0, 5}, {3, 1, 6},
@@ -159,8 +160,11 @@ static int check_element(const struct conn *c, uint64_t e)
                                     {5, 7, 2}, {6, 4, 3}};
     static const int tetnb[4][3] = {{1, 2, 3}, {2, 0, 3}, {0, 1, 3},
                                     {0, 2, 1}};
+    static const int prinb[6][3] = {{1, 2, 3}, {2, 0, 4}, {0, 1, 5},
+                                    {5, 4, 0}, {3, 5, 1}, {4, 3, 2}};
     const struct frx__etype_info *t = type_of(c, e);
-    const int(*nb)[3] = t->etype == FRX_ETYPE_TET ? tetnb : hexnb;
+    const int(*nb)[3] = t->etype == FRX_ETYPE_TET ? tetnb
+                      : t->etype == FRX_ETYPE_PRI ? prinb : hexnb;
     const uint64_t *en = c->g->enodes + c->g->eoff[e];
     for (int i = 0; i < t->ncorners; i++) {
         const double *x = node_at(c, en[i]);
@@ -599,9 +603,9 @@ static int setup(struct conn *c, const struct frx__gmesh *g)
             g->eoff[e + 1] - g->eoff[e] != t->nshape[g->order[e]])
             return frx_error(FRX_ENOTSUP, "%s: element %zu has type %d of "
                              "order %d with %zu shape points: frx takes "
-                             "triangles, quadrilaterals (2-D), tetrahedra "
-                             "and hexahedra (3-D) of order 1 or 2 with all "
-                             "their points",
+                             "triangles, quadrilaterals (2-D), tetrahedra, "
+                             "hexahedra and prisms (3-D) of order 1 or 2 "
+                             "with all their points",
                              g->source, e, g->etype[e], g->order[e],
                              g->eoff[e + 1] - g->eoff[e]);
         c->foff[e + 1] = c->foff[e] + (size_t)t->nfaces;

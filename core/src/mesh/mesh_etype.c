@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The element types the core handles: corners, faces in Gmsh's order
- * (its MTriangle, MQuadrangle, MTetrahedron and MHexahedron lists, each
- * face counter-clockwise seen from outside) and shape points per order.
- * A tetrahedron's faces are triangles, a hexahedron's quadrilaterals:
- * the two never meet, so a mesh holding both has loose faces where
- * they touch (refused as any other loose face). */
+ * (its MTriangle, MQuadrangle, MTetrahedron, MHexahedron and MPrism
+ * lists, each face counter-clockwise seen from outside) and shape
+ * points per order. Faces meet whole, by their corners: a triangle
+ * (a tetrahedron's, a prism's) meets a triangle, a quadrilateral (a
+ * hexahedron's, a prism's) a quadrilateral. Where a quadrilateral
+ * touches two triangles their faces are loose and the mesh is refused
+ * (mesh_gmsh_faces.c says why): frx has no pyramids to join them. */
 #include "mesh/mesh-impl.h"
 
 static const struct frx__etype_info types[] = {
@@ -27,6 +29,15 @@ static const struct frx__etype_info types[] = {
      .face = {{0, 3, 2, 1}, {0, 1, 5, 4}, {0, 4, 7, 3},
               {1, 2, 6, 5}, {2, 3, 7, 6}, {4, 5, 6, 7}},
      .nshape = {0, 8, 27}, .gmsh = {0, 5, 12}},
+    /* reference corners (-1,-1,-1) (1,-1,-1) (-1,1,-1) (-1,-1,1)
+     * (1,-1,1) (-1,1,1): the triangle 0 1 2 extruded along z; order 2
+     * adds the middles of edges 0-1 0-2 0-3 1-2 1-4 2-5 3-4 3-5 4-5,
+     * then the centres of faces 2, 3, 4 (Gmsh's 18-node prism) */
+    {.etype = FRX_ETYPE_PRI, .name = "prism", .ndims = 3,
+     .ncorners = 6, .nfaces = 5, .fnc = {3, 3, 4, 4, 4},
+     .face = {{0, 2, 1}, {3, 4, 5}, {0, 1, 4, 3}, {0, 3, 5, 2},
+              {1, 2, 5, 4}},
+     .nshape = {0, 6, 18}, .gmsh = {0, 6, 13}},
 };
 
 const struct frx__etype_info *frx__etype(int etype)

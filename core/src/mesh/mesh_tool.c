@@ -100,7 +100,7 @@ void frx__meshfile_info(const frx__meshfile *f,
     for (size_t i = 0; i < g->npers; i++)
         out->npfaces += f->pfaces[i];
     /* types by (etype, order), as a rank's blocks are ordered */
-    for (int et = 1; et <= FRX_ETYPE_HEX; et++)
+    for (int et = 1; et <= FRX__ETYPE_LAST; et++)
         for (int o = 1; o <= FRX__MAX_ORDER; o++) {
             size_t n = 0;
             for (size_t e = 0; e < g->neles; e++)
