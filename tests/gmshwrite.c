@@ -42,6 +42,17 @@ static const int tet_edges[6][2] = {{0, 1}, {1, 2}, {2, 0},
 static const int tet_paths[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
                                     {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
 static const int tet_odd[6] = {0, 1, 1, 0, 0, 1};
+/* A cube's two prisms, the box source's (its square cut by the diagonal
+ * from (0,0) to (1,1), extruded along z), in other right-handed corner
+ * orders: the first upside down (corners 0-2 on top, clockwise seen
+ * from above), the second turned (starting at cube corner 2). */
+static const int pri_cells[2][6] = {{4, 6, 5, 0, 2, 1}, {2, 3, 0, 6, 7, 4}};
+/* Gmsh's 18-node prism: points 6..14 on these edges, 15..17 amid these
+ * faces (MPrism18). */
+static const int pri_edges[9][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 4},
+                                    {2, 5}, {3, 4}, {3, 5}, {4, 5}};
+static const int pri_quads[3][4] = {{0, 1, 4, 3}, {0, 3, 5, 2},
+                                    {1, 2, 5, 4}};
 
 struct lat {
     int nd, o;
@@ -71,7 +82,8 @@ static uint64_t mean_tag(const struct lat *l, int (*a)[3], int n)
 static int order_of(int type)
 {
     return type == 8 || type == 9 || type == 10 || type == 16 ||
-                   type == 11 || type == 12 || type == 17 ? 2 : 1;
+                   type == 11 || type == 12 || type == 17 || type == 13
+               ? 2 : 1;
 }
 
 static struct gw_ele *add(struct gw_mesh *m, int type, int phys)
@@ -104,6 +116,19 @@ static void shape(const struct lat *l, int type, int (*c)[3], int nc,
         }
         return;
     }
+    if (type == 13) {
+        for (int i = 0; i < 9; i++) {
+            memcpy(two[0], c[pri_edges[i][0]], sizeof two[0]);
+            memcpy(two[1], c[pri_edges[i][1]], sizeof two[1]);
+            e->n[e->nn++] = mean_tag(l, two, 2);
+        }
+        for (int f = 0; f < 3; f++) {
+            for (int k = 0; k < 4; k++)
+                memcpy(four[k], c[pri_quads[f][k]], sizeof four[k]);
+            e->n[e->nn++] = mean_tag(l, four, 4);
+        }
+        return;
+    }
     if (nc <= 4) { /* line, triangle, quadrilateral: edges, centre */
         for (int i = 0; i < (nc == 2 ? 1 : nc); i++) {
             memcpy(two[0], c[i], sizeof two[0]);
@@ -129,6 +154,22 @@ static void shape(const struct lat *l, int type, int (*c)[3], int nc,
     e->n[e->nn++] = mean_tag(l, c, 8);
 }
 
+static int is_tet(int type)
+{
+    return type == 4 || type == 11;
+}
+
+static int is_pri(int type)
+{
+    return type == 6 || type == 13;
+}
+
+/* The Gmsh type of cell idx. */
+static int cell_type(const struct gw_spec *s, const int *idx)
+{
+    return s->type2 && idx[s->axis2] >= s->from2 ? s->type2 : s->type;
+}
+
 static void cells(const struct gw_spec *s, const struct lat *l,
                   struct gw_mesh *m)
 {
@@ -140,8 +181,8 @@ static void cells(const struct gw_spec *s, const struct lat *l,
                 for (int v = 0; v < 8; v++)
                     for (int d = 0; d < 3; d++)
                         c[v][d] = l->o * (base[d] + corner[v][d]);
-                int phys = s->region ? 1 : 0;
-                if (s->type == 2 || s->type == 9) {
+                int phys = s->region ? 1 : 0, type = cell_type(s, base);
+                if (type == 2 || type == 9) {
                     int t0[3][3], t1[3][3];
                     memcpy(t0[0], c[0], sizeof t0[0]);
                     memcpy(t0[1], c[1], sizeof t0[0]);
@@ -149,9 +190,16 @@ static void cells(const struct gw_spec *s, const struct lat *l,
                     memcpy(t1[0], c[0], sizeof t1[0]);
                     memcpy(t1[1], c[2], sizeof t1[0]);
                     memcpy(t1[2], c[3], sizeof t1[0]);
-                    shape(l, s->type, t0, 3, add(m, s->type, phys));
-                    shape(l, s->type, t1, 3, add(m, s->type, phys));
-                } else if (s->type == 4 || s->type == 11) {
+                    shape(l, type, t0, 3, add(m, type, phys));
+                    shape(l, type, t1, 3, add(m, type, phys));
+                } else if (is_pri(type)) {
+                    for (int h = 0; h < 2; h++) {
+                        int v[6][3];
+                        for (int q = 0; q < 6; q++)
+                            memcpy(v[q], c[pri_cells[h][q]], sizeof v[q]);
+                        shape(l, type, v, 6, add(m, type, phys));
+                    }
+                } else if (is_tet(type)) {
                     for (int t = 0; t < 6; t++) {
                         int v[4][3], p[3] = {0, 0, 0};
                         for (int q = 0; q < 4; q++) {
@@ -164,11 +212,11 @@ static void cells(const struct gw_spec *s, const struct lat *l,
                             for (int d = 0; d < 3; d++)
                                 v[w][d] = l->o * (base[d] + p[d]);
                         }
-                        shape(l, s->type, v, 4, add(m, s->type, phys));
+                        shape(l, type, v, 4, add(m, type, phys));
                     }
                 } else {
-                    shape(l, s->type, c, l->nd == 2 ? 4 : 8,
-                          add(m, s->type, phys));
+                    shape(l, type, c, l->nd == 2 ? 4 : 8,
+                          add(m, type, phys));
                 }
             }
 }
@@ -179,19 +227,26 @@ static void side(const struct gw_spec *s, const struct lat *l, int sd,
 {
     int k = sd / 2, a = (k + 1) % l->nd, b = (k + 2) % l->nd;
     int na = s->n[a], nb = l->nd == 3 ? s->n[b] : 1;
-    int tet = s->type == 4 || s->type == 11;
-    int ftype = l->nd == 2 ? (l->o == 2 ? 8 : 1)
-              : tet ? (l->o == 1 ? 2 : 9)
-              : l->o == 1 ? 3 : s->type == 17 ? 16 : 10;
-    /* a cell's side: an edge, a quadrilateral, or (tetrahedra) the two
-     * triangles either side of its diagonal from (0, 0) to (1, 1) */
+    /* a cell's side: an edge, a quadrilateral, or (tetrahedra; prisms
+     * on the z sides) the two triangles either side of its diagonal
+     * from (0, 0) to (1, 1) */
     static const int off[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
     static const int quad[1][4] = {{0, 1, 2, 3}}, tri[2][4] = {
         {0, 1, 2}, {0, 2, 3}};
-    const int(*pieces)[4] = tet ? tri : quad;
-    int npieces = tet ? 2 : 1, nc = l->nd == 2 ? 2 : tet ? 3 : 4;
     for (int j = 0; j < nb; j++)
-        for (int i = 0; i < na; i++)
+        for (int i = 0; i < na; i++) {
+            int idx[3] = {0, 0, 0};
+            idx[k] = sd % 2 ? s->n[k] - 1 : 0;
+            idx[a] = i;
+            if (l->nd == 3)
+                idx[b] = j;
+            int type = cell_type(s, idx);
+            int tris = is_tet(type) || (is_pri(type) && k == 2);
+            int ftype = l->nd == 2 ? (l->o == 2 ? 8 : 1)
+                      : tris ? (l->o == 1 ? 2 : 9)
+                      : l->o == 1 ? 3 : type == 17 ? 16 : 10;
+            const int(*pieces)[4] = tris ? tri : quad;
+            int npieces = tris ? 2 : 1, nc = l->nd == 2 ? 2 : tris ? 3 : 4;
             for (int h = 0; h < npieces; h++) {
                 struct gw_ele *e = add(m, ftype, 2 + sd);
                 int c[4][3];
@@ -208,6 +263,7 @@ static void side(const struct gw_spec *s, const struct lat *l, int sd,
                     c[0][2] = c[1][2] = 0;
                 shape(l, ftype, c, nc, e);
             }
+        }
 }
 
 void gw_make(const struct gw_spec *s, struct gw_mesh *m)
@@ -316,7 +372,8 @@ static uint64_t line_now(const struct gw_file *f)
 static int dim_of(int type)
 {
     return type == 15 ? 0 : type == 1 || type == 8 ? 1
-         : type == 4 || type == 11 || type == 5 || type == 12 || type == 17
+         : type == 4 || type == 11 || type == 5 || type == 12 || type == 17 ||
+                   type == 6 || type == 13
              ? 3 : 2;
 }
 

@@ -117,10 +117,10 @@ static const double *node_x(const struct gw_mesh *m, uint64_t tag)
 /* Block 0's shape points are the file's nodes of its elements, in file
  * order (the mesh's elements: those of Gmsh type `type`); the first
  * `given` points of each, the rest from lattice points want[]. */
-static void check_shapes(const struct gw_mesh *m, int type, int given,
-                         const int *want_extra)
+static void check_block_shapes(size_t blk, const struct gw_mesh *m, int type,
+                               int given, const int *want_extra)
 {
-    frx_mesh_block B = mc_block(mesh, 0);
+    frx_mesh_block B = mc_block(mesh, blk);
     int d = mc_info(mesh).ndims;
     size_t e = 0;
     for (size_t i = 0; i < m->neles; i++) {
@@ -141,6 +141,12 @@ static void check_shapes(const struct gw_mesh *m, int type, int given,
         e++;
     }
     ck_assert_uint_eq(e, B.neles);
+}
+
+static void check_shapes(const struct gw_mesh *m, int type, int given,
+                         const int *want_extra)
+{
+    check_block_shapes(0, m, type, given, want_extra);
 }
 
 /* ------------------------------------------------------ good files */
@@ -491,7 +497,7 @@ static void append(struct gw_mesh *m, const struct gw_mesh *o, double dx,
 
 /* Tetrahedra and hexahedra in one mesh: two blocks, by type; where a
  * hexahedron's face meets two tetrahedra's it is met by none (frx does
- * not join a quadrilateral to triangles). */
+ * not join a quadrilateral to triangles): refused, saying so. */
 START_TEST(mixed_tet_hex)
 {
     struct gw_spec st = {.n = {1, 1, 1}, .type = 4, .region = "Fluid"};
@@ -536,12 +542,285 @@ START_TEST(mixed_tet_hex)
     struct gw_file f;
     gw_write(&m, 22, 0, &f);
     ck_assert_int_eq(load_bytes("mixed.msh", f.p, f.n), FRX_ECONFIG);
-    assert_msg("mixed.msh:");
-    assert_msg("meets no other element and is in no physical group (3 such "
-               "faces in all)");
+    size_t hex = first; /* the hexahedron, after its sides */
+    while (m.eles[hex].type != 5)
+        hex++;
+    char want[200];
+    snprintf(want, sizeof want, "mixed.msh:%llu: face ",
+             (unsigned long long)f.line[hex]);
+    assert_msg(want);
+    snprintf(want, sizeof want, "of element %llu, a quadrilateral (nodes ",
+             (unsigned long long)m.eles[hex].tag);
+    assert_msg(want);
+    assert_msg("at (1, 0.5, 0.5)), meets a triangle face of element ");
+    assert_msg("a quadrilateral face meets triangles, and frx joins faces "
+               "whole (a quadrilateral to a quadrilateral, a triangle to a "
+               "triangle): put prisms or pyramids between (frx takes no "
+               "pyramids yet)");
     gw_file_free(&f);
     gw_free(&m);
     gw_free(&h);
+}
+END_TEST
+
+/* The volumes of every block's elements add up to the box [0, n]'s;
+ * boundary faces lie on their sides (four_sides' names). */
+static void check_fills(const int *n)
+{
+    frx_mesh_info in = mc_info(mesh);
+    double vol = 0;
+    for (size_t b = 0; b < in.nblocks; b++) {
+        frx_mesh_block B = mc_block(mesh, b);
+        for (uint32_t e = 0; e < B.neles; e++) {
+            double v = mu_volume(mesh, (uint32_t)b, e);
+            ck_assert_msg(v > 0, "block %zu element %u: volume %g", b, e, v);
+            vol += v;
+        }
+    }
+    ck_assert_double_eq_tol(vol, n[0] * n[1] * n[2], 1e-12);
+    for (size_t i = 0; i < in.nbcs; i++) {
+        frx_mesh_bc bc = mc_bc(mesh, i);
+        int w = 0;
+        while (w < 6 && strcmp(bc.name, four_sides[w]))
+            w++;
+        ck_assert_int_lt(w, 6);
+        for (size_t j = 0; j < bc.nfaces; j++) {
+            double x[3];
+            mu_face_mid(mesh, bc.faces[j], x);
+            ck_assert(x[w / 2] == (w % 2 ? n[w / 2] : 0));
+        }
+    }
+}
+
+/* Faces of a boundary with 3 and with 4 corners. */
+static void count_bc_faces(size_t i, size_t *ntri, size_t *nquad)
+{
+    frx_mesh_bc bc = mc_bc(mesh, i);
+    *ntri = *nquad = 0;
+    for (size_t j = 0; j < bc.nfaces; j++) {
+        int nc = mu_face_ncorners(mesh, bc.faces[j]);
+        *ntri += nc == 3;
+        *nquad += nc == 4;
+    }
+}
+
+/* Prisms of 6 and 18 nodes (Gmsh types 6 and 13), two a cube in
+ * corner orders other than the box's (one upside down, one turned):
+ * their sides quadrilaterals, triangles at the z ends. */
+START_TEST(prisms)
+{
+    struct gw_spec s = {.n = {2, 2, 2}, .type = 6, .region = "Fluid"};
+    memcpy(s.sides, four_sides, sizeof s.sides);
+    struct gw_mesh m;
+    size_t per[2];
+    gw_make(&s, &m);
+    static const int versions[4][2] = {{22, 0}, {22, 1}, {41, 0}, {41, 1}};
+    char id0[65] = "";
+    for (int v = 0; v < 4; v++) {
+        load_ok(&m, versions[v][0], versions[v][1]);
+        frx_mesh_info in = mc_info(mesh);
+        ck_assert_int_eq(in.ndims, 3);
+        ck_assert_uint_eq(in.neles, 16);
+        ck_assert_uint_eq(in.nblocks, 1);
+        frx_mesh_block B = mc_block(mesh, 0);
+        ck_assert_int_eq(B.etype, FRX_ETYPE_PRI);
+        ck_assert_int_eq(B.order, 1);
+        ck_assert_uint_eq(B.nshape, 6);
+        ck_assert_uint_eq(B.nfaces, 5);
+        /* 1 inside each cube; between cubes 1 in x, 1 in y, 2 in z */
+        ck_assert_uint_eq(in.nifaces, 8 + 4 + 4 + 4 * 2);
+        ck_assert_uint_eq(in.nbcs, 6);
+        for (size_t i = 0; i < 6; i++) {
+            size_t nt, nq;
+            count_bc_faces(i, &nt, &nq);
+            ck_assert_str_eq(mc_bc(mesh, i).name, four_sides[i]);
+            ck_assert_uint_eq(nt, i < 4 ? 0 : 8);
+            ck_assert_uint_eq(nq, i < 4 ? 4 : 0);
+        }
+        check_shapes(&m, 6, 6, NULL);
+        check_geometry(per);
+        check_outward(0);
+        check_fills(s.n);
+        if (v == 0)
+            memcpy(id0, in.id, sizeof id0);
+        ck_assert_str_eq(in.id, id0);
+    }
+    gw_free(&m);
+    /* 18-node, straight: points 6..14 amid the edges (0,1) (0,2) (0,3)
+     * (1,2) (1,4) (2,5) (3,4) (3,5) (4,5), 15..17 amid the faces
+     * (0,1,4,3) (0,3,5,2) (1,2,5,4), Gmsh's order */
+    s.type = 13;
+    gw_make(&s, &m);
+    load_ok(&m, 41, 1);
+    frx_mesh_block B = mc_block(mesh, 0);
+    ck_assert_int_eq(B.order, 2);
+    ck_assert_uint_eq(B.nshape, 18);
+    static const int mid[12][4] = {
+        {0, 1, 0, 1}, {0, 2, 0, 2}, {0, 3, 0, 3}, {1, 2, 1, 2},
+        {1, 4, 1, 4}, {2, 5, 2, 5}, {3, 4, 3, 4}, {3, 5, 3, 5},
+        {4, 5, 4, 5}, {0, 1, 4, 3}, {0, 3, 5, 2}, {1, 2, 5, 4}};
+    for (size_t e = 0; e < B.neles; e++)
+        for (int i = 0; i < 12; i++)
+            for (int k = 0; k < 3; k++) {
+                const double *x = B.shape + e * 18 * 3;
+                double want = 0;
+                for (int c = 0; c < 4; c++)
+                    want += x[mid[i][c] * 3 + k] / 4;
+                ck_assert_double_eq_tol(x[(6 + i) * 3 + k], want, 1e-15);
+            }
+    check_shapes(&m, 13, 18, NULL);
+    check_geometry(per);
+    check_outward(0);
+    gw_free(&m);
+    /* 18-node, curved in x and y, periodic in x (quadrilaterals) and z
+     * (triangles) */
+    s.map = bend_xy;
+    s.sides[0] = "periodic_x_l";
+    s.sides[1] = "periodic_x_r";
+    s.sides[4] = "periodic_z_l";
+    s.sides[5] = "periodic_z_r";
+    gw_make(&s, &m);
+    load_ok(&m, 22, 0);
+    frx_mesh_info in = mc_info(mesh);
+    ck_assert_uint_eq(in.nperiodic, 2);
+    ck_assert_uint_eq(in.nbcs, 2);
+    ck_assert_str_eq(mc_periodic(mesh, 0).name, "periodic_x");
+    frx_mesh_periodic P = mc_periodic(mesh, 1);
+    ck_assert(P.shift[0] == 0 && P.shift[1] == 0 && P.shift[2] == 2);
+    check_shapes(&m, 13, 18, NULL);
+    check_geometry(per);
+    ck_assert_uint_eq(per[0], 2 * 2);
+    ck_assert_uint_eq(per[1], 2 * 2 * 2);
+    check_outward(0);
+    gw_free(&m);
+}
+END_TEST
+
+/* Faces between blocks a and b (either way round). */
+static size_t cross_faces(uint32_t a, uint32_t b, int nc)
+{
+    const frx_mesh_iface *f;
+    size_t n, elsize, k = 0;
+    ck_assert_int_eq(frx_mesh_get_ifaces(mesh, &f, &n, &elsize), FRX_OK);
+    for (size_t i = 0; i < n; i++)
+        k += ((f[i].l.blk == a && f[i].r.blk == b) ||
+              (f[i].l.blk == b && f[i].r.blk == a)) &&
+             mu_face_ncorners(mesh, f[i].l) == nc;
+    return k;
+}
+
+/* Hexahedra (x < 2) beside prisms (x > 2), their quadrilaterals meeting
+ * at x = 2: two blocks, hexahedra first; the z sides hold both
+ * quadrilaterals and triangles, as boundaries and as a periodic pair. */
+START_TEST(mixed_hex_pri)
+{
+    struct gw_spec s = {.n = {4, 2, 2}, .type = 5, .type2 = 6, .axis2 = 0,
+                        .from2 = 2, .region = "fluid"};
+    memcpy(s.sides, four_sides, sizeof s.sides);
+    struct gw_mesh m;
+    size_t per[1];
+    gw_make(&s, &m);
+    load_ok(&m, 41, 1);
+    frx_mesh_info in = mc_info(mesh);
+    ck_assert_uint_eq(in.neles, 8 + 16);
+    ck_assert_uint_eq(in.nblocks, 2);
+    ck_assert_int_eq(mc_block(mesh, 0).etype, FRX_ETYPE_HEX);
+    ck_assert_uint_eq(mc_block(mesh, 0).neles, 8);
+    ck_assert_int_eq(mc_block(mesh, 1).etype, FRX_ETYPE_PRI);
+    ck_assert_uint_eq(mc_block(mesh, 1).neles, 16);
+    ck_assert_uint_eq(cross_faces(0, 1, 4), 2 * 2);
+    for (size_t i = 4; i < 6; i++) { /* back, front */
+        size_t nt, nq;
+        count_bc_faces(i, &nt, &nq);
+        ck_assert_uint_eq(nq, 2 * 2);
+        ck_assert_uint_eq(nt, 2 * 2 * 2);
+    }
+    check_shapes(&m, 5, 8, NULL);
+    check_block_shapes(1, &m, 6, 6, NULL);
+    check_geometry(per);
+    check_outward(0);
+    check_outward(1);
+    check_fills(s.n);
+    gw_free(&m);
+    /* order 2, periodic in z: each side's quadrilaterals and triangles
+     * paired */
+    s.type = 12;
+    s.type2 = 13;
+    s.sides[4] = "periodic_z_l";
+    s.sides[5] = "periodic_z_r";
+    gw_make(&s, &m);
+    load_ok(&m, 22, 0);
+    in = mc_info(mesh);
+    ck_assert_uint_eq(in.nperiodic, 1);
+    ck_assert_uint_eq(mc_block(mesh, 0).nshape, 27);
+    ck_assert_uint_eq(mc_block(mesh, 1).nshape, 18);
+    check_shapes(&m, 12, 27, NULL);
+    check_block_shapes(1, &m, 13, 18, NULL);
+    check_geometry(per);
+    ck_assert_uint_eq(per[0], 2 * 2 + 2 * 2 * 2);
+    size_t np[2] = {0, 0};
+    const frx_mesh_iface *f;
+    size_t n, elsize;
+    ck_assert_int_eq(frx_mesh_get_ifaces(mesh, &f, &n, &elsize), FRX_OK);
+    for (size_t i = 0; i < n; i++)
+        if (f[i].periodic == 0)
+            np[mu_face_ncorners(mesh, f[i].l) == 4]++;
+    ck_assert_uint_eq(np[0], 2 * 2 * 2);
+    ck_assert_uint_eq(np[1], 2 * 2);
+    check_fills(s.n);
+    gw_free(&m);
+}
+END_TEST
+
+/* Tetrahedra (z < 1) below prisms (z > 1): the tetrahedra's top
+ * triangles (each cube face cut by its diagonal from (0,0) to (1,1))
+ * are the prisms' bottom ones; periodic in z, the prisms' top triangles
+ * meet the tetrahedra's bottom ones too. Two blocks, tetrahedra first. */
+START_TEST(mixed_tet_pri)
+{
+    struct gw_spec s = {.n = {2, 2, 2}, .type = 4, .type2 = 6, .axis2 = 2,
+                        .from2 = 1, .region = "fluid"};
+    memcpy(s.sides, four_sides, sizeof s.sides);
+    struct gw_mesh m;
+    size_t per[1];
+    gw_make(&s, &m);
+    load_ok(&m, 22, 1);
+    frx_mesh_info in = mc_info(mesh);
+    ck_assert_uint_eq(in.neles, 24 + 8);
+    ck_assert_uint_eq(in.nblocks, 2);
+    ck_assert_int_eq(mc_block(mesh, 0).etype, FRX_ETYPE_TET);
+    ck_assert_int_eq(mc_block(mesh, 1).etype, FRX_ETYPE_PRI);
+    ck_assert_uint_eq(cross_faces(0, 1, 3), 2 * 2 * 2);
+    for (size_t i = 0; i < 4; i++) { /* the x and y sides: both kinds */
+        size_t nt, nq;
+        count_bc_faces(i, &nt, &nq);
+        ck_assert_uint_eq(nt, 2 * 2);
+        ck_assert_uint_eq(nq, 2);
+    }
+    check_shapes(&m, 4, 4, NULL);
+    check_block_shapes(1, &m, 6, 6, NULL);
+    check_geometry(per);
+    check_outward(0);
+    check_outward(1);
+    check_fills(s.n);
+    gw_free(&m);
+    /* order 2, curved in x and y, periodic in z */
+    s.type = 11;
+    s.type2 = 13;
+    s.map = bend_xy;
+    s.sides[4] = "periodic_z_l";
+    s.sides[5] = "periodic_z_r";
+    gw_make(&s, &m);
+    load_ok(&m, 41, 0);
+    ck_assert_uint_eq(mc_info(mesh).nperiodic, 1);
+    check_shapes(&m, 11, 10, NULL);
+    check_block_shapes(1, &m, 13, 18, NULL);
+    check_geometry(per);
+    ck_assert_uint_eq(per[0], 2 * 2 * 2);
+    ck_assert_uint_eq(cross_faces(0, 1, 3), 2 * 2 * 2 * 2);
+    check_outward(0);
+    check_outward(1);
+    gw_free(&m);
 }
 END_TEST
 
@@ -1142,18 +1421,107 @@ START_TEST(bad_tetrahedra)
 }
 END_TEST
 
-/* Prisms and third-order tetrahedra: named, and what frx takes. */
+/* Prisms refused as tetrahedra are: inverted (at a corner, or at a
+ * curved point), a face element across a cube's other diagonal. Base:
+ * 2 x 2 x 2 cubes of 2, periodic in z. */
+START_TEST(bad_prisms)
+{
+    tet_setup(6, 22, 0);
+    size_t i;
+    const struct gw_ele *e = first_of(6, &i);
+    char line[400], want[4600];
+    /* the bottom triangle's corners 1 and 2 swapped, and the top's */
+    snprintf(line, sizeof line, "%llu 6 2 1 1 %llu %llu %llu %llu %llu %llu",
+             (unsigned long long)e->tag, (unsigned long long)e->n[0],
+             (unsigned long long)e->n[2], (unsigned long long)e->n[1],
+             (unsigned long long)e->n[3], (unsigned long long)e->n[5],
+             (unsigned long long)e->n[4]);
+    snprintf(want, sizeof want, "bad.msh:%llu: element %llu (a 6-node "
+             "prism (Gmsh type 6)) is inverted: its Jacobian is negative",
+             (unsigned long long)basef.line[i], (unsigned long long)e->tag);
+    expect_bad_text(set_line(basef.p, (int)basef.line[i], line), FRX_ECONFIG,
+                    want, "a prism's corners 0-2 must turn "
+                    "counter-clockwise seen from corners 3-5");
+    /* a lid triangle (z = 2) across the square's other diagonal */
+    size_t w = 0;
+    while (base.eles[w].phys != 7)
+        w++;
+    const struct gw_ele *f = &base.eles[w];
+    uint64_t other = f->n[0] + 2 * 3; /* the corner beside n[0] in y */
+    snprintf(line, sizeof line, "%llu 2 2 7 7 %llu %llu %llu",
+             (unsigned long long)f->tag, (unsigned long long)other,
+             (unsigned long long)f->n[1], (unsigned long long)f->n[2]);
+    snprintf(want, sizeof want, "bad.msh:%llu: element %llu of "
+             "'periodic_0_r' (a 3-node triangle (Gmsh type 2), nodes ",
+             (unsigned long long)basef.line[w], (unsigned long long)f->tag);
+    expect_bad_text(set_line(basef.p, (int)basef.line[w], line), FRX_ECONFIG,
+                    want, "is no face of any element of the mesh");
+    base_free();
+    /* 18-node: the middle of edge (0, 1) at t along it; the map's
+     * derivative along the edge at corner 0 is (4 t - 1) (x1 - x0), so
+     * t = 0.3 is fine and t = 0.2 inverted there */
+    tet_setup(13, 41, 0);
+    e = first_of(13, &i);
+    size_t id = (e->n[6] - 101) / 2;
+    const double *x0 = base.x[(e->n[0] - 101) / 2];
+    const double *x1 = base.x[(e->n[1] - 101) / 2];
+    for (int k = 0; k < 3; k++)
+        base.x[id][k] = 0.7 * x0[k] + 0.3 * x1[k];
+    gw_file_free(&basef);
+    gw_write(&base, 41, 0, &basef);
+    ck_assert_msg(load_bytes("bent.msh", basef.p, basef.n) == FRX_OK, "%s",
+                  frx_errmsg());
+    for (int k = 0; k < 3; k++)
+        base.x[id][k] = 0.8 * x0[k] + 0.2 * x1[k];
+    gw_file_free(&basef);
+    gw_write(&base, 41, 1, &basef);
+    snprintf(want, sizeof want, "element %llu (an 18-node prism (Gmsh type "
+             "13)) is inverted: its Jacobian is negative",
+             (unsigned long long)e->tag);
+    expect_bad(basef.p, basef.n, FRX_ECONFIG, "bad.msh, byte ", want);
+    assert_msg("at its point 0");
+    base_free();
+    /* the centre of face (0,1,4,3) moved past the middle of the
+     * opposite edge (2,5): inverted there */
+    tet_setup(13, 22, 1);
+    e = first_of(13, &i);
+    id = (e->n[15] - 101) / 2;
+    const double *m25 = base.x[(e->n[11] - 101) / 2];
+    for (int k = 0; k < 3; k++)
+        base.x[id][k] += 1.6 * (m25[k] - base.x[id][k]);
+    gw_file_free(&basef);
+    gw_write(&base, 22, 1, &basef);
+    snprintf(want, sizeof want, "element %llu (an 18-node prism (Gmsh type "
+             "13)) is inverted: its Jacobian is negative",
+             (unsigned long long)e->tag);
+    expect_bad(basef.p, basef.n, FRX_ECONFIG, "bad.msh, byte ", want);
+    base_free();
+}
+END_TEST
+
+/* Pyramids, 15-node prisms and third-order tetrahedra: named, and what
+ * frx takes. */
 START_TEST(bad_unsupported_3d)
 {
-    static const char prism[] =
+    static const char pyramid[] =
+        "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n"
+        "$Nodes\n5\n1 0 0 0\n2 1 0 0\n3 1 1 0\n4 0 1 0\n5 0 0 1\n"
+        "$EndNodes\n"
+        "$Elements\n1\n7 7 2 1 1 1 2 3 4 5\n$EndElements\n";
+    expect_bad(pyramid, strlen(pyramid), FRX_ENOTSUP, "bad.msh:14: element "
+               "7 is a 5-node pyramid (Gmsh type 7): frx meshes are of "
+               "triangles and quadrilaterals (2-D) or tetrahedra, hexahedra "
+               "and prisms (3-D)", NULL);
+    static const char prism15[] =
         "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n"
         "$Nodes\n6\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n5 1 0 1\n"
         "6 0 1 1\n$EndNodes\n"
-        "$Elements\n1\n7 6 2 1 1 1 2 3 4 5 6\n$EndElements\n";
-    expect_bad(prism, strlen(prism), FRX_ENOTSUP, "bad.msh:15: element 7 is "
-               "a 6-node prism (Gmsh type 6): frx meshes are of triangles "
-               "and quadrilaterals (2-D) or tetrahedra and hexahedra (3-D)",
-               NULL);
+        "$Elements\n1\n8 18 2 1 1 1 2 3 4 5 6 1 1 1 1 1 1 1 1 1\n"
+        "$EndElements\n";
+    expect_bad(prism15, strlen(prism15), FRX_ENOTSUP, "bad.msh:15: element "
+               "8 is a 15-node prism (Gmsh type 18): frx takes prisms of 6 "
+               "and 18 nodes (Gmsh types 6 and 13), not 15; mesh with "
+               "Mesh.SecondOrderIncomplete = 0", NULL);
     char text[2048];
     size_t n = (size_t)snprintf(text, sizeof text, "$MeshFormat\n2.2 0 8\n"
                                 "$EndMeshFormat\n$Nodes\n20\n");
@@ -1263,6 +1631,9 @@ static Suite *gmsh_suite(void)
     tcase_add_test(tc, hexahedra);
     tcase_add_test(tc, tetrahedra);
     tcase_add_test(tc, mixed_tet_hex);
+    tcase_add_test(tc, prisms);
+    tcase_add_test(tc, mixed_hex_pri);
+    tcase_add_test(tc, mixed_tet_pri);
     tcase_add_test(tc, unnamed);
     tcase_add_test(tc, case_keys);
     suite_add_tcase(s, tc);
@@ -1283,6 +1654,7 @@ static Suite *gmsh_suite(void)
     tcase_add_test(bad, bad_lines);
     tcase_add_test(bad, bad_unsupported);
     tcase_add_test(bad, bad_tetrahedra);
+    tcase_add_test(bad, bad_prisms);
     tcase_add_test(bad, bad_unsupported_3d);
     suite_add_tcase(s, bad);
     return s;

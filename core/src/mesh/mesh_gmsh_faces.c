@@ -313,6 +313,43 @@ static int place_faces(struct faces *F)
     return FRX_OK;
 }
 
+/* Side r, a quadrilateral that meets no other element, if three of
+ * its corners are a triangle's (a hexahedron beside tetrahedra): an
+ * error saying that faces meet whole. FRX_OK otherwise. */
+static int quad_meets_triangle(const struct faces *F, size_t r)
+{
+    const struct frx__gbuild *b = F->b;
+    size_t e = F->sides[r].s / FRX__MAX_FACES, n;
+    int f = (int)(F->sides[r].s % FRX__MAX_FACES);
+    uint64_t c[FRX__MAX_FNC], tri[3];
+    if (corners_of(b->g, e, f, c) != 4)
+        return FRX_OK;
+    for (int skip = 0; skip < 4; skip++) {
+        for (int k = 0, i = 0; k < 4; k++)
+            if (k != skip)
+                tri[i++] = c[k];
+        struct side key;
+        make_key(tri, 3, &key);
+        const struct side *p = find(F, &key, &n);
+        if (!p)
+            continue;
+        char ft[300], t1[500];
+        return frx__msh_error(b->m, FRX_ECONFIG, file_ele(b, e)->where,
+                              "face %d of element %llu, a quadrilateral "
+                              "(%s), meets a triangle face of %s: a "
+                              "quadrilateral face meets triangles, and frx "
+                              "joins faces whole (a quadrilateral to a "
+                              "quadrilateral, a triangle to a triangle): "
+                              "put prisms or pyramids between (frx takes no "
+                              "pyramids yet)", f,
+                              (unsigned long long)file_ele(b, e)->tag,
+                              face_text(b, c, 4, ft, sizeof ft),
+                              ele_text(b, p->s / FRX__MAX_FACES, t1,
+                                       sizeof t1));
+    }
+    return FRX_OK;
+}
+
 /* Every face of one element only is in a group. */
 static int check_loose(const struct faces *F)
 {
@@ -324,6 +361,9 @@ static int check_loose(const struct faces *F)
                      cmp_key(&F->sides[r], &F->sides[r + 1]));
         if (alone && !F->grp[r] && nloose++ == 0)
             first = r;
+        int rc = alone && !F->grp[r] ? quad_meets_triangle(F, r) : FRX_OK;
+        if (rc)
+            return rc;
     }
     if (!nloose)
         return FRX_OK;

@@ -6,11 +6,13 @@
  * elements to the complete ones frx holds.
  *
  * Reference elements: triangle (0,0) (1,0) (0,1); tetrahedron (0,0,0)
- * (1,0,0) (0,1,0) (0,0,1), as Gmsh has them (the Jacobian's sign is
- * that on frx's (-1,-1,-1) ... (-1,-1,1): the two differ by a positive
- * scaling); quadrilateral and hexahedron [-1, 1]^d with Gmsh's corner
- * order. Order-2 points are the means of corner sets: edges, then
- * (hexahedron) faces, then (quadrilateral, hexahedron) the centre.
+ * (1,0,0) (0,1,0) (0,0,1); prism that triangle times [-1, 1] in z, as
+ * Gmsh has them (the Jacobian's sign is that on frx's (-1,-1,-1) ...:
+ * the two differ by a positive scaling); quadrilateral and hexahedron
+ * [-1, 1]^d with Gmsh's corner order. Order-2 points are the means of
+ * corner sets: edges, then (hexahedron, prism) quadrilateral faces,
+ * then (quadrilateral, hexahedron) the centre. A prism's shape
+ * functions are a triangle's times a line's.
  *
  * Completion is exact: the 8-node quadrilateral's map lies in the span
  * of the 9-node one's (and the 20-node hexahedron's in the 27-node
@@ -31,9 +33,16 @@ static const int hex_edges[12][2] = {{0, 1}, {0, 3}, {0, 4}, {1, 2},
 static const int tet_edges[6][2] = {{0, 1}, {1, 2}, {2, 0},
                                     {3, 0}, {3, 2}, {3, 1}};
 
+/* Gmsh's prism edges, points 6..14 (MPrism::edges_prism); its
+ * quadrilateral faces 2, 3, 4 give points 15..17. */
+static const int pri_edges[9][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 4},
+                                    {2, 5}, {3, 4}, {3, 5}, {4, 5}};
+
 static const double tri_corners[3][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
 static const double tet_corners[4][3] = {
     {0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+static const double pri_corners[6][3] = {
+    {0, 0, -1}, {1, 0, -1}, {0, 1, -1}, {0, 0, 1}, {1, 0, 1}, {0, 1, 1}};
 static const double hex_corners[8][3] = {
     {-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
     {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
@@ -52,7 +61,8 @@ static int ref_points(int etype, int order, double (*r)[3])
 {
     const struct frx__etype_info *t = frx__etype(etype);
     const double(*c)[3] = etype == FRX_ETYPE_TRI ? tri_corners
-                        : etype == FRX_ETYPE_TET ? tet_corners : hex_corners;
+                        : etype == FRX_ETYPE_TET ? tet_corners
+                        : etype == FRX_ETYPE_PRI ? pri_corners : hex_corners;
     int n = 0;
     for (int i = 0; i < t->ncorners; i++)
         memcpy(r[n++], c[i], sizeof *r);
@@ -64,6 +74,12 @@ static int ref_points(int etype, int order, double (*r)[3])
     } else if (etype == FRX_ETYPE_TET) {
         for (int e = 0; e < 6; e++)
             mean_of(c, tet_edges[e], 2, r[n++]);
+        return n;
+    } else if (etype == FRX_ETYPE_PRI) {
+        for (int e = 0; e < 9; e++)
+            mean_of(c, pri_edges[e], 2, r[n++]);
+        for (int f = 2; f < t->nfaces; f++)
+            mean_of(c, t->face[f], 4, r[n++]);
         return n;
     } else {
         for (int e = 0; e < 12; e++)
@@ -121,11 +137,59 @@ static void grad_simplex(int nb, const int (*edges)[2], int order, int n,
     }
 }
 
+/* Value and gradient (in u, v) of a triangle's shape function n (the
+ * 6-node one's numbering) at (u, v). */
+static void tri_shape(int order, int n, double u, double v, double *val,
+                      double *g)
+{
+    static const int mid[3][2] = {{0, 1}, {1, 2}, {2, 0}};
+    static const double dl[3][2] = {{-1, -1}, {1, 0}, {0, 1}};
+    double l[3] = {1 - u - v, u, v};
+    if (order == 1) {
+        *val = l[n];
+        g[0] = dl[n][0];
+        g[1] = dl[n][1];
+    } else if (n < 3) {
+        *val = l[n] * (2 * l[n] - 1);
+        g[0] = (4 * l[n] - 1) * dl[n][0];
+        g[1] = (4 * l[n] - 1) * dl[n][1];
+    } else {
+        int a = mid[n - 3][0], b = mid[n - 3][1];
+        *val = 4 * l[a] * l[b];
+        g[0] = 4 * (l[a] * dl[b][0] + l[b] * dl[a][0]);
+        g[1] = 4 * (l[a] * dl[b][1] + l[b] * dl[a][1]);
+    }
+}
+
+/* Gradient of a prism's shape function n at reference point p: the
+ * function of the triangle's point at shape point n's (u, v) times the
+ * line's of its w. */
+static void grad_prism(int order, const double (*r)[3], int n,
+                       const double *p, double *g)
+{
+    /* the 6-node triangle's points */
+    static const double tri[6][2] = {{0, 0},   {1, 0},     {0, 1},
+                                     {0.5, 0}, {0.5, 0.5}, {0, 0.5}};
+    int k = 0, i = (int)((r[n][2] + 1) * order / 2 + 0.5);
+    while (k < 5 && (tri[k][0] != r[n][0] || tri[k][1] != r[n][1]))
+        k++;
+    double t, dt[2], l, dl;
+    tri_shape(order, k, p[0], p[1], &t, dt);
+    lagrange(order, i, p[2], &l, &dl);
+    g[0] = dt[0] * l;
+    g[1] = dt[1] * l;
+    g[2] = t * dl;
+}
+
 /* Gradient of shape function n at reference point p. */
 static void grad(int etype, int order, const double (*r)[3], int n,
                  const double *p, double *g)
 {
     static const int tri_edges[3][2] = {{0, 1}, {1, 2}, {2, 0}};
+    if (etype == FRX_ETYPE_PRI) {
+        grad_prism(order, r, n, p, g);
+        return;
+    }
     if (etype == FRX_ETYPE_TRI || etype == FRX_ETYPE_TET) {
         grad_simplex(etype == FRX_ETYPE_TRI ? 3 : 4,
                      etype == FRX_ETYPE_TRI ? tri_edges : tet_edges, order,
