@@ -98,6 +98,13 @@ foreach(run "rk4;1;1;5" "rk45;2;2;6" "rk45;2;3;6" "ssp-rk3;3;2;4")
   set_tests_properties(${name} PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77
     ENVIRONMENT "${FRX_SOLVER_ENV}")
 endforeach()
+# a 3-D mesh of two types (hexahedra and prisms): checkpoints, a
+# restart on fewer ranks and VTK output take both
+add_test(NAME solver-mixed-3d COMMAND ${FRX_OWN_TMPDIR} sh
+  ${CMAKE_CURRENT_SOURCE_DIR}/cli/mixed-3d.sh ${MPIEXEC_EXECUTABLE} ${FRX_EXE}
+  ${PROJECT_SOURCE_DIR}/tests/data/mesh/hex-pri.msh)
+set_tests_properties(solver-mixed-3d PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77
+  ENVIRONMENT "${FRX_SOLVER_ENV}")
 # ranks that see different files (restart, checkpoint folder, a blocked
 # piece): every rank stops with the reason, nothing half made
 add_test(NAME solver-ranks-see-different-files COMMAND ${FRX_OWN_TMPDIR} sh

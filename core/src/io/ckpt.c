@@ -33,20 +33,23 @@
 
 /* ------------------------------------------------------------- the layout */
 
-/* What the ranks agree on per element type (index: enum frx_etype). */
+/* Tables by element type (index: enum frx_etype, 0 unused). */
+#define NTYPES (FRX__ETYPE_LAST + 1)
+
+/* What the ranks agree on per element type. */
 struct types {
-    uint64_t n[5];          /* elements in all */
-    uint64_t nupts[5];
-    const struct frx__io_block *b[5]; /* this rank's block, or NULL */
+    uint64_t n[NTYPES];     /* elements in all */
+    uint64_t nupts[NTYPES];
+    const struct frx__io_block *b[NTYPES]; /* this rank's block, or NULL */
     uint64_t chunk;         /* gids per owning rank (io-util.h) */
 };
 
 static int layout(MPI_Comm comm, const struct frx__io_fields *f,
                   struct types *t)
 {
-    uint64_t lo[5], hi[5] = {0}, top = 0;
+    uint64_t lo[NTYPES], hi[NTYPES] = {0}, top = 0;
     memset(t, 0, sizeof *t);
-    for (int k = 0; k < 5; k++)
+    for (int k = 0; k < NTYPES; k++)
         lo[k] = UINT64_MAX;
     for (size_t i = 0; i < f->nblocks; i++) {
         const struct frx__io_block *b = &f->blocks[i];
@@ -60,14 +63,14 @@ static int layout(MPI_Comm comm, const struct frx__io_fields *f,
                     top = b->gid[e] + 1;
         }
     }
-    MPI_Allreduce(MPI_IN_PLACE, t->n, 5, MPI_UINT64_T, MPI_SUM, comm);
-    MPI_Allreduce(MPI_IN_PLACE, lo, 5, MPI_UINT64_T, MPI_MIN, comm);
-    MPI_Allreduce(MPI_IN_PLACE, hi, 5, MPI_UINT64_T, MPI_MAX, comm);
+    MPI_Allreduce(MPI_IN_PLACE, t->n, NTYPES, MPI_UINT64_T, MPI_SUM, comm);
+    MPI_Allreduce(MPI_IN_PLACE, lo, NTYPES, MPI_UINT64_T, MPI_MIN, comm);
+    MPI_Allreduce(MPI_IN_PLACE, hi, NTYPES, MPI_UINT64_T, MPI_MAX, comm);
     MPI_Allreduce(MPI_IN_PLACE, &top, 1, MPI_UINT64_T, MPI_MAX, comm);
     int size;
     MPI_Comm_size(comm, &size);
     t->chunk = top ? (top + (uint64_t)size - 1) / (uint64_t)size : 1;
-    for (int k = 1; k < 5; k++) {
+    for (int k = 1; k < NTYPES; k++) {
         t->nupts[k] = hi[k];
         if (t->n[k] && lo[k] != hi[k])
             return frx_error(FRX_EINVAL, "checkpoint: ranks disagree on the "
@@ -375,7 +378,7 @@ static int write_kept(struct frx__h5 *c, hid_t file,
             }
             rc = frx__io_agree(c->comm, c->rc);
         }
-        for (int k = 1; k < 5 && !rc; k++)
+        for (int k = 1; k < NTYPES && !rc; k++)
             if (t.n[k])
                 rc = write_type(c, g, kf, &t, k);
         frx__h5_close(g, H5Gclose);
@@ -418,7 +421,7 @@ int frx__ckpt_write(MPI_Comm comm, const char *path,
         rc = frx__io_agree(comm, frx__h5_ok(&c, sol, "add a group to")
                                      ? 0 : c.rc);
     }
-    for (int k = 1; k < 5 && !rc; k++)
+    for (int k = 1; k < NTYPES && !rc; k++)
         if (t.n[k])
             rc = write_type(&c, sol, f, &t, k);
     frx__h5_close(sol, H5Gclose);
@@ -639,6 +642,13 @@ static int read_type(struct frx__h5 *c, hid_t du, hid_t dg,
     return c->rc = rc;
 }
 
+/* Every type's datasets not open (yet). */
+static void no_handles(hid_t *du, hid_t *dg)
+{
+    for (int k = 0; k < NTYPES; k++)
+        du[k] = dg[k] = -1;
+}
+
 /* The meta data and every type's shape against this run: FRX_ECONFIG
  * listing every difference. */
 static int check_file(struct frx__h5 *c, hid_t file, hid_t *sol,
@@ -656,7 +666,7 @@ static int check_file(struct frx__h5 *c, hid_t file, hid_t *sol,
     if (!c->rc)
         *sol = H5Gopen2(file, "solution", H5P_DEFAULT);
     frx__h5_ok(c, *sol, "open the solution group of");
-    for (int k = 1; k < 5 && !c->rc; k++)
+    for (int k = 1; k < NTYPES && !c->rc; k++)
         check_type(c, *sol, t, f, k, &du[k], &dg[k], bad, sizeof bad);
     if (!c->rc && bad[0])
         c->rc = frx_error(FRX_ECONFIG, "checkpoint %s does not fit this "
@@ -673,10 +683,10 @@ static int read_and_close(struct frx__h5 *c, int rc, hid_t file, hid_t grp,
                           const struct frx__io_fields *f,
                           const struct types *t)
 {
-    for (int k = 1; k < 5 && !rc; k++)
+    for (int k = 1; k < NTYPES && !rc; k++)
         if (t->n[k])
             rc = read_type(c, du[k], dg[k], f, t, k);
-    for (int k = 1; k < 5; k++) {
+    for (int k = 1; k < NTYPES; k++) {
         frx__h5_close(du[k], H5Dclose);
         frx__h5_close(dg[k], H5Dclose);
     }
@@ -714,7 +724,8 @@ int frx__ckpt_read(MPI_Comm comm, const char *path,
     struct frx__h5 c = {comm, path, FRX_OK, "checkpoint"};
     struct frx__h5_quiet q = frx__h5_hush();
     hid_t fapl = frx__h5_mpio_fapl(&c), file = -1, sol = -1;
-    hid_t du[5] = {-1, -1, -1, -1, -1}, dg[5] = {-1, -1, -1, -1, -1};
+    hid_t du[NTYPES], dg[NTYPES];
+    no_handles(du, dg);
     if (!c.rc)
         file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
     frx__h5_ok(&c, file, "open the checkpoint");
@@ -742,7 +753,8 @@ int frx__ckpt_read_kept(MPI_Comm comm, const char *path, const char *name,
     struct frx__h5 c = {comm, path, FRX_OK, "checkpoint"};
     struct frx__h5_quiet q = frx__h5_hush();
     hid_t fapl = frx__h5_mpio_fapl(&c), file = -1, g = -1;
-    hid_t du[5] = {-1, -1, -1, -1, -1}, dg[5] = {-1, -1, -1, -1, -1};
+    hid_t du[NTYPES], dg[NTYPES];
+    no_handles(du, dg);
     char p[600], bad[2048] = "";
     snprintf(p, sizeof p, "extension_fields/%s", name);
     if (!c.rc)
@@ -772,7 +784,7 @@ int frx__ckpt_read_kept(MPI_Comm comm, const char *path, const char *name,
         }
         free(names);
     }
-    for (int k = 1; k < 5 && !c.rc; k++)
+    for (int k = 1; k < NTYPES && !c.rc; k++)
         check_type(&c, g, &t, f, k, &du[k], &dg[k], bad, sizeof bad);
     if (!c.rc && bad[0])
         c.rc = frx_error(FRX_ECONFIG, "checkpoint %s: the fields '%s' do "

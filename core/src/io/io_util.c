@@ -164,8 +164,9 @@ const struct frx__io_etype *frx__io_etype(int etype)
         [FRX_ETYPE_QUAD] = {"quad", 2, 4, 9, 70},
         [FRX_ETYPE_TET] = {"tet", 3, 4, 10, 71},
         [FRX_ETYPE_HEX] = {"hex", 3, 8, 12, 72},
+        [FRX_ETYPE_PRI] = {"pri", 3, 6, 13, 73},
     };
-    if (etype < FRX_ETYPE_TRI || etype > FRX_ETYPE_HEX)
+    if (etype < FRX_ETYPE_TRI || etype > FRX__ETYPE_LAST)
         return NULL;
     return &types[etype];
 }

@@ -23,6 +23,7 @@ static size_t lagrange_npts(int etype, size_t p)
     case FRX_ETYPE_TRI: return (p + 1) * (p + 2) / 2;
     case FRX_ETYPE_QUAD: return (p + 1) * (p + 1);
     case FRX_ETYPE_TET: return (p + 1) * (p + 2) * (p + 3) / 6;
+    case FRX_ETYPE_PRI: return (p + 1) * (p + 1) * (p + 2) / 2;
     default: return (p + 1) * (p + 1) * (p + 1);
     }
 }
