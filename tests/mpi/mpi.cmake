@@ -184,12 +184,12 @@ endforeach()
 # Mesh partitions: every element on one rank, weights honoured within
 # 5%, shared faces matched face by face on both sides, the same
 # partition twice; refusals on every rank.
-add_executable(test_mesh_parts mpi/test_mesh_parts.c meshutil.c)
+add_executable(test_mesh_parts mpi/test_mesh_parts.c meshutil.c gmshwrite.c)
 target_link_libraries(test_mesh_parts PRIVATE frx m)
 frx_target_defaults(test_mesh_parts)
 foreach(np 2 3 4)
-  foreach(case weights rules linear periodic tri hex tet tiny tiny-linear
-      too-few weights-mismatch)
+  foreach(case weights rules linear periodic tri hex tet pri hex-pri tet-pri
+      tiny tiny-linear too-few weights-mismatch)
     set(name mpi-mesh-${case}-np${np})
     add_test(NAME ${name} COMMAND ${FRX_MPIRUN} ${np}
       $<TARGET_FILE:test_mesh_parts> ${case})
@@ -197,13 +197,15 @@ foreach(np 2 3 4)
       ENVIRONMENT "${FRX_MPI_TEST_ENV}")
   endforeach()
 endforeach()
-# tetrahedra through a partitioned mesh file (frx mesh partition -o),
-# read on 3 ranks (as built) and 2 (merged)
-add_test(NAME mpi-mesh-tet-file COMMAND sh
-  ${CMAKE_CURRENT_SOURCE_DIR}/mpi/tet-parts.sh $<TARGET_FILE:frx-cli>
-  $<TARGET_FILE:test_mesh_parts> ${FRX_MPIRUN})
-set_tests_properties(mpi-mesh-tet-file PROPERTIES TIMEOUT 60
-  ENVIRONMENT "${FRX_MPI_TEST_ENV}")
+# tetrahedra and prisms through a partitioned mesh file (frx mesh
+# partition -o), read on 3 ranks (as built) and 2 (merged)
+foreach(case tet pri)
+  add_test(NAME mpi-mesh-${case}-file COMMAND sh
+    ${CMAKE_CURRENT_SOURCE_DIR}/mpi/box-parts.sh ${case}
+    $<TARGET_FILE:frx-cli> $<TARGET_FILE:test_mesh_parts> ${FRX_MPIRUN})
+  set_tests_properties(mpi-mesh-${case}-file PROPERTIES TIMEOUT 60
+    ENVIRONMENT "${FRX_MPI_TEST_ENV}")
+endforeach()
 # METIS's partition is the same from one run to the next
 add_test(NAME mpi-mesh-same-twice-np3 COMMAND sh
   ${CMAKE_CURRENT_SOURCE_DIR}/mpi/same-twice.sh

@@ -3,10 +3,14 @@
  *
  *   test_mesh_parts CASE
  *
- *   test_mesh_parts tet-file FILE NPARTS
+ *   test_mesh_parts tet-file|pri-file FILE NPARTS
  *
- * CASE weights | rules | linear | periodic | tri | hex | tet | tiny |
- * tiny-linear makes a box mesh and checks: every element on exactly one
+ * CASE weights | rules | linear | periodic | tri | hex | tet | pri |
+ * tiny | tiny-linear makes a box mesh, CASE hex-pri | tet-pri a Gmsh
+ * file of two element types (rank 0 writes it with gmshwrite.c:
+ * hexahedra beside prisms, their quadrilaterals meeting; tetrahedra
+ * below prisms, their triangles meeting), and checks: every element on
+ * exactly one
  * rank, and every rank at least one; each rank's share
  * within 5% of its weight (where weights are given); interior faces
  * meet corner for corner; each rank sends every peer, in its agreed
@@ -17,10 +21,14 @@
  * every rank; the same partition when made twice. Rank 0 prints
  * "partition digest: X" (compared across runs by same-twice.sh).
  * CASE too-few | weights-mismatch expects every rank to refuse.
- * tet-file reads FILE, the tet case's box partitioned for NPARTS ranks
- * by frx mesh partition -o (tet-parts.sh), and checks the same; and
- * that the box built has its id and, on NPARTS ranks, the same parts. */
+ * tet-file (pri-file) reads FILE, the tet (pri) case's box partitioned
+ * for NPARTS ranks by frx mesh partition -o (box-parts.sh), and checks
+ * the same; and that the box built has its id and, on NPARTS ranks, the
+ * same parts. */
+#include "../gmshwrite.h"
 #include "../meshutil.h"
+
+#include <unistd.h>
 
 #include <frx/mesh.h>
 #include <math.h>
@@ -40,12 +48,19 @@ static int merged;
 
 /* ------------------------------------------------------------- cases */
 
-/* The tet case's box; tet-parts.sh partitions the same. */
+/* The tet and pri cases' boxes; box-parts.sh partitions the same. */
 #define TET_MESH "mesh: {type: box, lower: [-1, 0, 0], upper: [1, 2, 3], " \
                  "n: [4, 3, 3], etype: tet, periodic: [yes, no, yes]}"
+#define PRI_MESH "mesh: {type: box, lower: [-1, 0, 0], upper: [1, 2, 3], " \
+                 "n: [4, 3, 3], etype: prism, order: 2, "                   \
+                 "periodic: [yes, no, yes]}"
+
+/* The Gmsh file of a case of two types, and its folder (rank 0 removes
+ * both at the end). */
+static char msh_dir[4096], msh_file[4200];
 
 struct tcase {
-    char yaml[1024];
+    char yaml[4400];
     double weights[64]; /* expected shares; 0: not checked */
     double lo[3], hi[3];
     int linear;
@@ -58,6 +73,54 @@ static void weights_list(char *buf, size_t n, const double *w)
         len += (size_t)snprintf(buf + len, n - len, "%s%g", r ? ", " : "",
                                 w[r]);
     snprintf(buf + len, n - len, "]");
+}
+
+/* Rank 0 writes the Gmsh file of case hex-pri or tet-pri (gmshwrite.c)
+ * and every rank learns its path; t's box [0, n]. */
+static int write_mixed(const char *name, struct tcase *t)
+{
+    int hex = !strcmp(name, "hex-pri");
+    /* hex-pri: 4 x 3 x 2 cubes, x < 2 hexahedra, periodic in z (each
+     * side quadrilaterals and triangles); tet-pri: 3 x 2 x 2 cubes,
+     * z < 1 tetrahedra, periodic in x (triangles and quadrilaterals)
+     * and z (the tetrahedra's bottom triangles meet the prisms' top) */
+    struct gw_spec s = {.n = {4, 3, 2}, .type = 12, .type2 = 13, .axis2 = 0,
+                        .from2 = 2, .region = "fluid",
+                        .sides = {"left", "right", "bottom", "top",
+                                  "periodic_z_l", "periodic_z_r"}};
+    if (!hex) {
+        s = (struct gw_spec){.n = {3, 2, 2}, .type = 4, .type2 = 6,
+                             .axis2 = 2, .from2 = 1, .region = "fluid",
+                             .sides = {"periodic_x_l", "periodic_x_r",
+                                       "bottom", "top", "periodic_z_l",
+                                       "periodic_z_r"}};
+    }
+    for (int k = 0; k < 3; k++) {
+        t->lo[k] = 0;
+        t->hi[k] = s.n[k];
+    }
+    int ok = 1;
+    if (rank == 0) {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(msh_dir, sizeof msh_dir, "%s/frx-mesh-parts.XXXXXX",
+                 tmp && *tmp ? tmp : "/tmp");
+        ok = mkdtemp(msh_dir) != NULL;
+        if (ok) {
+            struct gw_mesh m;
+            struct gw_file f;
+            gw_make(&s, &m);
+            gw_write(&m, 41, 1, &f);
+            gw_save(msh_dir, "mixed.msh", f.p, f.n);
+            gw_file_free(&f);
+            gw_free(&m);
+        }
+        snprintf(msh_file, sizeof msh_file, "%s/mixed.msh", msh_dir);
+    }
+    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Bcast(msh_file, sizeof msh_file, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (!ok && rank == 0)
+        perror(msh_dir);
+    return ok ? 0 : -1;
 }
 
 static int make_case(const char *name, struct tcase *t)
@@ -106,6 +169,14 @@ static int make_case(const char *name, struct tcase *t)
     } else if (!strcmp(name, "tet")) {
         t->hi[2] = 3;
         snprintf(t->yaml, sizeof t->yaml, "%s" TET_MESH "\n", head);
+    } else if (!strcmp(name, "pri")) {
+        t->hi[2] = 3;
+        snprintf(t->yaml, sizeof t->yaml, "%s" PRI_MESH "\n", head);
+    } else if (!strcmp(name, "hex-pri") || !strcmp(name, "tet-pri")) {
+        if (write_mixed(name, t))
+            return -1;
+        snprintf(t->yaml, sizeof t->yaml, "%smesh: {type: gmsh, file: %s}\n",
+                 head, msh_file);
     } else if (!strcmp(name, "tiny")) {
         /* one element more than ranks in a row: METIS alone may leave
          * ranks empty there */
@@ -495,16 +566,18 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     struct tcase t;
-    const char *file = argc == 4 && !strcmp(argv[1], "tet-file") ? argv[2]
-                                                                 : NULL;
+    const char *file = argc == 4 && (!strcmp(argv[1], "tet-file") ||
+                                     !strcmp(argv[1], "pri-file"))
+                           ? argv[2] : NULL;
     int nparts = file ? atoi(argv[3]) : 0;
     if ((argc != 2 && !file) || size > 64 ||
-        make_case(file ? "tet" : argv[1], &t)) {
+        make_case(file ? (argv[1][0] == 't' ? "tet" : "pri") : argv[1],
+                  &t)) {
         if (rank == 0)
             fprintf(stderr, "usage: test_mesh_parts weights|rules|linear|"
-                    "periodic|tri|hex|tet|tiny|tiny-linear|too-few|"
-                    "weights-mismatch (<= 64 ranks), or tet-file FILE "
-                    "NPARTS\n");
+                    "periodic|tri|hex|tet|pri|hex-pri|tet-pri|tiny|"
+                    "tiny-linear|too-few|weights-mismatch (<= 64 ranks), or "
+                    "tet-file|pri-file FILE NPARTS\n");
         MPI_Finalize();
         return 2;
     }
@@ -555,6 +628,10 @@ int main(int argc, char **argv)
         frx_mesh_destroy(again);
     }
     frx_config_free(cfg);
+    if (rank == 0 && msh_dir[0]) {
+        remove(msh_file);
+        rmdir(msh_dir);
+    }
     int f[2] = {npass, nfail}, tot[2];
     MPI_Reduce(f, tot, 2, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
     if (rank == 0)
