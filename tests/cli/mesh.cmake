@@ -73,6 +73,30 @@ frx_cli_test(mesh-info-tet-faces 0
 frx_cli_test(mesh-partition-tet 0 "^cut faces: [0-9]+ of 112 "
   mesh partition ${FRX_MESH_DATA}/tet-box.yaml -n 3)
 
+# A box of prisms: 2 a cube, quadrilaterals on the x and y sides, 2
+# triangles on each z side (periodic here).
+frx_cli_test(mesh-info-pri 0 "^  prism, order 2: 16$"
+  mesh info ${FRX_MESH_DATA}/pri-box.yaml)
+frx_cli_test(mesh-info-pri-faces 0
+  "^faces: +48 [(]24 interior, 8 periodic, 16 on boundaries[)]$"
+  mesh info ${FRX_MESH_DATA}/pri-box.yaml)
+frx_cli_test(mesh-partition-pri 0 "^cut faces: [0-9]+ of 48 "
+  mesh partition ${FRX_MESH_DATA}/pri-box.yaml -n 3)
+# A hexahedron beside two prisms (hex-pri.msh): both types, the
+# hexahedron's quadrilateral meeting a prism's; one boundary of
+# quadrilaterals and triangles.
+frx_cli_test(mesh-info-hex-pri 0 "^  hexahedron, order 1: 1$"
+  mesh info ${FRX_MESH_DATA}/hex-pri.msh)
+frx_cli_test(mesh-info-hex-pri-prisms 0 "^  prism, order 1: 2$"
+  mesh info ${FRX_MESH_DATA}/hex-pri.msh)
+frx_cli_test(mesh-info-hex-pri-wall 0 "^  wall +12 faces$"
+  mesh info ${FRX_MESH_DATA}/hex-pri.msh)
+frx_cli_test(mesh-info-hex-pri-faces 0
+  "^faces: +14 [(]2 interior, 0 periodic, 12 on boundaries[)]$"
+  mesh info ${FRX_MESH_DATA}/hex-pri.msh)
+frx_cli_test(mesh-partition-hex-pri 0 "^cut faces: [12] of 14 "
+  mesh partition ${FRX_MESH_DATA}/hex-pri.msh -n 2)
+
 # A case file's mesh (a box here), and -o in the help.
 frx_cli_test(mesh-info-case 0 "^  quadrilateral, order 1: 256$"
   mesh info ${PROJECT_SOURCE_DIR}/config/advection.yaml)
