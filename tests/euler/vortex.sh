@@ -13,15 +13,16 @@
 #       density L2 error at t = 1 must be within 2% of PyFR 1.15's on the
 #       same mesh, 1.493698e-03 (bench/vortex3d-pyfr.sh measures it)
 #   order MPIEXEC FRX P ETYPE RS N...  box meshes of N x N elements (quad
-#       or tri; hex: N x N x 2, the vortex extruded along z; tet: N x N x 1
-#       cubes of 6 tetrahedra, the same cells as hex's), Riemann
+#       or tri; hex: N x N x 2, the vortex extruded along z; tet, prism:
+#       N x N x 1 cubes of 6 tetrahedra or 2 prisms, the same cells as
+#       hex's), Riemann
 #       solver RS, RK4 with dt in proportion to h, to t = 0.5: the
 #       density error must fall at order >= P + 0.5 between each two
 #       meshes
 #   uniform MPIEXEC FRX ETYPE        a uniform flow through boundaries
 #       (supersonic along the slip walls: sup-in-fa, sup-out-fn; subsonic:
-#       char-riem-inv all round) stays uniform to 1e-12; ETYPE hex or
-#       tet: in 3-D, the flow along y, slip walls on the x and z sides
+#       char-riem-inv all round) stays uniform to 1e-12; ETYPE hex, tet
+#       or prism: in 3-D, the flow along y, slip walls on the x and z sides
 #   extruded MPIEXEC FRX P RS        the vortex extruded along z (w = 0;
 #       10 x 10 x 2 hexahedra, periodic, Lz = 2, 2 ranks) against the
 #       2-D run on 10 x 10 quadrilaterals: each variable's L2 error is
@@ -34,8 +35,8 @@
 #   source MPIEXEC FRX ETYPE         a fluid at rest with a density
 #       source in x, y and t: rho grows as its integral in time, to 1e-9
 #   ranks MPIEXEC FRX P ETYPE        (ETYPE hex: the vortex extruded
-#       along z on 12 x 12 x 2 hexahedra; tet: 12 x 12 x 1 cubes of
-#       tetrahedra) 1 rank, 2 ranks, and 2 ranks with
+#       along z on 12 x 12 x 2 hexahedra; tet, prism: 12 x 12 x 1 cubes of
+#       tetrahedra or prisms) 1 rank, 2 ranks, and 2 ranks with
 #       rank 1 on opencl (skipped, 77, where opencl cannot start; left
 #       out where FRX_EULER_NO_MIXED says why: sanitizer builds): the
 #       solutions at the end agree to 1e-12 (h5diff, absolute, on
@@ -54,7 +55,7 @@ export TMPDIR="$dir" # each mpirun its own session directory
 one_variant="openmp: {products: generated/r4}, opencl: {products: generated/r4}"
 
 # 3-D element types
-is3d() { [ "$1" = hex ] || [ "$1" = tet ]; }
+is3d() { [ "$1" = hex ] || [ "$1" = tet ] || [ "$1" = prism ]; }
 
 # The vortex's fields; with an argument hex or tet, extruded along z (w = 0).
 fields() {
@@ -81,9 +82,9 @@ box() { # n etype (hex: n x n x 2, 4 deep; tet: n x n x 1 cubes, 2 deep)
     if [ "$2" = hex ]; then
         echo "mesh: {type: box, n: [$1, $1, 2], lower: [-10, -10, 0]," \
              "upper: [10, 10, 4], periodic: [true, true, true]}"
-    elif [ "$2" = tet ]; then
+    elif [ "$2" = tet ] || [ "$2" = prism ]; then
         echo "mesh: {type: box, n: [$1, $1, 1], lower: [-10, -10, 0]," \
-             "upper: [10, 10, 2], periodic: [true, true, true], etype: tet}"
+             "upper: [10, 10, 2], periodic: [true, true, true], etype: $2}"
     else
         echo "mesh: {type: box, n: [$1, $1], lower: [-10, -10]," \
              "upper: [10, 10], periodic: [true, true], etype: $2}"

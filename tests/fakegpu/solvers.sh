@@ -81,6 +81,15 @@ advection-tet-rk4)
   boundaries: {left: {type: exact}, right: {type: exact}}
 mesh: {type: box, n: [3, 2, 2], etype: tet, periodic: [false, true, true]}
 time: {scheme: rk4, cfl: 0.5, steps: 4}" ;;
+advection-hex-pri-rk4)
+    # a hexahedron beside two prisms: triangles and squares in one set
+    body="solver:
+  name: advection
+  order: 3
+  velocity: [1, 0.5, 0.25]
+  boundaries: {wall: {type: exact}}
+mesh: {type: gmsh, file: '$here/../data/mesh/hex-pri.msh'}
+time: {scheme: rk4, cfl: 0.5, steps: 4}" ;;
 euler-tet-hllc)
     # 3-D on tetrahedra: a far field, a slip wall, an inflow in z
     body="solver:
@@ -95,6 +104,22 @@ euler-tet-hllc)
     back: {type: sup-in-fa, rho: 1, u: 0.2, v: 0.1, w: 2, p: 1}
     front: {type: sup-out-fn}
 mesh: {type: box, n: [3, 3, 2], upper: [3, 3, 2], etype: tet,
+       periodic: [false, true, false]}
+time: {scheme: ssp-rk3, dt: 0.005, steps: 4}" ;;
+euler-pri-hllc)
+    # 3-D on prisms: a far field, a slip wall, an inflow in z (triangles)
+    body="solver:
+  name: euler
+  order: 2
+  riemann-solver: hllc
+  constants: {gamma: 1.4}
+  ics: {rho: 1 + 0.1*sin(x), u: 0.2, v: 0.1, w: 0.05, p: 1 + 0.05*cos(y)}
+  boundaries:
+    left: {type: char-riem-inv, rho: 1, u: 0.2, v: 0.1, w: 0.05, p: 1}
+    right: {type: slp-adia-wall}
+    back: {type: sup-in-fa, rho: 1, u: 0.2, v: 0.1, w: 2, p: 1}
+    front: {type: sup-out-fn}
+mesh: {type: box, n: [3, 3, 2], upper: [3, 3, 2], etype: prism,
        periodic: [false, true, false]}
 time: {scheme: ssp-rk3, dt: 0.005, steps: 4}" ;;
 lee-quad-upwind)

@@ -70,7 +70,7 @@ set_tests_properties(fr-sdk-versions PROPERTIES TIMEOUT 120
 # where it is not installed)
 find_program(FRX_SYSTEM_PYTHON3_FR python3 PATHS /usr/bin NO_DEFAULT_PATH)
 if(FRX_SYSTEM_PYTHON3_FR)
-  foreach(etype hex tet)
+  foreach(etype hex tet prism)
     add_test(NAME fr-advection-${etype}-vtk COMMAND ${FRX_OWN_TMPDIR} sh
       ${CMAKE_CURRENT_SOURCE_DIR}/fr/vtk3d.sh ${FRX_SYSTEM_PYTHON3_FR}
       ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:frx-cli> ${etype})

@@ -6,16 +6,18 @@
  * the backend cannot start.
  *
  *   convergence   the L2 error falls at order >= p + 0.8 under
- *                 refinement, p = 1..4 (quadrilaterals, hexahedra and
- *                 tetrahedra; triangles and boundaries with the exact
- *                 solution at p = 1..3, on hexahedra and tetrahedra
- *                 p = 1..2); the finer meshes with argv[2] = long
+ *                 refinement, p = 1..4 (quadrilaterals, hexahedra,
+ *                 tetrahedra, prisms, and Gmsh meshes of hexahedra
+ *                 beside prisms and tetrahedra under prisms; triangles
+ *                 and boundaries with the exact solution at p = 1..3, on
+ *                 3-D boxes p = 1..2); the finer meshes with argv[2] =
+ *                 long
  *   agreement     the solution on this job's ranks and backends equals
  *                 the one of 1 rank on openmp to 1e-12 of its largest
  *                 value (checkpoints, which hold elements in global
  *                 order whatever the partition, compared value by
- *                 value), on quadrilaterals, hexahedra and
- *                 tetrahedra; so does
+ *                 value), on quadrilaterals, hexahedra, tetrahedra and
+ *                 prisms; so does
  *                 the solution with the velocity as a
  *                 per-point field (auxiliary fields, as a base flow:
  *                 saved at every interface at t = 0, exchanged once)
@@ -107,7 +109,7 @@ static double run_on(frx_config *cfg, frx_backend *be, frx_comm *comm)
  * the x boundaries). */
 static double error_at(int p, int n, const char *etype, int periodic)
 {
-    int hex = !strcmp(etype, "hex") || !strcmp(etype, "tet"); /* 3-D */
+    int hex = !strcmp(etype, "hex") || !strcmp(etype, "tet") || !strcmp(etype, "prism");
     char nn[64];
     snprintf(nn, sizeof nn, hex ? "%d, %d, %d" : "%d, %d", n, n, n);
     frx_config *cfg = config(
@@ -188,6 +190,14 @@ START_TEST(convergence_tet)
 }
 END_TEST
 
+/* prisms: 2 a cube, their triangles either side of the xy diagonal */
+START_TEST(convergence_pri)
+{
+    assert_orders("prism", 1, 4, 4);
+    assert_orders("prism", 0, 2, 4);
+}
+END_TEST
+
 /* -------------------------------------------------------- agreement */
 
 /* /solution/<etype>/u of a checkpoint, rank 0; its value count in *n. */
@@ -236,14 +246,25 @@ static const char *agree_tet_case =
     "time: {scheme: rk4, t-end: 0.1, cfl: 0.4}\n"
     "checkpoint: {interval: 1000000, file: '%s/agree-%s.h5'}\n";
 
-/* kind: 0 quadrilaterals, 1 hexahedra, 2 tetrahedra */
+/* prisms: their triangles and squares both between ranks */
+static const char *agree_pri_case =
+    "solver: {name: advection, order: 3, velocity: [1, -0.7, 0.4]%s}\n"
+    "mesh: {type: box, n: [4, 3, 3], upper: [2, 1, 1], etype: prism,\n"
+    "       periodic: [true, true, true]}\n"
+    "time: {scheme: rk4, t-end: 0.1, cfl: 0.4}\n"
+    "checkpoint: {interval: 1000000, file: '%s/agree-%s.h5'}\n";
+
+/* kind: 0 quadrilaterals, 1 hexahedra, 2 tetrahedra, 3 prisms */
 static void agree(int field, int kind)
 {
     char file[4200], ref[4200];
     int hex = kind > 0; /* 3-D */
-    const char *job = field ? "field" : kind == 2 ? "tet" : hex ? "hex" : "job",
-               *text_case = kind == 2 ? agree_tet_case : hex ? agree_hex_case : agree_case,
-               *etype = kind == 2 ? "tet" : hex ? "hex" : "quad";
+    static const char *const jobs[] = {"job", "hex", "tet", "pri"};
+    static const char *const *cases[] = {&agree_case, &agree_hex_case, &agree_tet_case,
+                                         &agree_pri_case};
+    static const char *const etypes[] = {"quad", "hex", "tet", "pri"};
+    const char *job = field ? "field" : jobs[kind], *text_case = *cases[kind],
+               *etype = etypes[kind];
     snprintf(file, sizeof file, "%s/agree-%s.h5", tmpdir, job);
     snprintf(ref, sizeof ref, "%s/agree-ref.h5", tmpdir);
     frx_config *cfg = config(text_case, field ? ", velocity-field: true"
@@ -282,8 +303,8 @@ static void agree(int field, int kind)
         printf("advection%s%s on %d rank(s), %s: L2 error %.12e (1 rank, "
                "openmp: %.12e); largest difference %.3e of the largest "
                "value\n", field ? " (velocity field)" : "",
-               kind == 2 ? " (tetrahedra)" : hex ? " (hexahedra)" : "", nranks, spec, e,
-               eref, diff);
+               kind == 3 ? " (prisms)" : kind == 2 ? " (tetrahedra)" : hex ? " (hexahedra)" : "",
+               nranks, spec, e, eref, diff);
         free(u);
         free(r);
     }
@@ -301,6 +322,7 @@ START_TEST(agreement)
     agree(1, 0);
     agree(0, 1);
     agree(0, 2);
+    agree(0, 3);
 }
 END_TEST
 
@@ -595,6 +617,164 @@ START_TEST(turned_tets)
 }
 END_TEST
 
+/* -------------------------------------------------------- mixed meshes */
+
+/* A Gmsh 2.2 file of n^3 cubes of [0,1]^3, each cut into one element
+ * type or another: kind 0 hexahedra where x < 1/2 beside prisms (their
+ * squares meet), kind 1 the box's 6 tetrahedra a cube where z < 1/2
+ * under prisms (their triangles meet); a prism cube holds the two prisms
+ * either side of its xy square's (0,0)-(1,1) diagonal, as the
+ * tetrahedra's tops are cut. Periodic in x and y (periodic_x_l/_r, y),
+ * the z = 0 and z = 1 sides "bottom" and "top". */
+enum { MX_HEX, MX_TET, MX_PRI };
+
+static int mixed_kind(int kind, int n, int i, int k)
+{
+    return kind == 0 ? (i < n / 2 ? MX_HEX : MX_PRI) : (k < n / 2 ? MX_TET : MX_PRI);
+}
+
+static void write_mixed(const char *path, int n, int kind)
+{
+    static const int axes[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1},
+                                   {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
+    int L = n + 1, nel = 0, nside = 0;
+    for (int k = 0; k < n; k++)
+        for (int i = 0; i < n; i++) {
+            int t = mixed_kind(kind, n, i, k);
+            nel += n * (t == MX_HEX ? 1 : t == MX_TET ? 6 : 2);
+        }
+    char *body = NULL;
+    size_t len = 0;
+    FILE *e = open_memstream(&body, &len);
+    ck_assert_ptr_nonnull(e);
+#define NODE(i, j, k) (1 + (i) + L * ((j) + L * (k)))
+    int id = 1;
+    for (int d = 0; d < 3; d++) /* the sides, normal to axis d */
+        for (int side = 0; side < 2; side++)
+            for (int a = 0; a < n; a++)
+                for (int b = 0; b < n; b++) {
+                    int c[4][3], cube[3];
+                    cube[d] = side ? n - 1 : 0;
+                    cube[(d + 1) % 3] = a;
+                    cube[(d + 2) % 3] = b;
+                    int t = mixed_kind(kind, n, cube[0], cube[2]), tag = 2 + 2 * d + side;
+                    for (int m = 0; m < 4; m++) { /* lowest, +a, +b, highest */
+                        c[m][d] = side * n;
+                        c[m][(d + 1) % 3] = a + (m == 1 || m == 3);
+                        c[m][(d + 2) % 3] = b + (m >= 2);
+                    }
+                    if (t == MX_HEX || (t == MX_PRI && d != 2)) {
+                        fprintf(e, "%d 3 2 %d %d %d %d %d %d\n", id++, tag, tag,
+                                NODE(c[0][0], c[0][1], c[0][2]), NODE(c[1][0], c[1][1], c[1][2]),
+                                NODE(c[3][0], c[3][1], c[3][2]), NODE(c[2][0], c[2][1], c[2][2]));
+                        nside++;
+                    } else { /* cut along the lowest-to-highest diagonal */
+                        for (int q = 1; q <= 2; q++)
+                            fprintf(e, "%d 2 2 %d %d %d %d %d\n", id++, tag, tag,
+                                    NODE(c[0][0], c[0][1], c[0][2]),
+                                    NODE(c[q][0], c[q][1], c[q][2]),
+                                    NODE(c[3][0], c[3][1], c[3][2]));
+                        nside += 2;
+                    }
+                }
+    for (int k = 0; k < n; k++)
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++) {
+                int t = mixed_kind(kind, n, i, k);
+                if (t == MX_PRI) { /* two prisms, right-handed */
+                    static const int tri[2][3][2] = {{{0, 0}, {1, 0}, {1, 1}},
+                                                     {{0, 0}, {1, 1}, {0, 1}}};
+                    for (int q = 0; q < 2; q++) {
+                        fprintf(e, "%d 6 2 1 1", id++);
+                        for (int z = 0; z < 2; z++)
+                            for (int m = 0; m < 3; m++)
+                                fprintf(e, " %d", NODE(i + tri[q][m][0], j + tri[q][m][1], k + z));
+                        fprintf(e, "\n");
+                    }
+                } else if (t == MX_HEX) {
+                    fprintf(e, "%d 5 2 1 1 %d %d %d %d %d %d %d %d\n", id++,
+                            NODE(i, j, k), NODE(i + 1, j, k), NODE(i + 1, j + 1, k),
+                            NODE(i, j + 1, k), NODE(i, j, k + 1), NODE(i + 1, j, k + 1),
+                            NODE(i + 1, j + 1, k + 1), NODE(i, j + 1, k + 1));
+                } else {
+                    for (int q = 0; q < 6; q++) { /* as write_turned_tets */
+                        int v[4][3] = {{i, j, k}, {i, j, k}, {i, j, k},
+                                       {i + 1, j + 1, k + 1}};
+                        v[1][axes[q][0]]++;
+                        v[2][axes[q][0]]++;
+                        v[2][axes[q][1]]++;
+                        if (q >= 3)
+                            for (int x = 0; x < 3; x++) {
+                                int tmp = v[1][x];
+                                v[1][x] = v[2][x];
+                                v[2][x] = tmp;
+                            }
+                        fprintf(e, "%d 4 2 1 1", id++);
+                        for (int m = 0; m < 4; m++)
+                            fprintf(e, " %d", NODE(v[m][0], v[m][1], v[m][2]));
+                        fprintf(e, "\n");
+                    }
+                }
+            }
+    ck_assert_int_eq(fclose(e), 0);
+    ck_assert_int_eq(id - 1, nside + nel);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n7\n"
+            "3 1 \"fluid\"\n2 2 \"periodic_x_l\"\n2 3 \"periodic_x_r\"\n"
+            "2 4 \"periodic_y_l\"\n2 5 \"periodic_y_r\"\n2 6 \"bottom\"\n"
+            "2 7 \"top\"\n$EndPhysicalNames\n$Nodes\n%d\n", L * L * L);
+    for (int k = 0; k < L; k++)
+        for (int j = 0; j < L; j++)
+            for (int i = 0; i < L; i++)
+                fprintf(f, "%d %.17g %.17g %.17g\n", NODE(i, j, k),
+                        (double)i / n, (double)j / n, (double)k / n);
+#undef NODE
+    fprintf(f, "$EndNodes\n$Elements\n%d\n%s$EndElements\n", id - 1, body);
+    free(body);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+/* The L2 error at t = 0.25 of order p on write_mixed's mesh of n^3
+ * cubes, the exact solution on its bottom and top. */
+static double mixed_error(int p, int n, int lower)
+{
+    char msh[4200], mesh[4400];
+    snprintf(msh, sizeof msh, "%s/mixed-%d-%d.msh", tmpdir, lower, n);
+    if (rank == 0)
+        write_mixed(msh, n, lower);
+    MPI_Barrier(MPI_COMM_WORLD);
+    snprintf(mesh, sizeof mesh, "mesh: {type: gmsh, file: '%s'}", msh);
+    frx_config *cfg = config(
+        "solver:\n  name: advection\n  order: %d\n"
+        "  velocity: [1, 0.5, 0.25]\n  wavelength: [1, 1, 1]\n"
+        "  boundaries: {bottom: {type: exact}, top: {type: exact}}\n%s\n"
+        "time: {scheme: rk4, t-end: 0.25, cfl: 0.1}\n", p, mesh);
+    double e = run_on(cfg, shared_be, shared_comm);
+    frx_config_free(cfg);
+    return e;
+}
+
+/* Hexahedra beside prisms, tetrahedra under prisms: the solution
+ * converges at order >= p + 0.8 across the types' faces. */
+START_TEST(convergence_mixed)
+{
+    static const int n0[2][4] = {{4, 4, 4, 4}, {4, 6, 4, 4}};
+    for (int lower = 0; lower < 2; lower++)
+        for (int p = 1; p <= 4; p++) {
+            int n = n0[lower][p - 1];
+            double e0 = mixed_error(p, n, lower), e1 = mixed_error(p, 2 * n, lower);
+            double order = log2(e0 / e1);
+            if (rank == 0)
+                printf("advection on %s prisms p = %d: n %d -> %d: L2 error "
+                       "%.3e -> %.3e, order %.2f\n", lower ? "tetrahedra under" : "hexahedra beside",
+                       p, n, 2 * n, e0, e1, order);
+            ck_assert_msg(order >= p + 0.8, "%s prisms p = %d: order %.3f < %.1f",
+                          lower ? "tetrahedra under" : "hexahedra beside", p, order, p + 0.8);
+        }
+}
+END_TEST
+
 /* The L2 error on n^3 turned hexahedra of quadratic geometry, curved by
  * eps, periodic, at order p. */
 static double curved_error(int p, int n, double eps)
@@ -761,6 +941,8 @@ static Suite *advection_suite(void)
         tcase_add_test(tc, convergence_exact_boundaries);
         tcase_add_test(tc, convergence_hex);
         tcase_add_test(tc, convergence_tet);
+        tcase_add_test(tc, convergence_pri);
+        tcase_add_test(tc, convergence_mixed);
     } else {
         if (!strcmp(spec, "openmp")) {
             tcase_add_test(tc, convergence_quad);
@@ -768,6 +950,8 @@ static Suite *advection_suite(void)
             tcase_add_test(tc, convergence_exact_boundaries);
             tcase_add_test(tc, convergence_hex);
             tcase_add_test(tc, convergence_tet);
+            tcase_add_test(tc, convergence_pri);
+            tcase_add_test(tc, convergence_mixed);
             tcase_add_test(tc, curved_hexes);
         }
         tcase_add_test(tc, agreement);

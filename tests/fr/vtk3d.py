@@ -1,16 +1,16 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """frx's VTK output of 3-D elements as VTK's own reader (ParaView's) sees it.
 
-    python3 vtk3d.py FILE.pvtu NX NY NZ LX LY LZ NRANKS [hex|tet]
+    python3 vtk3d.py FILE.pvtu NX NY NZ LX LY LZ NRANKS [hex|tet|prism]
 
 FILE.pvtu: advection at t = 0 on a box of NX x NY x NZ cubes from 0 to
-(LX, LY, LZ), hexahedra or 6 tetrahedra a cube, periodic, run on NRANKS
-ranks. Every cell must be a VTK_LAGRANGE_HEXAHEDRON (or _TETRAHEDRON);
-through VTK's own cell interpolation, each cell's points must be where
-the element's affine map puts them (hexahedra: the box numbers element
-(i, j, k) i + NX (j + NY k); tetrahedra: the map of its first 4 points,
-corners on the box's lattice, the cells' volumes adding up to the
-box's) and u there the initial wave sin(2 pi x / LX) sin(2 pi y / LY)
+(LX, LY, LZ), hexahedra, 6 tetrahedra or 2 prisms a cube, periodic, run
+on NRANKS ranks. Every cell must be a VTK_LAGRANGE_HEXAHEDRON (or
+_TETRAHEDRON, _WEDGE); through VTK's own cell interpolation, each cell's
+points must be where the element's affine map puts them (hexahedra: the
+box numbers element (i, j, k) i + NX (j + NY k); tetrahedra and prisms:
+the map of its points 0, 1, 2, 3, corners on the box's lattice, the
+cells' volumes adding up to the box's) and u there the initial wave sin(2 pi x / LX) sin(2 pi y / LY)
 sin(2 pi z / LZ) to the interpolation's accuracy. Exits 77 (skipped)
 without the vtk module.
 """
@@ -40,12 +40,14 @@ def main():
     n = [int(a) for a in sys.argv[2:5]]
     ln = [float(a) for a in sys.argv[5:8]]
     nranks = int(sys.argv[8])
-    tet = len(sys.argv) > 9 and sys.argv[9] == "tet"
+    etype = sys.argv[9] if len(sys.argv) > 9 else "hex"
+    tet = etype != "hex"  # corners from the cell's own points
+    per = {"hex": 1, "tet": 6, "prism": 2}[etype]
     r = vtk.vtkXMLPUnstructuredGridReader()
     r.SetFileName(path)
     r.Update()
     g = r.GetOutput()
-    ncells = n[0] * n[1] * n[2] * (6 if tet else 1)
+    ncells = n[0] * n[1] * n[2] * per
     check(g.GetNumberOfCells() == ncells,
           "%d cells, not %d" % (g.GetNumberOfCells(), ncells))
     u, gid = g.GetPointData().GetArray("u"), g.GetCellData().GetArray("gid")
@@ -57,8 +59,9 @@ def main():
     x = [0.0, 0.0, 0.0]
     sub = vtk.reference(0)
     seen, worst, volume = set(), 0.0, 0.0
-    want_type = (vtk.VTK_LAGRANGE_TETRAHEDRON if tet
-                 else vtk.VTK_LAGRANGE_HEXAHEDRON)
+    want_type = {"hex": vtk.VTK_LAGRANGE_HEXAHEDRON,
+                 "tet": vtk.VTK_LAGRANGE_TETRAHEDRON,
+                 "prism": vtk.VTK_LAGRANGE_WEDGE}[etype]
     samples = (([0.2, 0.3, 0.1], [0.1, 0.1, 0.6], [0.25, 0.25, 0.25])
                if tet else
                ([0.25, 0.75, 0.5], [0.9, 0.4, 0.1], [0.1, 0.2, 0.8]))
@@ -83,7 +86,7 @@ def main():
                    - ed[0][1] * (ed[1][0] * ed[2][2] - ed[1][2] * ed[2][0])
                    + ed[0][2] * (ed[1][0] * ed[2][1] - ed[1][1] * ed[2][0]))
             check(det > 0, "element %d is inverted" % e)
-            volume += det / 6
+            volume += det / (6 if etype == "tet" else 2)
         for pc in samples:
             cell.EvaluateLocation(sub, pc, x, weights)
             if tet:
@@ -108,7 +111,8 @@ def main():
           nranks, "the ranks' pieces")
     print("vtk %s: %d %s, u within %.2e of the wave: %s"
           % (vtk.vtkVersion.GetVTKVersion(), ncells,
-             "tetrahedra" if tet else "hexahedra", worst,
+             {"hex": "hexahedra", "tet": "tetrahedra", "prism": "prisms"}[etype],
+             worst,
              "failed" if failed else "passed"))
     sys.exit(1 if failed else 0)
 

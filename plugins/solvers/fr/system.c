@@ -54,7 +54,7 @@ static const char *etype_name(int etype)
     case FRX_ETYPE_TRI: return "triangles";
     case FRX_ETYPE_QUAD: return "quadrilaterals";
     case FRX_ETYPE_TET: return "tetrahedra";
-    case FR_PRI: return "prisms";
+    case FRX_ETYPE_PRI: return "prisms";
     default: return "hexahedra";
     }
 }
@@ -108,7 +108,7 @@ static int block_make(fr_system *s, const frx_mesh *mesh, size_t i)
     if ((s->ndims == 2) != (mb.etype == FRX_ETYPE_QUAD ||
                             mb.etype == FRX_ETYPE_TRI) ||
         (s->ndims == 3 && mb.etype != FRX_ETYPE_HEX && mb.etype != FRX_ETYPE_TET &&
-         mb.etype != FR_PRI))
+         mb.etype != FRX_ETYPE_PRI))
         return frx_error(FRX_ENOTSUP, "%s: the mesh has %s; this FR solver "
                          "takes quadrilaterals and triangles (2-D) and "
                          "hexahedra, tetrahedra and prisms (3-D)", s->phys.name,
