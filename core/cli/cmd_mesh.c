@@ -26,9 +26,12 @@ static void usage(FILE *f)
           "  info        element counts by type, nodes, faces, boundaries\n"
           "              (faces each), periodic pairs (faces, translation)\n"
           "              and the mesh id\n"
-          "  partition   each part's elements and share against its\n"
-          "              weight's share, as a job of N ranks gets them,\n"
-          "              and the faces cut between parts\n"
+          "  partition   each part's elements and share of the work\n"
+          "              (elements by their type's cost: hexahedron\n"
+          "              18, prism 10, quadrilateral 6, triangle and\n"
+          "              tetrahedron 3) against its weight's share, as\n"
+          "              a job of N ranks gets them, and the faces cut\n"
+          "              between parts\n"
           "\n"
           "  -n N             the number of parts (ranks)\n"
           "  --weights W,...  each part's relative weight (as\n"
@@ -185,8 +188,9 @@ static int partition(const char *path, int argc, char **argv)
     }
     double *w = calloc((size_t)n, sizeof *w);
     size_t *count = calloc((size_t)n, sizeof *count), ncut = 0;
+    double *work = calloc((size_t)n, sizeof *work);
     frx__meshfile *f = NULL;
-    int rc = !w || !count ? 1 : 0;
+    int rc = !w || !count || !work ? 1 : 0;
     if (rc)
         fprintf(stderr, "frx mesh partition: out of memory\n");
     for (long r = 0; !rc && r < n; r++)
@@ -195,7 +199,7 @@ static int partition(const char *path, int argc, char **argv)
         rc = parse_weights(weights, (int)n, w);
     if (!rc)
         rc = open_file(path, &f);
-    if (!rc && frx__meshfile_partition(f, method, (int)n, w, count,
+    if (!rc && frx__meshfile_partition(f, method, (int)n, w, count, work,
                                        &ncut)) {
         fprintf(stderr, "%s\n", frx_errmsg());
         rc = 1;
@@ -203,16 +207,18 @@ static int partition(const char *path, int argc, char **argv)
     if (!rc) {
         struct frx__meshfile_info in;
         frx__meshfile_info(f, &in);
-        double sum = 0;
-        for (long r = 0; r < n; r++)
+        double sum = 0, total = 0;
+        for (long r = 0; r < n; r++) {
             sum += w[r];
+            total += work[r];
+        }
         printf("%s: %zu elements in %ld part%s (%s)\n", path, in.neles, n,
                n == 1 ? "" : "s", method);
+        /* the share of the work: elements by their type's cost */
         printf("%6s %10s %9s %9s\n", "part", "elements", "share", "target");
         for (long r = 0; r < n; r++)
             printf("%6ld %10zu %8.2f%% %8.2f%%\n", r, count[r],
-                   100.0 * (double)count[r] / (double)in.neles,
-                   100.0 * w[r] / sum);
+                   100.0 * work[r] / total, 100.0 * w[r] / sum);
         printf("cut faces: %zu of %zu (%.2f%%)\n", ncut, in.nfaces,
                in.nfaces ? 100.0 * (double)ncut / (double)in.nfaces : 0.0);
         fflush(stdout);
@@ -233,6 +239,7 @@ static int partition(const char *path, int argc, char **argv)
     frx__meshfile_close(f);
     free(w);
     free(count);
+    free(work);
     return rc;
 }
 

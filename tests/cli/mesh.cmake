@@ -96,6 +96,12 @@ frx_cli_test(mesh-info-hex-pri-faces 0
   mesh info ${FRX_MESH_DATA}/hex-pri.msh)
 frx_cli_test(mesh-partition-hex-pri 0 "^cut faces: [12] of 14 "
   mesh partition ${FRX_MESH_DATA}/hex-pri.msh -n 2)
+# Parts share the work, elements by their type's cost (hexahedron 18,
+# prism 10): the hexahedron alone against the two prisms, where a split
+# by count would give the hexahedron and a prism (74%) against a prism.
+frx_cli_test(mesh-partition-hex-pri-work 0
+  "^     0          1    47[.]37%    50[.]00%$"
+  mesh partition ${FRX_MESH_DATA}/hex-pri.msh -n 2 --method linear)
 
 # A case file's mesh (a box here), and -o in the help.
 frx_cli_test(mesh-info-case 0 "^  quadrilateral, order 1: 256$"

@@ -159,6 +159,10 @@ int frx__mesh_method(const frx_config *cfg, int *method, int *given);
 
 enum { FRX__PART_METIS = 0, FRX__PART_LINEAR = 1 };
 
+/* An element type's relative cost an RHS (PyFR's default partition
+ * weights), by which a mesh of several types is shared out. */
+int frx__etype_cost(int etype);
+
 /* part[neles]: the owner rank of each element, for nparts ranks of the
  * given relative weights (all > 0). Deterministic. */
 int frx__mesh_partition(const struct frx__gmesh *g,

@@ -47,12 +47,13 @@ FRX_EXTERN void frx__meshfile_periodic(const frx__meshfile *f, size_t i,
                                        double shift[3]);
 
 /* Partition as frx_mesh_create would ("metis" or "linear", nparts of
- * the given weights): count[nparts] elements per part, *ncut faces
- * between parts. */
+ * the given weights): count[nparts] elements per part, work[nparts]
+ * their cost by element type (frx__etype_cost), *ncut faces between
+ * parts. */
 FRX_EXTERN int frx__meshfile_partition(const frx__meshfile *f,
                                        const char *method, int nparts,
                                        const double *weights, size_t *count,
-                                       size_t *ncut);
+                                       double *work, size_t *ncut);
 
 /* Partition as frx__meshfile_partition and write every part to the
  * partitioned mesh file out (under out.tmp, renamed when whole), which a

@@ -7,7 +7,11 @@
  * over the sum, at most 1% above it; a fixed seed, so the same input
  * gives the same partition. linear: contiguous ranges of element
  * numbers, sized by weight. Either gives every rank an element (there
- * are at least as many elements as ranks). */
+ * are at least as many elements as ranks). In a mesh of several element
+ * types each element counts by its type's cost (PyFR's default weights:
+ * a hexahedron 18, a prism 10, a quadrilateral 6, a triangle or a
+ * tetrahedron 3), so a part's share is of the work, not of the element
+ * count; a mesh of one type is split by count, as before. */
 #include "mesh/mesh-impl.h"
 
 #include <math.h>
@@ -66,10 +70,39 @@ static int dual_graph(const struct frx__gmesh *g, const struct frx__conn *c,
     return FRX_OK;
 }
 
-/* Every rank at least one element (n >= nparts): each range ends at
- * least one past its start, and leaves one for each rank after it. */
-static void linear(size_t n, int nparts, const double *weights, int *part)
+int frx__etype_cost(int etype)
 {
+    switch (etype) {
+    case FRX_ETYPE_HEX: return 18;
+    case FRX_ETYPE_PRI: return 10;
+    case FRX_ETYPE_QUAD: return 6;
+    default: return 3; /* triangles, tetrahedra */
+    }
+}
+
+/* Whether g holds more than one element type. */
+static int mixed(const struct frx__gmesh *g)
+{
+    for (size_t e = 1; e < g->neles; e++)
+        if (g->etype[e] != g->etype[0])
+            return 1;
+    return 0;
+}
+
+/* Every rank at least one element (n >= nparts): each range ends at
+ * least one past its start, and leaves one for each rank after it. Each
+ * element counts by its cost where the types are mixed. */
+static void linear(const struct frx__gmesh *g, int nparts, const double *weights,
+                   int *part)
+{
+    size_t n = g->neles;
+    int mix = mixed(g);
+    double *cum = mix ? malloc((n + 1) * sizeof *cum) : NULL; /* cost before e */
+    if (cum) {
+        cum[0] = 0;
+        for (size_t e = 0; e < n; e++)
+            cum[e + 1] = cum[e] + frx__etype_cost(g->etype[e]);
+    }
     double sum = 0, acc = 0;
     for (int r = 0; r < nparts; r++)
         sum += weights[r];
@@ -77,12 +110,19 @@ static void linear(size_t n, int nparts, const double *weights, int *part)
     for (int r = 0; r < nparts; r++) {
         acc += weights[r];
         size_t end = (size_t)floor((double)n * acc / sum + 0.5);
+        if (cum) { /* the first element whose cost ends past the share */
+            double want = cum[n] * acc / sum;
+            end = e;
+            while (end < n && cum[end + 1] - 0.5 * frx__etype_cost(g->etype[end]) <= want)
+                end++;
+        }
         size_t after = (size_t)(nparts - 1 - r);
         end = end < e + 1 ? e + 1 : end;
         end = end > n - after ? n - after : end;
         for (; e < end; e++)
             part[e] = r;
     }
+    free(cum);
 }
 
 /* METIS may leave a part empty on a tiny graph (5 elements in a row on
@@ -133,9 +173,13 @@ static int metis(const struct frx__gmesh *g, const struct frx__conn *c,
         options[METIS_OPTION_UFACTOR] = 10;  /* parts <= 1.01 x target */
         options[METIS_OPTION_NUMBERING] = 0;
         idx_t nv = (idx_t)g->neles, ncon = 1, np = nparts, cut = 0;
-        int mr = METIS_PartGraphKway(&nv, &ncon, gr.xadj, gr.adjncy, NULL,
+        idx_t *vwgt = mixed(g) ? malloc(g->neles * sizeof *vwgt) : NULL;
+        for (size_t e = 0; vwgt && e < g->neles; e++)
+            vwgt[e] = frx__etype_cost(g->etype[e]);
+        int mr = METIS_PartGraphKway(&nv, &ncon, gr.xadj, gr.adjncy, vwgt,
                                      NULL, gr.adjwgt, &np, tp, NULL, options,
                                      &cut, out);
+        free(vwgt);
         if (mr != METIS_OK)
             rc = frx_error(mr == METIS_ERROR_MEMORY ? FRX_ENOMEM : FRX_EINVAL,
                            "METIS_PartGraphKway failed (%s) partitioning "
@@ -168,7 +212,7 @@ int frx__mesh_partition(const struct frx__gmesh *g,
         return FRX_OK;
     }
     if (method == FRX__PART_LINEAR) {
-        linear(g->neles, nparts, weights, part);
+        linear(g, nparts, weights, part);
         return FRX_OK;
     }
     return metis(g, c, nparts, weights, part);

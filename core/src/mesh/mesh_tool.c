@@ -151,7 +151,7 @@ static int owners(const frx__meshfile *f, const char *method, int nparts,
 
 int frx__meshfile_partition(const frx__meshfile *f, const char *method,
                             int nparts, const double *weights, size_t *count,
-                            size_t *ncut)
+                            double *work, size_t *ncut)
 {
     const struct frx__gmesh *g = &f->g;
     int *part = frx__calloc(g->neles, sizeof *part, "partition");
@@ -160,8 +160,11 @@ int frx__meshfile_partition(const frx__meshfile *f, const char *method,
     int rc = owners(f, method, nparts, weights, part);
     if (rc == FRX_OK) {
         memset(count, 0, (size_t)nparts * sizeof *count);
-        for (size_t e = 0; e < g->neles; e++)
+        memset(work, 0, (size_t)nparts * sizeof *work);
+        for (size_t e = 0; e < g->neles; e++) {
             count[part[e]]++;
+            work[part[e]] += frx__etype_cost(g->etype[e]);
+        }
         *ncut = 0;
         for (size_t i = 0; i < f->c.nfaces; i++) {
             const struct frx__fglob *F = &f->c.faces[i];
