@@ -101,7 +101,13 @@ frx_lee_expect(bad-wall 2 1 "rank 0: [^ ]*bad-wall.yaml:10:5: solver.boundaries.
   ${FRX_LEE_DATA}/bad-wall.yaml)
 frx_lee_expect(no-waves 1 1 "no-waves.yaml:7:10: solver.waves is empty: give the initial waves"
   ${FRX_LEE_DATA}/no-waves.yaml)
-frx_lee_expect(mesh-3d 1 1 "mesh-3d.yaml:8:7: lee: the mesh is 3-D. this solver runs 2-D meshes"
-  ${FRX_LEE_DATA}/mesh-3d.yaml)
+# 3-D: w missing in 3-D or given in 2-D, a wave's modes not one a
+# dimension
+frx_lee_expect(no-w-3d 1 1 "no-w-3d.yaml:6:13: solver.baseflow.w is missing: the mesh is 3-D, so the base flow is rho, u, v, w and p"
+  ${FRX_LEE_DATA}/no-w-3d.yaml)
+frx_lee_expect(w-2d 1 1 "w-2d.yaml:10:8: solver.baseflow.w is given, but the mesh is 2-D"
+  ${FRX_LEE_DATA}/w-2d.yaml)
+frx_lee_expect(modes-3d 1 1 "modes-3d.yaml:9:49: a wave needs modes: [[]mx, my, mz[]], its whole periods over the box along x, y and z [(]2 numbers here. the mesh is 3-D[)]"
+  ${FRX_LEE_DATA}/modes-3d.yaml)
 frx_lee_expect(bad-dt 1 1 "bad-dt.yaml:8:22: 'time.dt' must be between"
   ${FRX_LEE_DATA}/bad-dt.yaml)

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* frx-lee: the linearized Euler equations in 2-D for the perturbations
- * (rho', u', v', p') about a base flow given in the case (uniform, or
- * expressions in x and y such as a parallel shear flow u0(y)), by flux
+/* frx-lee: the linearized Euler equations in 2-D and 3-D (the mesh says
+ * which) for the perturbations (rho', u', v', (w',) p') about a base
+ * flow given in the case (uniform, or expressions in x, y (and z) such
+ * as a parallel shear flow u0(y)), by flux
  * reconstruction on the FR system (plugins/solvers/fr). The base flow at
  * every interface is saved once at t = 0 through xchg views and read by
  * the interface kernels at every step; solver.baseflow-check compares
  * the saved copies with the live base flow. docs/lee.md has the
  * equations, options and boundary conditions. */
 #include "lee.h"
+
+#include <frx/mesh.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -21,16 +24,19 @@ static const frx_option options[] = {
      .help = "named constants for the expressions: {name: value or "
              "expression in the constants above}"},
     {.key = "baseflow", .type = FRX_OPT_MAP, .required = 1,
-     .help = "the base flow: rho, u, v, p as numbers or expressions in x "
-             "and y"},
+     .help = "the base flow: rho, u, v, p (3-D: rho, u, v, w, p) as "
+             "numbers or expressions in x, y (and z)"},
     {.key = "baseflow.rho", .type = FRX_OPT_STRING, .required = 1,
-     .help = "base density rho0(x, y) > 0"},
+     .help = "base density rho0 > 0, in x, y (and z)"},
     {.key = "baseflow.u", .type = FRX_OPT_STRING, .required = 1,
-     .help = "base velocity u0(x, y)"},
+     .help = "base velocity u0, in x, y (and z)"},
     {.key = "baseflow.v", .type = FRX_OPT_STRING, .required = 1,
-     .help = "base velocity v0(x, y)"},
+     .help = "base velocity v0, in x, y (and z)"},
+    {.key = "baseflow.w", .type = FRX_OPT_STRING,
+     .help = "base velocity w0, in x, y and z: required on a 3-D mesh, "
+             "refused on a 2-D one"},
     {.key = "baseflow.p", .type = FRX_OPT_STRING, .required = 1,
-     .help = "base pressure p0(x, y) > 0"},
+     .help = "base pressure p0 > 0, in x, y (and z)"},
     {.key = "waves", .type = FRX_OPT_MAP_LIST, .required = 1,
      .help = "the initial plane waves: [{type, amplitude, modes}]"},
     {.key = "waves.type", .type = FRX_OPT_ENUM, .required = 1,
@@ -40,7 +46,8 @@ static const frx_option options[] = {
      .help = "p' (acoustic), |u'| (vorticity) or rho' (entropy)"},
     {.key = "waves.modes", .type = FRX_OPT_INT_LIST, .min = -1000000,
      .max = 1000000, .required = 1,
-     .help = "[mx, my]: whole periods over the box along x and y"},
+     .help = "[mx, my] (3-D: [mx, my, mz]): whole periods over the box "
+             "along x, y (and z)"},
     {.key = "flux", .type = FRX_OPT_ENUM, .choices = "upwind|rusanov",
      .def = "upwind", .help = "the common flux at interfaces: upwind "
                               "(exact for the linear equations) or "
@@ -89,6 +96,11 @@ static int lee_create(const frx_solver_init *init, frx_solver_info *info,
     if (!rc && !init->mesh)
         rc = frx_error(FRX_ECONFIG, "%s: solver 'lee' needs a mesh",
                        frx_config_file(init->config));
+    frx_mesh_info mi = {.size = sizeof mi};
+    if (!rc)
+        rc = frx_mesh_get_info(init->mesh, &mi);
+    l->nd = mi.ndims == 3 ? 3 : 2; /* the system refuses another */
+    l->nb = l->nd + 2;
     if (!rc)
         rc = lee__base_read(l, init);
     if (!rc)
@@ -99,7 +111,7 @@ static int lee_create(const frx_solver_init *init, frx_solver_info *info,
         rc = lee__waves_fragment(l);
     fr_physics p;
     lee__physics(l, &p);
-    if (!rc && l->naux > LEE_NBASE && !l->source)
+    if (!rc && l->naux > (size_t)l->nb && !l->source)
         rc = frx_error(FRX_ENOMEM, "lee: out of memory");
     /* fr_system_create agrees every rank's status (fr_agree_setup)
      * before its exchanges: a rank that failed above takes part in that
