@@ -43,9 +43,37 @@ foreach(p 1 2 3 4)
     lee-converge-long-rusanov-p${p} PROPERTIES LABELS long)
 endforeach()
 
+# 3-D: an acoustic and two vorticity waves (wave3d.yaml) on periodic
+# boxes of n^3 hexahedra and of n^3 cubes of 6 tetrahedra, each from a
+# mesh past its order's pre-asymptotic range. The least order of the 5
+# variables (on coarser meshes in brackets): hexahedra p = 1 1.96 from
+# 8 to 16 (2.00 from 4 to 8), p = 2 2.92 from 6 to 12 (2.87 from 3 to
+# 6), p = 3 3.85 from 4 to 8 (3.81 from 2 to 4); tetrahedra need finer
+# meshes: p = 1 1.94 from 8 to 12 (1.91 from 6 to 8), p = 2 2.94 from 8
+# to 12 (2.89 from 6 to 8), p = 3 3.90 from 6 to 8 (3.70 from 4 to 6).
+foreach(run "hex 1 8 16" "hex 2 6 12" "hex 3 4 8" "tet 1 8 12" "tet 2 8 12"
+    "tet 3 6 8")
+  string(REPLACE " " ";" args "${run}")
+  list(GET args 0 etype)
+  list(GET args 1 p)
+  list(GET args 2 n1)
+  list(GET args 3 n2)
+  frx_lee_test(converge3d-${etype}-p${p} converge3d ${etype} upwind ${p}
+    ${n1} ${n2})
+endforeach()
+# The shear flow across z (sources, far field, slip wall) on hexahedra
+# equals its 2-D twin in (x, y), with each interface flux.
+frx_lee_test(extruded-upwind extruded upwind)
+frx_lee_test(extruded-rusanov extruded rusanov)
+
 # 1, 2, 3 and 4 ranks, and openmp + opencl, agree to 1e-12.
 frx_lee_test(ranks ranks 2 3 4)
 frx_lee_test(mixed-opencl mixed)
+# and in 3-D (the shear flow, its base flow exchanged once)
+frx_lee_test(ranks3d-hex ranks3d hex 2)
+frx_lee_test(ranks3d-tet ranks3d tet 2)
+frx_lee_test(mixed3d-opencl-hex mixed3d hex)
+frx_lee_test(mixed3d-opencl-tet mixed3d tet)
 # The element-local kernels a few elements at a time (solver.cache-block).
 frx_lee_test(cache-block-openmp cache-block openmp)
 frx_lee_test(cache-block-opencl cache-block opencl)
@@ -61,6 +89,13 @@ frx_lee_expect(check-zero-at-t0 2 0
 frx_lee_expect(check-catches-damage 2 1
   "^  rank 1: lee: base-flow check: the base flow saved at t = 0 is not the live one on the interface with rank 0 .*: face [0-9]+ of [0-9]+ [(]element [0-9]+, face [0-9][)], flux point [0-9]+: u0 saved [-0-9.e]+, live [-0-9.e]+"
   ${FRX_LEE_DATA}/shear.yaml FRX_TEST_CORRUPT_BASEFLOW=1)
+# and in 3-D
+frx_lee_expect(check-zero-at-t0-3d 2 0
+  "on rank 0: max [|]saved - live[|] = 0 over [0-9]+ interface;--and;on rank 1: max [|]saved - live[|] = 0 over [0-9]+ interface"
+  ${FRX_LEE_DATA}/shear3d.yaml FRX_LOG=info)
+frx_lee_expect(check-catches-damage-3d 2 1
+  "^  rank 1: lee: base-flow check: the base flow saved at t = 0 is not the live one on the interface with rank 0 .*: face [0-9]+ of [0-9]+ [(]element [0-9]+, face [0-9][)], flux point [0-9]+: u0 saved [-0-9.e]+, live [-0-9.e]+"
+  ${FRX_LEE_DATA}/shear3d.yaml FRX_TEST_CORRUPT_BASEFLOW=1)
 # A live base flow changed at one flux point (element 9's, p = 2: three
 # points a face) is named there, whichever side of the face the check
 # compares it on: the right side walks its face reversed.
@@ -101,8 +136,10 @@ frx_lee_expect(bad-wall 2 1 "rank 0: [^ ]*bad-wall.yaml:10:5: solver.boundaries.
   ${FRX_LEE_DATA}/bad-wall.yaml)
 frx_lee_expect(no-waves 1 1 "no-waves.yaml:7:10: solver.waves is empty: give the initial waves"
   ${FRX_LEE_DATA}/no-waves.yaml)
-# 3-D: w missing in 3-D or given in 2-D, a wave's modes not one a
-# dimension
+# 3-D: a slip wall across the flow, w missing in 3-D or given in 2-D,
+# a wave's modes not one a dimension
+frx_lee_expect(bad-wall3d 2 1 "rank 0: [^ ]*bad-wall3d.yaml:11:5: solver.boundaries.back: slip-wall: the base flow crosses the wall at [(][-0-9.e]+, [-0-9.e]+, [-0-9.e]+[)]: u0.n = -0.25 against"
+  ${FRX_LEE_DATA}/bad-wall3d.yaml)
 frx_lee_expect(no-w-3d 1 1 "no-w-3d.yaml:6:13: solver.baseflow.w is missing: the mesh is 3-D, so the base flow is rho, u, v, w and p"
   ${FRX_LEE_DATA}/no-w-3d.yaml)
 frx_lee_expect(w-2d 1 1 "w-2d.yaml:10:8: solver.baseflow.w is given, but the mesh is 2-D"

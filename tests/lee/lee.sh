@@ -3,6 +3,19 @@
 # Tests of the lee solver through `frx run` (tests/lee/lee.cmake):
 #   lee.sh FRX MPIRUN DATA converge FLUX P N1 N2   L2 errors fall at
 #       order >= P + 0.8 from N1 x N1 to N2 x N2 elements, every variable
+#   lee.sh FRX MPIRUN DATA converge3d ETYPE FLUX P N1 N2   the same in
+#       3-D (wave3d.yaml: an acoustic and a vorticity wave) on N1^3 and
+#       N2^3 cubes (ETYPE hex, or tet: 6 tetrahedra a cube)
+#   lee.sh FRX MPIRUN DATA extruded FLUX   shear3d.yaml (a shear flow
+#       across z, sources, far field and slip wall, 2 ranks) against its 2-D
+#       twin in (x, y): the integrals of rho'^2, u'^2, w'^2 (v'^2 in
+#       2-D) and p'^2 agree to 1e-10 (nothing depends on y), and v' grows
+#       from w' dv0/dz; the base-flow check passes
+#   lee.sh FRX MPIRUN DATA ranks3d ETYPE NP...   shear3d.yaml (ETYPE hex
+#       or tet; amplitudes 1: relative) on each NP ranks equals 1 rank
+#       to 1e-12
+#   lee.sh FRX MPIRUN DATA mixed3d ETYPE   the same with rank 1 on opencl
+#       (77 where opencl cannot start)
 #   lee.sh FRX MPIRUN DATA ranks NP...   the solution on each NP ranks
 #       equals the one on 1 rank to 1e-12 (amplitudes are 1: relative)
 #   lee.sh FRX MPIRUN DATA cache-block BACKEND   solver.cache-block: 8
@@ -47,6 +60,24 @@ case_file() {
     [ "$6" = 0 ] || mkdir -p "$1"
 }
 
+# case3d NAME ORDER N FLUX BACKEND CKPT ETYPE: NAME.yaml from
+# wave3d.yaml (cfl 1: the L2 errors those of cfl 0.1 to 5 digits)
+case3d() {
+    sed -e "s/@ORDER@/$2/g; s/@N@/$3/g; s/@TEND@/0.25/; s/@CFL@/1/" \
+        -e "s/@THREADS@/1/; s/@BACKEND@/$5/; s/@FLUX@/$4/; s/@ETYPE@/$7/" \
+        -e "s/@CKPT@/$6/; s#@DIR@#$dir/$1#" "$data/wave3d.yaml" > "$1.yaml"
+    [ "$6" = 0 ] || mkdir -p "$1"
+}
+
+# shear3d NAME ETYPE: NAME.yaml, shear3d.yaml on ETYPE with a checkpoint
+# at the end in NAME/end.h5
+shear3d() {
+    sed -e "s/^mesh: {type: box, /mesh: {type: box, etype: $2, /" \
+        "$data/shear3d.yaml" > "$1.yaml"
+    echo "checkpoint: {interval: 1000000, file: $dir/$1/end.h5}" >> "$1.yaml"
+    mkdir -p "$1"
+}
+
 # run NP NAME: frx run on NP ranks, output in NAME.out
 run() {
     $mpirun -np "$1" "$frx" run "$2.yaml" > "$2.out" 2>&1 ||
@@ -59,6 +90,25 @@ errors() {
         awk '{ for (i = 2; i <= NF; i += 2) print $i }'
 }
 
+# orders NVARS P N1 N2: the L2 errors of a.out and b.out (N1 and N2
+# elements a side) fall at order >= P + 0.8, each of NVARS variables
+orders() {
+    errors a > a.err
+    errors b > b.err
+    [ "$(wc -l < a.err)" -eq "$1" ] || { cat a.out; fail "no L2 errors"; }
+    paste a.err b.err | awk -v p="$2" -v n1="$3" -v n2="$4" '
+        { order = log($1 / $2) / log(n2 / n1)
+          printf "variable %d: %g -> %g, order %.3f\n", NR, $1, $2, order
+          if (!(order >= p + 0.8)) bad = 1 }
+        END { if (bad) { print "order below p + 0.8 = " p + 0.8; exit 1 } }' ||
+        fail "p = $2: the error does not fall at order p + 0.8"
+}
+
+# integrals NAME: the last row of NAME.csv (the integrate extension)
+integrals() {
+    tail -n 1 "$1.csv" | tr ',' '\n' | tail -n +3
+}
+
 case $what in
 converge)
     flux=$1 p=$2 n1=$3 n2=$4
@@ -66,16 +116,82 @@ converge)
     case_file b "$p" "$n2" "$flux" openmp 0
     run 1 a
     run 1 b
-    errors a > a.err
-    errors b > b.err
-    [ "$(wc -l < a.err)" -eq 4 ] || { cat a.out; fail "no L2 errors"; }
-    paste a.err b.err | awk -v p="$p" -v r="$n2 / $n1" -v n1="$n1" \
-        -v n2="$n2" '
-        { order = log($1 / $2) / log(n2 / n1)
-          printf "variable %d: %g -> %g, order %.3f\n", NR, $1, $2, order
-          if (!(order >= p + 0.8)) bad = 1 }
-        END { if (bad) { print "order below p + 0.8 = " p + 0.8; exit 1 } }' ||
-        fail "p = $p: the error does not fall at order p + 0.8"
+    orders 4 "$p" "$n1" "$n2"
+    ;;
+converge3d)
+    etype=$1 flux=$2 p=$3 n1=$4 n2=$5
+    case3d a "$p" "$n1" "$flux" openmp 0 "$etype"
+    case3d b "$p" "$n2" "$flux" openmp 0 "$etype"
+    run 1 a
+    run 1 b
+    orders 5 "$p" "$n1" "$n2"
+    ;;
+extruded)
+    flux=$1
+    # the 2-D twin: y for z, v for w (v0 left out), bottom and top for
+    # back and front
+    sed -e '/^#/d; s/z/y/g; /^    v: /d; s/^    w: /    v: /' \
+        -e 's/\[1, 0, 0\]/[1, 0]/; s/\[2, 0, 0\]/[2, 0]/' \
+        -e 's/back:/bottom:/; s/front:/top:/' \
+        -e 's/n: \[6, 2, 6\], periodic: \[true, true, false\]/n: [6, 6], periodic: [true, false]/' \
+        -e "s/^  baseflow-check: true/  flux: $flux\n  baseflow-check: true/" \
+        "$data/shear3d.yaml" > d2.yaml
+    sed -e "s/^  baseflow-check: true/  flux: $flux\n  baseflow-check: true/" \
+        "$data/shear3d.yaml" > d3.yaml
+    grep -q "^    v: 0.05\*sin(2\*pi\*x)\*(1 - y)" d2.yaml &&
+        ! grep -q "^    w:\|back:\|front:\|z" d2.yaml ||
+        { cat d2.yaml; fail "the 2-D twin is not as expected"; }
+    printf 'extensions:\n  - {name: integrate, every: 40, file: d2.csv, exprs: {rr: rho*rho, uu: u*u, vv: v*v, pp: p*p}}\n' >> d2.yaml
+    printf 'extensions:\n  - {name: integrate, every: 40, file: d3.csv, exprs: {rr: rho*rho, uu: u*u, ww: w*w, pp: p*p, vv: v*v}}\n' >> d3.yaml
+    run 2 d2
+    FRX_LOG=info run 2 d3
+    for r in 0 1; do
+        grep -q "lee: base-flow check at t = 0 on rank $r: max |saved - live| = 0 over" d3.out ||
+            { cat d3.out; fail "no base-flow check of 0 on rank $r"; }
+    done
+    integrals d2 > d2.int
+    integrals d3 > d3.int
+    [ "$(wc -l < d2.int)" -eq 4 ] && [ "$(wc -l < d3.int)" -eq 5 ] ||
+        { cat d2.csv d3.csv; fail "no integrals"; }
+    echo "2-D: $(tr '\n' ' ' < d2.int); 3-D: $(tr '\n' ' ' < d3.int)"
+    head -4 d3.int | paste d2.int - | awk '
+        { d = $1 - $2; if (d < 0) d = -d
+          if (!($1 > 0 && d <= 1e-10 * $1)) bad = 1 }
+        END { exit bad }' ||
+        fail "rho'^2, u'^2, w'^2, p'^2 in 3-D differ from the 2-D twin's by more than 1e-10"
+    awk -v uu="$(sed -n 2p d3.int)" '
+        NR == 5 { exit !($1 > 1e-8 * uu) }' d3.int ||
+        fail "v' did not grow from w' dv0/dz"
+    echo "$flux: 3-D equals its 2-D twin to 1e-10; v'^2 $(sed -n 5p d3.int)"
+    ;;
+ranks3d)
+    etype=$1
+    shift
+    shear3d one "$etype"
+    run 1 one
+    for np in "$@"; do
+        shear3d "np$np" "$etype"
+        run "$np" "np$np"
+        h5diff -d 1e-12 one/end.h5 "np$np/end.h5" /solution /solution ||
+            fail "$np rank(s) differ from 1 rank by more than 1e-12"
+        echo "$etype: $np rank(s) equal to 1 rank within 1e-12"
+    done
+    ;;
+mixed3d)
+    etype=$1
+    shear3d one "$etype"
+    run 2 one
+    shear3d mix "$etype"
+    printf '  rules:\n    - {ranks: "1", name: opencl}\n' > rules
+    sed -i -e '/^  precision: double/r rules' mix.yaml
+    if ! $mpirun -np 2 "$frx" run mix.yaml > mix.out 2>&1; then
+        cat mix.out
+        grep -q "cannot start\|no OpenCL\|no device" mix.out && exit 77
+        fail "the mixed run failed"
+    fi
+    h5diff -d 1e-12 one/end.h5 mix/end.h5 /solution /solution ||
+        fail "openmp + opencl differs from openmp by more than 1e-12"
+    echo "$etype: openmp + opencl equal to openmp within 1e-12"
     ;;
 ranks)
     case_file one 3 6 upwind openmp 1000000
