@@ -10,8 +10,7 @@
 # the gpu-solver-sources fixture).
 #
 # The cases cover what the solvers generate: advection, lee and euler on
-# quadrilaterals and triangles (advection and euler on hexahedra and
-# tetrahedra too),
+# quadrilaterals and triangles (on hexahedra and tetrahedra too),
 # on 2 ranks (the faces shared with a
 # peer), every boundary kind, every flux (lee: upwind, rusanov; euler:
 # rusanov, hllc), every time scheme (rk4, ssp-rk3, rk45: the lincomb
@@ -147,6 +146,39 @@ lee-tri-rusanov)
   baseflow-check: true
   baseflow-check-every: 2
 mesh: {type: box, n: [5, 5], etype: tri, periodic: [true, false]}
+time: {scheme: ssp-rk3, cfl: 0.3, steps: 4}" ;;
+lee-hex-upwind)
+    # 3-D: hexahedra, a shear flow across z (every source term) between
+    # a far field and a slip wall, the base-flow check
+    body="solver:
+  name: lee
+  order: 2
+  constants: {U: 0.3, V: 0.2, d: 0.2}
+  baseflow: {rho: 1 + 0.1*sin(2*pi*x)*z, u: U*tanh((z - 0.5)/d),
+             v: V*tanh((z - 0.5)/d), w: 0.05*sin(2*pi*x)*z*(1 - z),
+             p: 1/1.4 + 0.02*cos(2*pi*x)*(1 - z)}
+  waves:
+    - {type: acoustic, amplitude: 1, modes: [1, -1, 0]}
+    - {type: vorticity, amplitude: 0.5, modes: [1, 1, 0]}
+    - {type: entropy, amplitude: 0.25, modes: [0, 1, 0]}
+  flux: upwind
+  boundaries: {back: {type: far-field}, front: {type: slip-wall}}
+  baseflow-check: true
+  baseflow-check-every: 2
+mesh: {type: box, n: [4, 3, 3], periodic: [true, true, false]}
+time: {scheme: rk4, cfl: 0.3, steps: 4}" ;;
+lee-tet-rusanov)
+    # 3-D on tetrahedra: uniform flow, waves in x, y and z (the exact
+    # solution's L2 errors), Rusanov's flux
+    body="solver:
+  name: lee
+  order: 2
+  baseflow: {rho: 1.2, u: 0.4, v: -0.3, w: 0.2, p: 1}
+  waves:
+    - {type: acoustic, amplitude: 1, modes: [1, -1, 1]}
+    - {type: vorticity, amplitude: 0.5, modes: [0, 0, 1]}
+  flux: rusanov
+mesh: {type: box, n: [3, 2, 2], etype: tet, periodic: [true, true, true]}
 time: {scheme: ssp-rk3, cfl: 0.3, steps: 4}" ;;
 euler-quad-hllc)
     body="solver:
