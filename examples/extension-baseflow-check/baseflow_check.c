@@ -32,6 +32,7 @@
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,7 +52,9 @@ struct cmp {
     frx_xchg_matrix *live;    /* a peer's live side, received */
     frx_kernel *k;
     uint64_t *gele;           /* per face: the side's global element */
-    uint16_t *gface;          /* and its face */
+    uint16_t *gface;          /* and its face, */
+    uint16_t *grot;           /* rot and block (where the point is) */
+    uint32_t *gblk;
     double diff;              /* the last run's max |saved - live| */
 };
 
@@ -126,7 +129,9 @@ static int locate(struct check *k, struct cmp *m)
     const fr_face_set *fs = m->fs;
     m->gele = calloc(fs->nfaces ? fs->nfaces : 1, sizeof *m->gele);
     m->gface = calloc(fs->nfaces ? fs->nfaces : 1, sizeof *m->gface);
-    if (!m->gele || !m->gface)
+    m->grot = calloc(fs->nfaces ? fs->nfaces : 1, sizeof *m->grot);
+    m->gblk = calloc(fs->nfaces ? fs->nfaces : 1, sizeof *m->gblk);
+    if (!m->gele || !m->gface || !m->grot || !m->gblk)
         return frx_error(FRX_ENOMEM, "%s: out of memory", k->prefix);
     const void *faces = NULL;
     size_t size = sizeof(frx_face), nf = 0;
@@ -159,6 +164,8 @@ static int locate(struct check *k, struct cmp *m)
         if (!(rc = frx_mesh_get_block(k->mesh, f->blk, &mb))) {
             m->gele[j] = mb.gid[f->ele];
             m->gface[j] = f->face;
+            m->grot[j] = f->rot;
+            m->gblk[j] = f->blk;
         }
     }
     return rc;
@@ -222,6 +229,8 @@ static void check_destroy(void *state)
             frx_xchg_matrix_destroy(m->live);
         free(m->gele);
         free(m->gface);
+        free(m->grot);
+        free(m->gblk);
     }
     free(k->c);
     if (k->mpi != MPI_COMM_NULL)
@@ -268,6 +277,11 @@ static int check_create(const frx_extension_init *init, void **state)
     rc = reg_kernels(k);
     for (size_t i = 0; i < nsets && !rc; i++) {
         const fr_face_set *fs = fr_system_face_set(k->sys, i);
+        if (fs->size < offsetof(fr_face_set, fstart) + sizeof fs->fstart)
+            return frx_error(FRX_EPLUGIN, "%s: this frx's FR SDK is older "
+                             "than 1.4 (its face sets have no fstart): "
+                             "rebuild the plugin against the frx it runs in",
+                             k->prefix);
         for (int other = 0; other < 2 && !rc; other++) {
             if (other && fs->kind == FR_FACE_BOUNDARY)
                 break;
@@ -294,7 +308,7 @@ static int check_create(const frx_extension_init *init, void **state)
 static int explain(struct check *k, const struct cmp *m)
 {
     const fr_face_set *fs = m->fs;
-    size_t na = k->naux, n = fs->n, nfp = n / fs->nfaces;
+    size_t na = k->naux, n = fs->n;
     double *sv = malloc(n * na * sizeof *sv), *lv = malloc(n * na *
                                                            sizeof *lv);
     int rc = sv && lv ? FRX_OK
@@ -322,9 +336,13 @@ static int explain(struct check *k, const struct cmp *m)
         snprintf(where, sizeof where, "boundary '%s'", fs->boundary);
     if (!rc && at < n * na) {
         size_t f = at / n, p = at % n, src = fs->pt_src ? fs->pt_src[p] : p;
-        size_t j = src / nfp, q = src % nfp;
-        if (fs->kind == FR_FACE_INTERIOR && m->other) /* r walks reversed */
-            q = nfp - 1 - q;
+        size_t j = 0; /* the face src lies on, and its place there */
+        while (j + 1 < fs->nfaces && fs->fstart[j + 1] <= src)
+            j++;
+        size_t q = src - fs->fstart[j];
+        if (fs->kind == FR_FACE_INTERIOR && m->other) /* as r walks it */
+            q = fr_element_facing(fr_system_element(k->sys, m->gblk[j]),
+                                  m->gface[j], m->grot[j], q);
         rc = frx_error(FRX_ERANGE, "%s: the base flow saved at t = 0 is not "
                        "the live one on %s: face %zu of %zu (element %llu, "
                        "face %u), flux point %zu: %s saved %.17g, live "

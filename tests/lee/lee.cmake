@@ -102,6 +102,12 @@ frx_lee_expect(check-catches-damage-3d 2 1
 frx_lee_expect(check-names-right-side 1 1
   "rank 0: lee: base-flow check: .* on the interior faces [(]right side[)]: face [0-9]+ of 120 [(]element 9, face 0[)], flux point 0: u0 saved"
   ${FRX_LEE_DATA}/shear.yaml FRX_TEST_CORRUPT_BASEFLOW=0:9:0)
+# In 3-D (hexahedra, p = 2, nine points a face): element 12's bottom
+# face is the right side of its face with element 0 (rot 0: point (1, 0)
+# of one side is (0, 1) of the other), and is named in its own numbering.
+frx_lee_expect(check-names-right-side-3d 1 1
+  "rank 0: lee: base-flow check: .* on the interior faces [(]right side[)]: face [0-9]+ of [0-9]+ [(]element 12, face 0[)], flux point 1: u0 saved"
+  ${FRX_LEE_DATA}/shear3d.yaml FRX_TEST_CORRUPT_BASEFLOW=0:12:1)
 frx_lee_expect(check-names-left-side 1 1
   "rank 0: lee: base-flow check: .* on the interior faces [(]left side[)]: face [0-9]+ of 120 [(]element 9, face 1[)], flux point 2: u0 saved"
   ${FRX_LEE_DATA}/shear.yaml FRX_TEST_CORRUPT_BASEFLOW=0:9:5)

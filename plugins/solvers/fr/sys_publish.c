@@ -28,7 +28,7 @@ static fr_face_set view_of(const struct fr_faces *fs)
         .fwts = fs->kind == FR_FACES_BC ? fs->fwts : NULL,
         .blk = fs->kind == FR_FACES_BC ? fs->pblk : NULL,
         .ele = fs->kind == FR_FACES_BC ? fs->pele : NULL,
-        .fpt = fs->kind == FR_FACES_BC ? fs->pfpt : NULL};
+        .fpt = fs->kind == FR_FACES_BC ? fs->pfpt : NULL, .fstart = fs->fstart};
 }
 
 int fr__publish(fr_system *s)

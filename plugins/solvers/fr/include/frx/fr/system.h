@@ -267,10 +267,10 @@ typedef struct fr_face_set {
     int kind;              /* enum fr_face_kind */
     int peer;              /* FR_FACE_PEER: the peer's rank */
     const char *boundary;  /* FR_FACE_BOUNDARY: its name */
-    size_t nfaces, n;      /* faces, and flux points (n / nfaces a face) */
-    /* FR_FACE_INTERIOR: point i's place in the mesh's interior faces
-     * (face * nfp + k, k along the l side's face); else NULL (points in
-     * the order of the mesh's faces of the set) */
+    size_t nfaces, n;      /* faces, and flux points (see fstart) */
+    /* FR_FACE_INTERIOR: point i's place in the mesh's interior faces'
+     * points (fstart[face] + k, k along the l side's face); else NULL
+     * (points in the order of the mesh's faces of the set) */
     const size_t *pt_src;
     /* the solution at the flux points (nvars a point): this side, and
      * the other side of interior faces (each RHS writes the common flux
@@ -301,6 +301,11 @@ typedef struct fr_face_set {
     const double *fwts;
     const uint32_t *blk;
     const size_t *ele, *fpt;
+    /* FR 1.4: [nfaces + 1] each face's first point in the mesh's order
+     * of the set's faces (fstart[nfaces] = n): a prism's triangles and
+     * squares hold different numbers of points, so n / nfaces is a
+     * face's count only where every face holds as many */
+    const size_t *fstart;
 } fr_face_set;
 
 FR_EXTERN size_t fr_system_nface_sets(const fr_system *s);
