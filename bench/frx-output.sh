@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# Sourced by bench/solver.sh, bench/weak-pyfr.sh and bench/vs-pyfr.sh:
-# what they read and make the same way, so that their meshes and numbers
-# stay comparable.
+# Sourced by bench/solver.sh, bench/weak-pyfr.sh, bench/vs-pyfr.sh and
+# bench/vs-pyfr-3d.sh: what they read and make the same way, so that
+# their meshes and numbers stay comparable.
 
 # mesh_n P DOFS_PER_RANK: the least multiple of 32, N, whose N x N/2
 # elements of order P (4 variables, (P+1)^2 points each) hold at least
@@ -150,4 +150,148 @@ pyfr_setup() {
         echo "$1: no PyFR in $2 (venv/bin/pyfr, libxsmm.so): install it with sh ../shared/pyfr/run.sh $2, or set PYFR_WORK to where it is" >&2
         exit 1; }
     export PYFR_XSMM_LIBRARY_PATH=$2/libxsmm.so XDG_CACHE_HOME=$2/cache
+}
+
+# box3d ETYPE N FILE: a Gmsh 2.2 file of N x N x N cubes of side 20/N
+# from (-10, -10, -10), periodic in x, y and z (PyFR's names periodic_0_l
+# / _r (x = -10 / 10), periodic_1_* (y), periodic_2_* (z), which frx
+# reads too; the elements "fluid"). ETYPE hex: one hexahedron a cube
+# (Gmsh type 5); tet: six tetrahedra a cube (type 4), cut as frx's box
+# cuts them (docs/mesh.md: around the cube's diagonal from (0,0,0) to
+# (1,1,1), element 6c + h of cube c = i + N (j + N k) with the box's
+# corners, right-handed), the sides' squares cut into two triangles
+# (type 2) by their diagonal from the lowest corner to the highest;
+# pri: two prisms a cube (type 6), the cube's bottom square cut by its
+# diagonal from (0,0) to (1,1) in x-y, each triangle counter-clockwise
+# seen from above (right-handed), extruded in z (the z sides two
+# triangles a square, the x and y sides quadrilaterals). Nodes are
+# numbered 1 + i + (N+1) (j + (N+1) k).
+box3d() {
+    awk -v et="$1" -v n="$2" 'BEGIN {
+        h = 20 / n; m = n + 1
+        # the cube corners 0..7 (hexahedron order) as lattice offsets
+        split("0 1 1 0 0 1 1 0", cx); split("0 0 1 1 0 0 1 1", cy)
+        split("0 0 0 0 1 1 1 1", cz)
+        if (et == "hex") { per = 1; gt = 5; split("0 1 2 3 4 5 6 7", cell) }
+        else if (et == "tet") { per = 6; gt = 4   # frx box tet_cells
+            split("0 1 2 6  0 5 1 6  0 2 3 6  0 3 7 6  0 4 5 6  0 7 4 6", cell) }
+        else if (et == "pri") { per = 2; gt = 6
+            split("0 1 2 4 5 6  0 2 3 4 6 7", cell) }
+        else { print "box3d: no element type " et > "/dev/stderr"; exit 1 }
+        nc = length(cell) / per
+        # faces on each side: squares (hex; pri in x and y) or two
+        # triangles a square, each side the same way
+        sq[0] = et == "hex" || et == "pri"; sq[1] = sq[0]; sq[2] = et == "hex"
+        nb = 0
+        for (d = 0; d < 3; d++) nb += 2 * n * n * (sq[d] ? 1 : 2)
+        print "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n7"
+        for (d = 0; d < 3; d++)
+            printf "2 %d \"periodic_%d_l\"\n2 %d \"periodic_%d_r\"\n",
+                   2 * d + 1, d, 2 * d + 2, d
+        print "3 7 \"fluid\"\n$EndPhysicalNames\n$Nodes\n" m * m * m
+        for (k = 0; k <= n; k++)
+            for (j = 0; j <= n; j++)
+                for (i = 0; i <= n; i++)
+                    printf "%d %.15g %.15g %.15g\n", node(i, j, k),
+                           -10 + i * h, -10 + j * h, -10 + k * h
+        print "$EndNodes\n$Elements\n" nb + per * n * n * n
+        e = 0
+        for (d = 0; d < 3; d++)      # the sides normal to x, y, z
+            for (s = 0; s < 2; s++)  # lower (l), upper (r)
+                for (b = 0; b < n; b++)
+                    for (a = 0; a < n; a++) {
+                        # the square: corners lo, lo + e1, lo + e1 + e2,
+                        # lo + e2 (e1, e2 the next two axes after d)
+                        d1 = (d + 1) % 3; d2 = (d + 2) % 3
+                        p[d] = s * n; p[d1] = a; p[d2] = b
+                        c0 = nd(p, d1, 0, d2, 0); c1 = nd(p, d1, 1, d2, 0)
+                        c2 = nd(p, d1, 1, d2, 1); c3 = nd(p, d1, 0, d2, 1)
+                        t = 2 * d + s + 1
+                        if (sq[d])
+                            printf "%d 3 2 %d %d %d %d %d %d\n", ++e, t, t,
+                                   c0, c1, c2, c3
+                        else {
+                            printf "%d 2 2 %d %d %d %d %d\n", ++e, t, t,
+                                   c0, c1, c2
+                            printf "%d 2 2 %d %d %d %d %d\n", ++e, t, t,
+                                   c0, c2, c3
+                        }
+                    }
+        for (k = 0; k < n; k++)
+            for (j = 0; j < n; j++)
+                for (i = 0; i < n; i++)
+                    for (q = 0; q < per; q++) {
+                        line = ++e " " gt " 2 7 7"
+                        for (r = 1; r <= nc; r++) {
+                            c = cell[q * nc + r] + 1
+                            line = line " " node(i + cx[c], j + cy[c], k + cz[c])
+                        }
+                        print line
+                    }
+        print "$EndElements" }
+        function node(i, j, k) { return 1 + i + m * (j + m * k) }
+        # the node at p, moved by u along axis a and v along axis b
+        function nd(p, a, u, b, v,   q) {
+            q[0] = p[0]; q[1] = p[1]; q[2] = p[2]; q[a] += u; q[b] += v
+            return node(q[0], q[1], q[2]) }' > "$3"
+}
+
+# The 3-D flow bench/vs-pyfr-3d.sh gives both codes on box3d's meshes:
+# Euler, uniform (0.2, 1, 0.5) with a small density wave, periodic on
+# [-10, 10]^3 (Rusanov, rk4, double precision; Gauss-Legendre points on
+# hexahedra and on quadrilateral faces, Shunn-Ham on tetrahedra,
+# Williams-Shunn on triangular faces, Williams-Shunn x Gauss-Legendre on
+# prisms: frx's points).
+# euler3d_ini DT: PyFR's .ini (order set by the runner)
+euler3d_ini() {
+    cat <<EOF2
+[backend]
+precision = double
+[constants]
+gamma = 1.4
+[solver]
+system = euler
+order = 1
+[solver-time-integrator]
+scheme = rk4
+controller = none
+tstart = 0.0
+tend = 1.0
+dt = $1
+[solver-interfaces]
+riemann-solver = rusanov
+[solver-interfaces-quad]
+flux-pts = gauss-legendre
+[solver-interfaces-tri]
+flux-pts = williams-shunn
+[solver-elements-hex]
+soln-pts = gauss-legendre
+[solver-elements-tet]
+soln-pts = shunn-ham
+[solver-elements-pri]
+soln-pts = williams-shunn~gauss-legendre
+[soln-ics]
+rho = 1 + 0.1*sin(pi*(x + y + z)/10)
+u = 0.2
+v = 1
+w = 0.5
+p = 1/(1.4*0.16)
+EOF2
+}
+
+# euler3d_case MESH P THREADS STEPS DT: frx's case of the same, on
+# MESH.msh at order P
+euler3d_case() {
+    cat <<EOF2
+backend: {name: openmp, precision: double, openmp: {threads: $3}}
+mesh: {type: gmsh, file: $1.msh}
+solver:
+  name: euler
+  order: $2
+  riemann-solver: rusanov
+  constants: {gamma: 1.4}
+  ics: {rho: 1 + 0.1*sin(pi*(x + y + z)/10), u: 0.2, v: 1, w: 0.5, p: 1/(1.4*0.16)}
+time: {scheme: rk4, steps: $4, dt: $5}
+progress: {mode: off}
+EOF2
 }
