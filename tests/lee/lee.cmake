@@ -50,9 +50,11 @@ endforeach()
 # 8 to 16 (2.00 from 4 to 8), p = 2 2.92 from 6 to 12 (2.87 from 3 to
 # 6), p = 3 3.85 from 4 to 8 (3.81 from 2 to 4); tetrahedra need finer
 # meshes: p = 1 1.94 from 8 to 12 (1.91 from 6 to 8), p = 2 2.94 from 8
-# to 12 (2.89 from 6 to 8), p = 3 3.90 from 6 to 8 (3.70 from 4 to 6).
+# to 12 (2.89 from 6 to 8), p = 3 3.90 from 6 to 8 (3.70 from 4 to 6);
+# prisms (2 a cube) p = 1 1.93 from 6 to 12, p = 2 3.06 and p = 3 3.85
+# from 4 to 8.
 foreach(run "hex 1 8 16" "hex 2 6 12" "hex 3 4 8" "tet 1 8 12" "tet 2 8 12"
-    "tet 3 6 8")
+    "tet 3 6 8" "prism 1 6 12" "prism 2 4 8" "prism 3 4 8")
   string(REPLACE " " ";" args "${run}")
   list(GET args 0 etype)
   list(GET args 1 p)
@@ -72,6 +74,7 @@ frx_lee_test(mixed-opencl mixed)
 # and in 3-D (the shear flow, its base flow exchanged once)
 frx_lee_test(ranks3d-hex ranks3d hex 2)
 frx_lee_test(ranks3d-tet ranks3d tet 2)
+frx_lee_test(ranks3d-prism ranks3d prism 2)
 frx_lee_test(mixed3d-opencl-hex mixed3d hex)
 frx_lee_test(mixed3d-opencl-tet mixed3d tet)
 # The element-local kernels a few elements at a time (solver.cache-block).
