@@ -95,7 +95,8 @@ box() {
 # Euler, uniform with a small density wave (Rusanov, rk4,
 # Gauss-Legendre points on quadrilaterals, double precision).
 # euler_ini DT: PyFR's .ini (order set by the runner)
-euler_ini() {
+# pyfr_ini_head DT: the sections both PyFR .ini files share
+pyfr_ini_head() {
     cat <<EOF
 [backend]
 precision = double
@@ -112,6 +113,12 @@ tend = 1.0
 dt = $1
 [solver-interfaces]
 riemann-solver = rusanov
+EOF
+}
+
+euler_ini() {
+    pyfr_ini_head "$1"
+    cat <<EOF
 [solver-interfaces-line]
 flux-pts = gauss-legendre
 [solver-elements-quad]
@@ -244,22 +251,8 @@ box3d() {
 # prisms: frx's points).
 # euler3d_ini DT: PyFR's .ini (order set by the runner)
 euler3d_ini() {
+    pyfr_ini_head "$1"
     cat <<EOF2
-[backend]
-precision = double
-[constants]
-gamma = 1.4
-[solver]
-system = euler
-order = 1
-[solver-time-integrator]
-scheme = rk4
-controller = none
-tstart = 0.0
-tend = 1.0
-dt = $1
-[solver-interfaces]
-riemann-solver = rusanov
 [solver-interfaces-quad]
 flux-pts = gauss-legendre
 [solver-interfaces-tri]

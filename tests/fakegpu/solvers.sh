@@ -89,38 +89,6 @@ advection-hex-pri-rk4)
   boundaries: {wall: {type: exact}}
 mesh: {type: gmsh, file: '$here/../data/mesh/hex-pri.msh'}
 time: {scheme: rk4, cfl: 0.5, steps: 4}" ;;
-euler-tet-hllc)
-    # 3-D on tetrahedra: a far field, a slip wall, an inflow in z
-    body="solver:
-  name: euler
-  order: 2
-  riemann-solver: hllc
-  constants: {gamma: 1.4}
-  ics: {rho: 1 + 0.1*sin(x), u: 0.2, v: 0.1, w: 0.05, p: 1 + 0.05*cos(y)}
-  boundaries:
-    left: {type: char-riem-inv, rho: 1, u: 0.2, v: 0.1, w: 0.05, p: 1}
-    right: {type: slp-adia-wall}
-    back: {type: sup-in-fa, rho: 1, u: 0.2, v: 0.1, w: 2, p: 1}
-    front: {type: sup-out-fn}
-mesh: {type: box, n: [3, 3, 2], upper: [3, 3, 2], etype: tet,
-       periodic: [false, true, false]}
-time: {scheme: ssp-rk3, dt: 0.005, steps: 4}" ;;
-euler-pri-hllc)
-    # 3-D on prisms: a far field, a slip wall, an inflow in z (triangles)
-    body="solver:
-  name: euler
-  order: 2
-  riemann-solver: hllc
-  constants: {gamma: 1.4}
-  ics: {rho: 1 + 0.1*sin(x), u: 0.2, v: 0.1, w: 0.05, p: 1 + 0.05*cos(y)}
-  boundaries:
-    left: {type: char-riem-inv, rho: 1, u: 0.2, v: 0.1, w: 0.05, p: 1}
-    right: {type: slp-adia-wall}
-    back: {type: sup-in-fa, rho: 1, u: 0.2, v: 0.1, w: 2, p: 1}
-    front: {type: sup-out-fn}
-mesh: {type: box, n: [3, 3, 2], upper: [3, 3, 2], etype: prism,
-       periodic: [false, true, false]}
-time: {scheme: ssp-rk3, dt: 0.005, steps: 4}" ;;
 lee-quad-upwind)
     body="solver:
   name: lee
@@ -189,8 +157,10 @@ $vortex
 mesh: {type: box, n: [6, 6], lower: [-10, -10], upper: [10, 10],
        periodic: [true, true]}
 time: {scheme: rk45, dt: 0.01, t-end: 0.05}" ;;
-euler-hex-hllc)
-    # 3-D: hexahedra, a far field and a slip wall, an inflow in z
+euler-hex-hllc|euler-tet-hllc|euler-pri-hllc)
+    # 3-D: hexahedra (tetrahedra, prisms), a far field and a slip wall,
+    # an inflow in z
+    etype=$(echo "$name" | sed 's/^euler-\([a-z]*\)-hllc$/\1/; s/^pri$/prism/')
     body="solver:
   name: euler
   order: 2
@@ -202,7 +172,7 @@ euler-hex-hllc)
     right: {type: slp-adia-wall}
     back: {type: sup-in-fa, rho: 1, u: 0.2, v: 0.1, w: 2, p: 1}
     front: {type: sup-out-fn}
-mesh: {type: box, n: [3, 3, 2], upper: [3, 3, 2],
+mesh: {type: box, n: [3, 3, 2], upper: [3, 3, 2], etype: $etype,
        periodic: [false, true, false]}
 time: {scheme: ssp-rk3, dt: 0.005, steps: 4}" ;;
 euler-tri-rusanov)

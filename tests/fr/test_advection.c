@@ -10,8 +10,9 @@
  *                 tetrahedra, prisms, and Gmsh meshes of hexahedra
  *                 beside prisms and tetrahedra under prisms; triangles
  *                 and boundaries with the exact solution at p = 1..3, on
- *                 3-D boxes p = 1..2); the finer meshes with argv[2] =
- *                 long
+ *                 3-D boxes p = 1..2; tetrahedra, prisms and mixed
+ *                 meshes in the 2-rank job only); the finer meshes with
+ *                 argv[2] = long
  *   agreement     the solution on this job's ranks and backends equals
  *                 the one of 1 rank on openmp to 1e-12 of its largest
  *                 value (checkpoints, which hold elements in global
@@ -445,40 +446,47 @@ static void write_turned_hexes(const char *path, int n, int periodic,
     ck_assert_int_eq(fclose(f), 0);
 }
 
-/* The same problem on the box and on its elements turned every way:
- * the same L2 error to round-off (a face whose points were paired
- * wrongly gives another solution); with exact boundaries, and periodic
- * (Gmsh's periodic_<id>_l/_r sides, their faces turned too). */
-static void turned(int periodic)
+static void write_turned_tets(const char *path, int n, int periodic);
+
+/* The same problem on the box and on its elements turned every way
+ * (hexahedra, or tetrahedra: tet): the same L2 error to round-off (a
+ * face whose points were paired wrongly gives another solution); with
+ * exact boundaries, and periodic (Gmsh's periodic_<id>_l/_r sides,
+ * their faces turned too). */
+static void turned(int periodic, int tet)
 {
-    char msh[4200];
-    snprintf(msh, sizeof msh, "%s/turned%d.msh", tmpdir, periodic);
-    if (rank == 0)
-        write_turned_hexes(msh, 4, periodic, 1, 0);
+    char msh[4200], mesh[4400], box_mesh[256];
+    int n = tet ? 3 : 4;
+    snprintf(msh, sizeof msh, "%s/turned%s%d.msh", tmpdir, tet ? "-tet" : "", periodic);
+    if (rank == 0) {
+        if (tet)
+            write_turned_tets(msh, n, periodic);
+        else
+            write_turned_hexes(msh, n, periodic, 1, 0);
+    }
     MPI_Barrier(MPI_COMM_WORLD);
     static const char *run =
         "solver:\n  name: advection\n  order: 2\n"
         "  velocity: [1, 0.5, 0.25]\n  wavelength: [1, 1, 1]\n"
         "  boundaries: {%s}\n%s\n"
         "time: {scheme: rk4, t-end: 0.1, cfl: 0.2}\n";
-    char mesh[4400];
     snprintf(mesh, sizeof mesh, "mesh: {type: gmsh, file: '%s'}", msh);
     frx_config *cfg = config(run, periodic ? "" : "wall: {type: exact}",
                              mesh);
     double e = run_on(cfg, shared_be, shared_comm);
     frx_config_free(cfg);
+    snprintf(box_mesh, sizeof box_mesh, "mesh: {type: box, n: [%d, %d, %d], "
+             "etype: %s%s}", n, n, n, tet ? "tet" : "hex",
+             periodic ? ", periodic: [true, true, true]" : "");
     cfg = config(run, periodic ? "" : "left: {type: exact}, right: {type: "
                  "exact}, bottom: {type: exact}, top: {type: exact}, back: "
-                 "{type: exact}, front: {type: exact}",
-                 periodic ? "mesh: {type: box, n: [4, 4, 4], lower: [0, 0, "
-                 "0], upper: [1, 1, 1], periodic: [true, true, true]}"
-                 : "mesh: {type: box, n: [4, 4, 4], lower: [0, 0, 0], upper: "
-                 "[1, 1, 1]}");
+                 "{type: exact}, front: {type: exact}", box_mesh);
     double box = run_on(cfg, shared_be, shared_comm);
     frx_config_free(cfg);
     if (rank == 0)
-        printf("advection on 4^3 hexahedra turned every way%s, %d rank(s), "
-               "%s: L2 error %.15e (the box's: %.15e)\n",
+        printf("advection on %d^3 %s turned every way%s, %d rank(s), "
+               "%s: L2 error %.15e (the box's: %.15e)\n", n,
+               tet ? "cubes of tetrahedra" : "hexahedra",
                periodic ? " (periodic)" : "", nranks, spec, e, box);
     ck_assert_msg(box > 0 && box < 0.05, "the box's L2 error %g", box);
     ck_assert_msg(fabs(e - box) <= 1e-10 * box, "turned: %.15e, box: "
@@ -487,10 +495,34 @@ static void turned(int periodic)
 
 START_TEST(turned_hexes)
 {
-    turned(0);
-    turned(1);
+    turned(0, 0);
+    turned(1, 0);
 }
 END_TEST
+
+/* Tetrahedron q (0..5) of the box's cut of cube (i, j, k): its corners
+ * as lattice points, right-handed (the lower corner, a step along one
+ * axis, then another, the upper corner; odd orders of the axes with
+ * corners 1 and 2 swapped). */
+static void kuhn_tet(int i, int j, int k, int q, int v[4][3])
+{
+    static const int axes[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1},
+                                   {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
+    for (int m = 0; m < 4; m++) {
+        v[m][0] = i + (m == 3);
+        v[m][1] = j + (m == 3);
+        v[m][2] = k + (m == 3);
+    }
+    v[1][axes[q][0]]++;
+    v[2][axes[q][0]]++;
+    v[2][axes[q][1]]++;
+    if (q >= 3) /* an odd order of the axes: left-handed */
+        for (int e = 0; e < 3; e++) {
+            int t = v[1][e];
+            v[1][e] = v[2][e];
+            v[2][e] = t;
+        }
+}
 
 /* A Gmsh 2.2 file of the box's tetrahedra (n^3 cubes of [0,1]^3, each
  * cut into 6 around its diagonal from (0,0,0) to (1,1,1) as the box
@@ -501,8 +533,6 @@ END_TEST
  * periodic pairs periodic_x_l/_r, y, z. */
 static void write_turned_tets(const char *path, int n, int periodic)
 {
-    static const int axes[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1},
-                                   {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
     static const int even[12][4] = {
         {0, 1, 2, 3}, {0, 2, 3, 1}, {0, 3, 1, 2}, {1, 0, 3, 2},
         {1, 2, 0, 3}, {1, 3, 2, 0}, {2, 0, 1, 3}, {2, 1, 3, 0},
@@ -552,17 +582,8 @@ static void write_turned_tets(const char *path, int n, int periodic)
         for (int j = 0; j < n; j++)
             for (int i = 0; i < n; i++)
                 for (int q = 0; q < 6; q++) {
-                    int v[4][3] = {{i, j, k}, {i, j, k}, {i, j, k},
-                                   {i + 1, j + 1, k + 1}};
-                    v[1][axes[q][0]]++;
-                    v[2][axes[q][0]]++;
-                    v[2][axes[q][1]]++;
-                    if (q >= 3) /* an odd order of the axes: left-handed */
-                        for (int e = 0; e < 3; e++) {
-                            int t = v[1][e];
-                            v[1][e] = v[2][e];
-                            v[2][e] = t;
-                        }
+                    int v[4][3];
+                    kuhn_tet(i, j, k, q, v);
                     const int *o = even[turn++ % 12];
                     fprintf(f, "%d 4 2 2 2", id++);
                     for (int m = 0; m < 4; m++)
@@ -574,46 +595,10 @@ static void write_turned_tets(const char *path, int n, int periodic)
     ck_assert_int_eq(fclose(f), 0);
 }
 
-/* turned(), on tetrahedra: the Gmsh file's turned tetrahedra against
- * the box's (the same cells, corners in the box's order). */
-static void turned_tet(int periodic)
-{
-    char msh[4200], mesh[4400];
-    snprintf(msh, sizeof msh, "%s/turned-tet%d.msh", tmpdir, periodic);
-    if (rank == 0)
-        write_turned_tets(msh, 3, periodic);
-    MPI_Barrier(MPI_COMM_WORLD);
-    static const char *run =
-        "solver:\n  name: advection\n  order: 2\n"
-        "  velocity: [1, 0.5, 0.25]\n  wavelength: [1, 1, 1]\n"
-        "  boundaries: {%s}\n%s\n"
-        "time: {scheme: rk4, t-end: 0.1, cfl: 0.2}\n";
-    snprintf(mesh, sizeof mesh, "mesh: {type: gmsh, file: '%s'}", msh);
-    frx_config *cfg = config(run, periodic ? "" : "wall: {type: exact}",
-                             mesh);
-    double e = run_on(cfg, shared_be, shared_comm);
-    frx_config_free(cfg);
-    cfg = config(run, periodic ? "" : "left: {type: exact}, right: {type: "
-                 "exact}, bottom: {type: exact}, top: {type: exact}, back: "
-                 "{type: exact}, front: {type: exact}",
-                 periodic ? "mesh: {type: box, n: [3, 3, 3], etype: tet, "
-                 "periodic: [true, true, true]}"
-                 : "mesh: {type: box, n: [3, 3, 3], etype: tet}");
-    double box = run_on(cfg, shared_be, shared_comm);
-    frx_config_free(cfg);
-    if (rank == 0)
-        printf("advection on 3^3 cubes of tetrahedra turned every way%s, "
-               "%d rank(s), %s: L2 error %.15e (the box's: %.15e)\n",
-               periodic ? " (periodic)" : "", nranks, spec, e, box);
-    ck_assert_msg(box > 0 && box < 0.05, "the box's L2 error %g", box);
-    ck_assert_msg(fabs(e - box) <= 1e-10 * box, "turned: %.15e, box: "
-                  "%.15e", e, box);
-}
-
 START_TEST(turned_tets)
 {
-    turned_tet(0);
-    turned_tet(1);
+    turned(0, 1);
+    turned(1, 1);
 }
 END_TEST
 
@@ -635,8 +620,6 @@ static int mixed_kind(int kind, int n, int i, int k)
 
 static void write_mixed(const char *path, int n, int kind)
 {
-    static const int axes[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1},
-                                   {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
     int L = n + 1, nel = 0, nside = 0;
     for (int k = 0; k < n; k++)
         for (int i = 0; i < n; i++) {
@@ -697,18 +680,9 @@ static void write_mixed(const char *path, int n, int kind)
                             NODE(i, j + 1, k), NODE(i, j, k + 1), NODE(i + 1, j, k + 1),
                             NODE(i + 1, j + 1, k + 1), NODE(i, j + 1, k + 1));
                 } else {
-                    for (int q = 0; q < 6; q++) { /* as write_turned_tets */
-                        int v[4][3] = {{i, j, k}, {i, j, k}, {i, j, k},
-                                       {i + 1, j + 1, k + 1}};
-                        v[1][axes[q][0]]++;
-                        v[2][axes[q][0]]++;
-                        v[2][axes[q][1]]++;
-                        if (q >= 3)
-                            for (int x = 0; x < 3; x++) {
-                                int tmp = v[1][x];
-                                v[1][x] = v[2][x];
-                                v[2][x] = tmp;
-                            }
+                    for (int q = 0; q < 6; q++) {
+                        int v[4][3];
+                        kuhn_tet(i, j, k, q, v);
                         fprintf(e, "%d 4 2 1 1", id++);
                         for (int m = 0; m < 4; m++)
                             fprintf(e, " %d", NODE(v[m][0], v[m][1], v[m][2]));
@@ -949,10 +923,14 @@ static Suite *advection_suite(void)
             tcase_add_test(tc, convergence_tri);
             tcase_add_test(tc, convergence_exact_boundaries);
             tcase_add_test(tc, convergence_hex);
-            tcase_add_test(tc, convergence_tet);
-            tcase_add_test(tc, convergence_pri);
-            tcase_add_test(tc, convergence_mixed);
             tcase_add_test(tc, curved_hexes);
+            /* the other 3-D types on one job of the four (2 ranks: the
+             * parts' faces too), to keep the suite's time */
+            if (nranks == 2) {
+                tcase_add_test(tc, convergence_tet);
+                tcase_add_test(tc, convergence_pri);
+                tcase_add_test(tc, convergence_mixed);
+            }
         }
         tcase_add_test(tc, agreement);
         tcase_add_test(tc, turned_hexes);
