@@ -12,6 +12,14 @@
 #       settings (p = 3, Rusanov, RK4, dt = 0.005) on NP ranks: the
 #       density L2 error at t = 1 must be within 2% of PyFR 1.15's on the
 #       same mesh, 1.493698e-03 (bench/vortex3d-pyfr.sh measures it)
+#   tgv MPIEXEC FRX P N0              the inviscid Taylor-Green vortex
+#       (M = 0.1, [0, 2 pi]^3 periodic, N0^3 and (2 N0)^3 hexahedra,
+#       Rusanov, RK4 with dt in proportion to h, to t = 0.5): the kinetic
+#       energy (integrate) falls, by a share that falls at order >= p + 1
+#       with h. The exact flow exchanges a little kinetic energy with
+#       internal energy (pressure-dilatation, of order M^2: about 3.5e-5
+#       of it by t = 0.5 here), so only orders whose numerical loss is
+#       well above that (p = 1, 2 on these meshes) can show the order
 #   order MPIEXEC FRX P ETYPE RS N...  box meshes of N x N elements (quad
 #       or tri; hex: N x N x 2, the vortex extruded along z; tet, prism:
 #       N x N x 1 cubes of 6 tetrahedra or 2 prisms, the same cells as
@@ -137,6 +145,41 @@ pyfr3d)
         r = e / 1.493698e-03
         printf "vortex.sh: extruded vortex on hexahedra: density L2 error %s, %.4f x PyFR 1.15 (1.493698e-03)\n", e, r
         exit !(e != "" && r > 0.98 && r < 1.02) }'
+    ;;
+tgv)
+    p=$1 n0=$2
+    prev=""
+    for n in "$n0" $((2 * n0)); do
+        steps=$((25 * n * (p + 1)))
+        cat > tgv$n.yaml <<END
+backend: {name: openmp, precision: double, $one_variant}
+mesh: {type: box, n: [$n, $n, $n], lower: [0, 0, 0],
+       upper: [6.283185307179586, 6.283185307179586, 6.283185307179586],
+       periodic: [true, true, true]}
+solver:
+  name: euler
+  order: $p
+  riemann-solver: rusanov
+  constants: {gamma: 1.4, M: 0.1}
+  ics: {rho: 1, u: sin(x)*cos(y)*cos(z), v: -cos(x)*sin(y)*cos(z), w: 0,
+        p: 1/(gamma*M*M) + (cos(2*x) + cos(2*y))*(cos(2*z) + 2)/16}
+time: {scheme: rk4, dt: $(awk -v s=$steps 'BEGIN { printf "%.17g", 0.5 / s }'), t-end: 0.5}
+progress: {mode: off}
+extensions:
+  - {name: integrate, every: $steps, file: ke$n.csv, exprs: {ke: 0.5*rho*(u*u + v*v + w*w)}}
+END
+        "$mpiexec" -n 1 "$frx" run tgv$n.yaml > tgv$n.txt || { cat tgv$n.txt; exit 1; }
+        loss=$(awk -F, 'NR == 2 { k0 = $3 } END { if (NR == 3) printf "%.6e", (k0 - $3) / k0 }' ke$n.csv)
+        [ -n "$loss" ] || { cat ke$n.csv; echo "vortex.sh: FAIL: no kinetic energy at t = 0 and 0.5"; exit 1; }
+        echo "vortex.sh: Taylor-Green p = $p on ${n}^3: kinetic energy lost by t = 0.5: $loss of it"
+        awk -v l="$loss" 'BEGIN { exit !(l > 0) }' ||
+            { echo "vortex.sh: FAIL: the kinetic energy grew"; exit 1; }
+        [ -z "$prev" ] || awk -v a="$prev" -v b="$loss" -v p="$p" 'BEGIN {
+            q = log(a / b) / log(2)
+            printf "vortex.sh: the loss falls at order %.2f (at least %d)\n", q, p + 1
+            exit !(q >= p + 1) }'
+        prev=$loss
+    done
     ;;
 order)
     p=$1 etype=$2 rs=$3
