@@ -131,8 +131,8 @@ p = 1/(1.4*0.16)
 EOF
 }
 
-# euler_case MESH P THREADS STEPS DT: frx's case of the same, on
-# MESH.msh at order P
+# euler_case MESH P THREADS STEPS DT [ICS]: frx's case of the same, on
+# MESH.msh at order P (ICS: solver.ics, default the 2-D flow's)
 euler_case() {
     cat <<EOF
 backend: {name: openmp, precision: double, openmp: {threads: $3}}
@@ -142,7 +142,7 @@ solver:
   order: $2
   riemann-solver: rusanov
   constants: {gamma: 1.4}
-  ics: {rho: 1 + 0.1*sin(0.3*x), u: 0.2, v: 1, p: 1/(1.4*0.16)}
+  ics: {${6:-rho: 1 + 0.1*sin(0.3*x), u: 0.2, v: 1, p: 1/(1.4*0.16)}}
 time: {scheme: rk4, steps: $4, dt: $5}
 progress: {mode: off}
 EOF
@@ -272,19 +272,8 @@ p = 1/(1.4*0.16)
 EOF2
 }
 
-# euler3d_case MESH P THREADS STEPS DT: frx's case of the same, on
-# MESH.msh at order P
+# euler3d_case MESH P THREADS STEPS DT: frx's case of the same
 euler3d_case() {
-    cat <<EOF2
-backend: {name: openmp, precision: double, openmp: {threads: $3}}
-mesh: {type: gmsh, file: $1.msh}
-solver:
-  name: euler
-  order: $2
-  riemann-solver: rusanov
-  constants: {gamma: 1.4}
-  ics: {rho: 1 + 0.1*sin(pi*(x + y + z)/10), u: 0.2, v: 1, w: 0.5, p: 1/(1.4*0.16)}
-time: {scheme: rk4, steps: $4, dt: $5}
-progress: {mode: off}
-EOF2
+    euler_case "$1" "$2" "$3" "$4" "$5" \
+        "rho: 1 + 0.1*sin(pi*(x + y + z)/10), u: 0.2, v: 1, w: 0.5, p: 1/(1.4*0.16)"
 }

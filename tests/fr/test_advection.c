@@ -354,6 +354,34 @@ static void hex27_ref(int r[27][3])
     }
 }
 
+/* The start of a Gmsh 2.2 file of a lattice of L^3 nodes on [0,1]^3
+ * (x fastest), each moved by eps sin(2 pi x) sin(2 pi y) sin(2 pi z)
+ * along (1, 1, 1): the physical names (the six sides one surface,
+ * "wall", or the periodic pairs periodic_x_l/_r, y, z; the volume
+ * "fluid") and the nodes, up to $EndNodes. */
+static void cube_head(FILE *f, int L, int periodic, double eps)
+{
+    fprintf(f, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n");
+    if (periodic)
+        fprintf(f, "7\n3 2 \"fluid\"\n2 3 \"periodic_x_l\"\n"
+                "2 4 \"periodic_x_r\"\n2 5 \"periodic_y_l\"\n"
+                "2 6 \"periodic_y_r\"\n2 7 \"periodic_z_l\"\n"
+                "2 8 \"periodic_z_r\"\n");
+    else
+        fprintf(f, "2\n2 1 \"wall\"\n3 2 \"fluid\"\n");
+    fprintf(f, "$EndPhysicalNames\n$Nodes\n%d\n", L * L * L);
+    for (int k = 0; k < L; k++)
+        for (int j = 0; j < L; j++)
+            for (int i = 0; i < L; i++) {
+                double x = (double)i / (L - 1), y = (double)j / (L - 1),
+                       z = (double)k / (L - 1),
+                       m = eps * sin(2 * M_PI * x) * sin(2 * M_PI * y) *
+                           sin(2 * M_PI * z);
+                fprintf(f, "%d %.17g %.17g %.17g\n", 1 + i + L * (j + L * k),
+                        x + m, y + m, z + m);
+            }
+}
+
 /* A Gmsh 2.2 file of n^3 hexahedra of geometry order 1 (8 nodes) or 2
  * (27) on [0,1]^3 whose elements list their nodes turned by each of the
  * cube's 24 rotations in turn, so that interior faces meet in every way
@@ -382,26 +410,8 @@ static void write_turned_hexes(const char *path, int n, int periodic,
     FILE *f = fopen(path, "w");
     ck_assert_ptr_nonnull(f);
     int L = order * n + 1, nn = order == 2 ? 27 : 8;
+    cube_head(f, L, periodic, eps);
 #define NODE(i, j, k) (1 + (i) + L * ((j) + L * (k)))
-    fprintf(f, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n");
-    if (periodic)
-        fprintf(f, "7\n3 2 \"fluid\"\n2 3 \"periodic_x_l\"\n"
-                "2 4 \"periodic_x_r\"\n2 5 \"periodic_y_l\"\n"
-                "2 6 \"periodic_y_r\"\n2 7 \"periodic_z_l\"\n"
-                "2 8 \"periodic_z_r\"\n");
-    else
-        fprintf(f, "2\n2 1 \"wall\"\n3 2 \"fluid\"\n");
-    fprintf(f, "$EndPhysicalNames\n$Nodes\n%d\n", L * L * L);
-    for (int k = 0; k < L; k++)
-        for (int j = 0; j < L; j++)
-            for (int i = 0; i < L; i++) {
-                double x = (double)i / (L - 1), y = (double)j / (L - 1),
-                       z = (double)k / (L - 1),
-                       m = eps * sin(2 * M_PI * x) * sin(2 * M_PI * y) *
-                           sin(2 * M_PI * z);
-                fprintf(f, "%d %.17g %.17g %.17g\n", NODE(i, j, k), x + m,
-                        y + m, z + m);
-            }
     fprintf(f, "$EndNodes\n$Elements\n%d\n", 6 * n * n + n * n * n);
     int id = 1, o = order;
     for (int a = 0; a < n; a++) /* the sides: x, y, z = 0 and 1 */
@@ -540,21 +550,8 @@ static void write_turned_tets(const char *path, int n, int periodic)
     FILE *f = fopen(path, "w");
     ck_assert_ptr_nonnull(f);
     int L = n + 1, turn = 0;
+    cube_head(f, L, periodic, 0);
 #define NODE(i, j, k) (1 + (i) + L * ((j) + L * (k)))
-    fprintf(f, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n");
-    if (periodic)
-        fprintf(f, "7\n3 2 \"fluid\"\n2 3 \"periodic_x_l\"\n"
-                "2 4 \"periodic_x_r\"\n2 5 \"periodic_y_l\"\n"
-                "2 6 \"periodic_y_r\"\n2 7 \"periodic_z_l\"\n"
-                "2 8 \"periodic_z_r\"\n");
-    else
-        fprintf(f, "2\n2 1 \"wall\"\n3 2 \"fluid\"\n");
-    fprintf(f, "$EndPhysicalNames\n$Nodes\n%d\n", L * L * L);
-    for (int k = 0; k < L; k++)
-        for (int j = 0; j < L; j++)
-            for (int i = 0; i < L; i++)
-                fprintf(f, "%d %.17g %.17g %.17g\n", NODE(i, j, k),
-                        (double)i / n, (double)j / n, (double)k / n);
     fprintf(f, "$EndNodes\n$Elements\n%d\n", 12 * n * n + 6 * n * n * n);
     int id = 1;
     for (int a = 0; a < n; a++) /* the sides: x, y, z = 0 and 1 */
