@@ -24,7 +24,7 @@ extern "C" {
 /* ABI of the plugin interface (plugin.h). Bump the major on any change
  * that breaks a compiled plugin; the minor when fields are appended. */
 #define FRX_ABI_MAJOR 1
-#define FRX_ABI_MINOR 10
+#define FRX_ABI_MINOR 11
 #define FRX_VERSION "0.1.0"
 
 /* ---------------------------------------------------------------- errors */

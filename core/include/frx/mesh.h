@@ -121,6 +121,10 @@ typedef struct frx_mesh_peer {
     const frx_face *faces;     /* this rank's sides */
     size_t face_size;          /* sizeof(frx_face) as the core has it */
     const int32_t *periodic;   /* [nfaces]: as frx_mesh_iface.periodic */
+    /* ABI 1.11: [nfaces] 1 where this rank's side is the face's
+     * canonical side (the l side it would be if both were here), else
+     * 0: a one-sided scheme (LDG) orients each face as one rank would */
+    const uint8_t *canonical;
 } frx_mesh_peer;
 
 /* One named boundary: its faces on this rank, by (element, face). */

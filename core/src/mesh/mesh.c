@@ -219,7 +219,7 @@ int frx_mesh_get_peer(const frx_mesh *m, size_t i, frx_mesh_peer *out)
     const struct frx__mpart_peer *P = &m->p.peers[i];
     frx_mesh_peer p = {.size = sizeof p, .rank = P->rank, .nfaces = P->n,
                        .faces = P->faces, .face_size = sizeof *P->faces,
-                       .periodic = P->periodic};
+                       .periodic = P->periodic, .canonical = P->canon};
     return fill(out, &p, sizeof p, "frx_mesh_get_peer", "frx_mesh_peer");
 }
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* frx-euler: the compressible Euler equations by flux reconstruction,
  * in 2-D (rho, rhou, rhov, E) and 3-D (rho, rhou, rhov, rhow, E: the
- * mesh says which).
+ * mesh says which). Built again with FRX_EULER_VISCOUS as
+ * frx-navier-stokes: the same with the viscous terms (viscous.h), PyFR's
+ * navier-stokes boundary kinds and the options of docs/navier-stokes.md.
  *
  * The FR system (plugins/solvers/fr/system.h) does the elements,
  * interfaces and graphs; this plugin gives it the physics (physics.h:
@@ -11,6 +13,9 @@
 #include "fields.h"
 #include "physics.h"
 #include <frx/fr/system.h>
+#if FRX_EULER_VISCOUS
+#include "viscous.h"
+#endif
 
 #include <frx/mesh.h>
 #include <frx/plugin.h>
@@ -19,14 +24,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef FRX_EULER_VISCOUS
+#define FRX_EULER_VISCOUS 0
+#endif
+
 static const frx_option options[] = {
     FR_SYSTEM_OPTIONS,
+#if FRX_EULER_VISCOUS
+    FR_VISCOUS_OPTIONS,
+    {.key = "viscosity-correction", .type = FRX_OPT_ENUM,
+     .choices = "none|sutherland", .def = "none",
+     .help = "the viscosity: none (constant mu) or sutherland (mu at "
+             "cpT = cpTref, constants cpTref and cpTs), PyFR's"},
+#endif
     {.key = "riemann-solver", .type = FRX_OPT_ENUM, .choices = "rusanov|hllc",
      .def = "rusanov",
      .help = "the common interface flux: rusanov (PyFR's) or hllc"},
     {.key = "constants", .type = FRX_OPT_MAP, .required = 1,
+#if FRX_EULER_VISCOUS
+     .help = "named constants of the expressions: gamma (the ratio of "
+             "specific heats), mu (the viscosity), Pr (the Prandtl "
+             "number) and any others, {gamma: 1.4, mu: 0.01, Pr: 0.72}"},
+#else
      .help = "named constants of the expressions: gamma (the ratio of "
              "specific heats) and any others, {gamma: 1.4, M: 0.4}"},
+#endif
     {.key = "ics", .type = FRX_OPT_MAP, .required = 1,
      .help = "the initial condition: rho, u, v, p (3-D: rho, u, v, w, p) "
              "as expressions in x, y (z) and the constants"},
@@ -102,12 +124,139 @@ static const fr_bc_kind bc_kinds[2][4] = {
       free_stream_check}},
 };
 
+#if FRX_EULER_VISCOUS
+/* A key of a boundary kind that must be positive (k: its index among
+ * the kind's keys, name its name), at every point at the start. */
+static int positive_key(const char *where, const double *vals, size_t n,
+                        size_t nk, size_t k, const char *name,
+                        const double *x, size_t nd)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!(vals[nk * i + k] > 0))
+            return frx_error(FRX_ECONFIG, "%s: %s is %g at (%g, %g%s%.6g): "
+                             "it must be positive", where, name,
+                             vals[nk * i + k], x[nd * i], x[nd * i + 1],
+                             nd == 3 ? ", " : "",
+                             nd == 3 ? x[nd * i + 2] : 0.0);
+    return FRX_OK;
+}
+
+/* The isothermal wall's cpTw (its last key). */
+static int wall_check(void *ctx, const char *where, const double *vals,
+                      size_t n, const double *x, const double *nrm,
+                      const double *aux)
+{
+    (void)nrm, (void)aux;
+    size_t nd = (size_t)euler_fields_ndims(ctx);
+    return positive_key(where, vals, n, nd + 1, nd, "cpTw", x, nd);
+}
+
+/* sub-in-frv's rho (keys rho, u, v (, w)). */
+static int frv_check(void *ctx, const char *where, const double *vals,
+                     size_t n, const double *x, const double *nrm,
+                     const double *aux)
+{
+    (void)nrm, (void)aux;
+    size_t nd = (size_t)euler_fields_ndims(ctx);
+    return positive_key(where, vals, n, nd + 1, 0, "rho", x, nd);
+}
+
+/* sub-out-fp's p. */
+static int outp_check(void *ctx, const char *where, const double *vals,
+                      size_t n, const double *x, const double *nrm,
+                      const double *aux)
+{
+    (void)nrm, (void)aux;
+    size_t nd = (size_t)euler_fields_ndims(ctx);
+    return positive_key(where, vals, n, 1, 0, "p", x, nd);
+}
+
+/* sub-in-ftpttang's pt and cpTt (keys pt, cpTt, theta (, phi)). */
+static int ftp_check(void *ctx, const char *where, const double *vals,
+                     size_t n, const double *x, const double *nrm,
+                     const double *aux)
+{
+    (void)nrm, (void)aux;
+    size_t nd = (size_t)euler_fields_ndims(ctx), nk = nd + 1;
+    int rc = positive_key(where, vals, n, nk, 0, "pt", x, nd);
+    return rc ? rc : positive_key(where, vals, n, nk, 1, "cpTt", x, nd);
+}
+
+/* PyFR's navier-stokes boundary kinds: euler's, the walls, subsonic in-
+ * and outflow; and what each does to the gradient (ns_kinds_viscous). */
+static const fr_bc_kind ns_kinds[2][9] = {
+    {{"sup-in-fa", "rho|u|v|p", "euler_bc_sup_in(ul, n, ur);",
+      "supersonic inflow: the free stream rho, u, v, p", free_stream_check},
+     {"sup-out-fn", NULL, "euler_bc_sup_out(ul, n, ur);",
+      "supersonic outflow: the inside state", NULL},
+     {"slp-adia-wall", NULL, "euler_bc_slip_wall(ul, n, ur);",
+      "slip adiabatic wall (no viscous flux)", NULL},
+     {"char-riem-inv", "rho|u|v|p", "euler_bc_char_riem(ul, n, ur);",
+      "characteristic far field about the free stream rho, u, v, p",
+      free_stream_check},
+     {"no-slp-isot-wall", "u|v|cpTw", "ns_bc_isot_wall(ul, n, ur);",
+      "no-slip isothermal wall moving at u, v, at cp T = cpTw", wall_check},
+     {"no-slp-adia-wall", NULL, "ns_bc_adia_wall(ul, n, ur);",
+      "no-slip adiabatic wall at rest", NULL},
+     {"sub-in-frv", "rho|u|v", "ns_bc_sub_in_frv(ul, n, ur);",
+      "subsonic inflow of density rho and velocity u, v", frv_check},
+     {"sub-in-ftpttang", "pt|cpTt|theta",
+      "ns_bc_sub_in_ftpttang(ul, n, ur);",
+      "subsonic inflow of total pressure pt and cp Tt at theta degrees "
+      "from x", ftp_check},
+     {"sub-out-fp", "p", "ns_bc_sub_out_fp(ul, n, ur);",
+      "subsonic outflow at static pressure p", outp_check}},
+    {{"sup-in-fa", "rho|u|v|w|p", "euler_bc_sup_in(ul, n, ur);",
+      "supersonic inflow: the free stream rho, u, v, w, p",
+      free_stream_check},
+     {"sup-out-fn", NULL, "euler_bc_sup_out(ul, n, ur);",
+      "supersonic outflow: the inside state", NULL},
+     {"slp-adia-wall", NULL, "euler_bc_slip_wall(ul, n, ur);",
+      "slip adiabatic wall (no viscous flux)", NULL},
+     {"char-riem-inv", "rho|u|v|w|p", "euler_bc_char_riem(ul, n, ur);",
+      "characteristic far field about the free stream rho, u, v, w, p",
+      free_stream_check},
+     {"no-slp-isot-wall", "u|v|w|cpTw", "ns_bc_isot_wall(ul, n, ur);",
+      "no-slip isothermal wall moving at u, v, w, at cp T = cpTw",
+      wall_check},
+     {"no-slp-adia-wall", NULL, "ns_bc_adia_wall(ul, n, ur);",
+      "no-slip adiabatic wall at rest", NULL},
+     {"sub-in-frv", "rho|u|v|w", "ns_bc_sub_in_frv(ul, n, ur);",
+      "subsonic inflow of density rho and velocity u, v, w", frv_check},
+     {"sub-in-ftpttang", "pt|cpTt|theta|phi",
+      "ns_bc_sub_in_ftpttang(ul, n, ur);",
+      "subsonic inflow of total pressure pt and cp Tt at theta degrees "
+      "from x in x-y and phi from z", ftp_check},
+     {"sub-out-fp", "p", "ns_bc_sub_out_fp(ul, n, ur);",
+      "subsonic outflow at static pressure p", outp_check}},
+};
+
+/* PyFR 1.15's choices: the common solution is the ghost state but on
+ * the no-slip walls (the wall's own), the outer gradient the inside one
+ * but zero where the state is imposed from outside. */
+#define NS_GRAD_ZERO                                                        \
+    "for (int _d = 0; _d < NDIMS; _d++)\n"                                  \
+    "    for (int _w = 0; _w < NVARS; _w++)\n"                              \
+    "        gr[_d][_w] = 0;"
+static const fr_bc_viscous ns_kinds_viscous[9] = {
+    {NULL, NS_GRAD_ZERO, 0},                                  /* sup-in */
+    {NULL, NULL, 0},                                          /* sup-out */
+    {NULL, NULL, 1},                                          /* slip */
+    {NULL, NS_GRAD_ZERO, 0},                                  /* char */
+    {"ns_ldg_isot_wall(ul, n, ur);", NULL, 0},
+    {"ns_ldg_adia_wall(ul, n, ur);", "ns_grad_adia_wall(ul, n, gl, gr);", 0},
+    {NULL, NS_GRAD_ZERO, 0},                                  /* frv */
+    {NULL, NULL, 0},                                          /* ftpttang */
+    {NULL, NS_GRAD_ZERO, 0},                                  /* out-fp */
+};
+#endif
+
 struct euler {
     euler_fields *fields;
     char *initial_src, *source_src; /* the fields' fragments */
     frx_kernel_macro *macros;
     size_t nmacros;
-    fr_const consts[1];
+    fr_const consts[5];
     fr_physics phys;
     fr_system *sys;
     frx_solver_block *blocks; /* the system's, without norms (no exact) */
@@ -162,19 +311,33 @@ static int euler_create(const frx_solver_init *init, frx_solver_info *info,
         rc = euler_fields_create(init->options, nd, &s->fields);
     if (rc == FRX_OK)
         rc = euler_macros(nd, &s->macros, &s->nmacros);
+    size_t nconsts = 1;
+#if FRX_EULER_VISCOUS
+    int suth = 0;
+    if (rc == FRX_OK)
+        rc = frx_cfg_enum(init->options, "viscosity-correction",
+                          "none|sutherland", 0, &suth);
+    if (rc == FRX_OK)
+        rc = ns_constants(init->options, euler_fields_consts(s->fields),
+                          suth, s->consts, &nconsts);
+    if (rc == FRX_OK)
+        rc = ns_macros(nd, suth, &s->macros, &s->nmacros);
+#endif
     if (rc == FRX_OK)
         rc = euler_fields_fragments(s->fields,
                                     frx_backend_precision(init->backend),
                                     &s->initial_src, &s->source_src);
     if (rc) /* the other ranks agree in fr_system_create (system.h) */
-        return fr_agree_setup(frx_comm_mpi(init->comm), rc, "euler's set-up");
+        return fr_agree_setup(frx_comm_mpi(init->comm), rc,
+                              FRX_EULER_VISCOUS ? "navier-stokes' set-up"
+                                                : "euler's set-up");
     s->consts[0] = (fr_const){"gamma", euler_fields_gamma(s->fields)};
     s->phys = (fr_physics){
         .name = "euler",
         .nvars = (size_t)nd + 2,
         .vars = var_names[d3],
         .consts = s->consts,
-        .nconsts = 1,
+        .nconsts = nconsts,
         .macros = s->macros,
         .nmacros = s->nmacros,
         .flux = "fpdtype_t p, v[NDIMS];\neuler_flux(u, f, p, v);",
@@ -194,6 +357,14 @@ static int euler_create(const frx_solver_init *init, frx_solver_info *info,
         .derived_src = derived_src[d3],
         .dims = FR_DIMS_2 | FR_DIMS_3,
     };
+#if FRX_EULER_VISCOUS
+    s->phys.name = "navier-stokes";
+    s->phys.bcs = ns_kinds[d3];
+    s->phys.nbcs = sizeof ns_kinds[0] / sizeof ns_kinds[0][0];
+    s->phys.vflux = "ns_vflux(u, g, f);";
+    s->phys.bcs_viscous = ns_kinds_viscous;
+    s->phys.diffusivity = "ns_diffusivity(u, nu);";
+#endif
     rc = fr_system_create(init, &s->phys, info, &s->sys);
     if (rc == FRX_OK && !s->phys.exact)
         rc = without_norms(s, info);
@@ -257,9 +428,15 @@ static const frx_solver_ops ops = {
 };
 
 static const frx_plugin_desc desc = {
+#if FRX_EULER_VISCOUS
+    FRX_PLUGIN_DESC_INIT(FRX_PLUGIN_SOLVER, "navier-stokes", "1.0.0",
+                         "compressible Navier-Stokes equations, flux "
+                         "reconstruction with LDG, 2-D and 3-D"),
+#else
     FRX_PLUGIN_DESC_INIT(FRX_PLUGIN_SOLVER, "euler", "1.0.0",
                          "compressible Euler equations, flux reconstruction "
-                         "on quadrilaterals and triangles"),
+                         "in 2-D and 3-D"),
+#endif
     .solver = &ops,
 };
 

@@ -40,46 +40,57 @@ static size_t face_nfp(const fr_system *s, const frx_face *f)
     return fr_element_face_nfpts(s->blk[f->blk].el, f->face);
 }
 
-/* What a set of points needs on the host while its views are made. */
+/* What a set of points needs on the host while its views are made:
+ * each point's block, flux point and element. */
 struct pts {
     size_t n;
-    frx_matrix **mats;
-    size_t *rows, *eles;
+    size_t *blks, *rows, *eles;
 };
 
 static int pts_alloc(struct pts *p, size_t n)
 {
     p->n = n;
-    p->mats = calloc(n, sizeof *p->mats);
+    p->blks = calloc(n, sizeof *p->blks);
     p->rows = calloc(n, sizeof *p->rows);
     p->eles = calloc(n, sizeof *p->eles);
-    return p->mats && p->rows && p->eles
+    return p->blks && p->rows && p->eles
                ? FRX_OK
                : frx_error(FRX_ENOMEM, "fr: out of memory");
 }
 
 static void pts_free(struct pts *p)
 {
-    free(p->mats);
+    free(p->blks);
     free(p->rows);
     free(p->eles);
 }
 
-/* A view of p's points in ufp (aux: in auxfp, the same rows). */
-static int pts_view(fr_system *s, struct pts *p, int aux, frx_view **out)
+/* The flux-point matrices a view may read (fpts_groups). */
+enum fp_field { FP_U, FP_AUX, FP_DU, FP_GRAD };
+
+/* A view of p's points in a field at the flux points: the solution
+ * (ufp), the auxiliary fields, the jump to the common solution or the
+ * gradient (ndims rows a point, nfpts apart). */
+static int pts_view(fr_system *s, const struct pts *p, int field,
+                    frx_view **out)
 {
-    if (aux)
-        for (size_t i = 0; i < p->n; i++)
-            for (size_t b = 0; b < s->nblocks; b++)
-                if (p->mats[i] == s->blk[b].ufp)
-                    p->mats[i] = s->blk[b].auxfp;
-    int rc = frx_view_create(s->be, p->n, p->mats, p->rows, p->eles, NULL, 1,
-                             aux ? s->phys.naux : s->phys.nvars, out);
-    if (aux)
-        for (size_t i = 0; i < p->n; i++)
-            for (size_t b = 0; b < s->nblocks; b++)
-                if (p->mats[i] == s->blk[b].auxfp)
-                    p->mats[i] = s->blk[b].ufp;
+    size_t n = p->n ? p->n : 1, nr = field == FP_GRAD ? (size_t)s->ndims : 1;
+    frx_matrix **m = malloc(n * sizeof *m);
+    size_t *rs = malloc(n * sizeof *rs);
+    int rc = m && rs ? FRX_OK : frx_error(FRX_ENOMEM, "fr: out of memory");
+    for (size_t i = 0; i < p->n && !rc; i++) {
+        const struct fr_blk *b = &s->blk[p->blks[i]];
+        frx_matrix *at[] = {b->ufp, b->auxfp, b->dufp, b->gfp};
+        m[i] = at[field];
+        rs[i] = b->nfpts;
+    }
+    if (!rc)
+        rc = frx_view_create(s->be, p->n, m, p->rows, p->eles,
+                             nr > 1 ? rs : NULL, nr,
+                             field == FP_AUX ? s->phys.naux : s->phys.nvars,
+                             out);
+    free(m);
+    free(rs);
     return rc;
 }
 
@@ -88,7 +99,7 @@ static int pts_view(fr_system *s, struct pts *p, int aux, frx_view **out)
 static int aux_snapshot(fr_system *s, struct pts *p, frx_view **v,
                         frx_xchg_view **xv, frx_xchg_matrix **snap)
 {
-    int rc = pts_view(s, p, 1, v);
+    int rc = pts_view(s, p, FP_AUX, v);
     if (!rc)
         rc = frx_xchg_view_create(*v, xv);
     if (!rc)
@@ -155,18 +166,41 @@ static struct fr_faces *faces_add(fr_system *s, int kind)
     memset(fs, 0, sizeof *fs);
     fs->kind = kind;
     fs->send_id = fs->recv_id = fs->asend_id = fs->arecv_id = -1;
+    fs->gsend_id = fs->grecv_id = -1;
     return fs;
 }
 
 /* ------------------------------------------------------------- kernels */
 
-static int kernel_make(fr_system *s, struct fr_faces *fs)
+/* A boundary kernel's last arguments: t, the values that are numbers
+ * (the others are in the kernel), the constants. */
+static size_t bc_tail(const fr_system *s, const struct fr_faces *fs,
+                      frx_arg *a)
+{
+    size_t na = 0;
+    a[na++] = frx_arg_scalar(s->t0);
+    for (size_t i = 0; i < fs->bc->nvals; i++)
+        if (!fr_expr_uses(fs->bc->exprs[i]))
+            a[na++] = frx_arg_scalar(fs->bc->vals[i]);
+    return na + (size_t)fr__bind_consts(s, a + na);
+}
+
+/* Keep a kernel with a stage time t for set_time. */
+static int timed(fr_system *s, frx_kernel *k)
+{
+    frx_kernel **t = realloc(s->timed, (s->ntimed + 1) * sizeof *t);
+    if (!t)
+        return frx_error(FRX_ENOMEM, "fr: out of memory");
+    s->timed = t;
+    s->timed[s->ntimed++] = k;
+    return FRX_OK;
+}
+
+/* The common flux's kernel of a set (fs->k). */
+static int kernel_make(fr_system *s, struct fr_faces *fs, frx_arg *a)
 {
     const fr_physics *p = &s->phys;
-    size_t nmax = 8 + p->nconsts + (fs->bc ? fs->bc->nvals : 0), na = 0;
-    frx_arg *a = calloc(nmax, sizeof *a);
-    if (!a)
-        return frx_error(FRX_ENOMEM, "fr: out of memory");
+    size_t na = 0;
     const char *name;
     a[na++] = frx_arg_view(fs->ul);
     if (fs->kind == FR_FACES_INT) {
@@ -187,25 +221,68 @@ static int kernel_make(fr_system *s, struct fr_faces *fs)
         if (fs->kind != FR_FACES_BC)
             a[na++] = frx_arg_xchg(fs->ar);
     }
-    if (fs->kind == FR_FACES_BC) {
-        a[na++] = frx_arg_scalar(s->t0);
-        for (size_t i = 0; i < fs->bc->nvals; i++)
-            if (!fr_expr_uses(fs->bc->exprs[i])) /* else in the kernel */
-                a[na++] = frx_arg_scalar(fs->bc->vals[i]);
+    if (s->viscous) {
+        a[na++] = frx_arg_view(fs->gl);
+        if (fs->kind == FR_FACES_INT)
+            a[na++] = frx_arg_view(fs->gr);
+        else if (fs->kind == FR_FACES_PEER) {
+            a[na++] = frx_arg_xchg(fs->grecv);
+            a[na++] = frx_arg_matrix(fs->sb);
+        }
     }
-    na += (size_t)fr__bind_consts(s, a + na);
+    if (fs->kind == FR_FACES_BC)
+        na += bc_tail(s, fs, a + na);
+    else
+        na += (size_t)fr__bind_consts(s, a + na);
     int rc = frx_kernel_create(s->be, name, 1, fs->n, a, na, &fs->k);
-    free(a);
-    if (rc)
-        return rc;
-    if (fs->kind == FR_FACES_BC) {
-        frx_kernel **t = realloc(s->timed, (s->ntimed + 1) * sizeof *t);
-        if (!t)
-            return frx_error(FRX_ENOMEM, "fr: out of memory");
-        s->timed = t;
-        s->timed[s->ntimed++] = fs->k;
+    if (!rc && fs->kind == FR_FACES_BC)
+        rc = timed(s, fs->k);
+    return rc;
+}
+
+/* Viscous physics: the common solution's kernel of a set (fs->kc),
+ * each side's jump to it. */
+static int kernel_conu(fr_system *s, struct fr_faces *fs, frx_arg *a)
+{
+    size_t na = 0;
+    const char *name;
+    a[na++] = frx_arg_view(fs->ul);
+    if (fs->kind == FR_FACES_INT) {
+        name = s->kn.intconu;
+        a[na++] = frx_arg_view(fs->ur);
+        a[na++] = frx_arg_view(fs->dl);
+        a[na++] = frx_arg_view(fs->dr);
+    } else if (fs->kind == FR_FACES_PEER) {
+        name = s->kn.mpiconu;
+        a[na++] = frx_arg_xchg(fs->recv);
+        a[na++] = frx_arg_view(fs->dl);
+        a[na++] = frx_arg_matrix(fs->sb);
+    } else {
+        name = s->kn.bcconu[fs->bc - s->bcs];
+        a[na++] = frx_arg_view(fs->dl);
+        a[na++] = frx_arg_matrix(fs->nl);
+        a[na++] = frx_arg_matrix(fs->x);
+        if (s->phys.naux)
+            a[na++] = frx_arg_xchg(fs->al);
+        na += bc_tail(s, fs, a + na);
     }
-    return FRX_OK;
+    int rc = frx_kernel_create(s->be, name, 1, fs->n, a, na, &fs->kc);
+    if (!rc && fs->kind == FR_FACES_BC)
+        rc = timed(s, fs->kc);
+    return rc;
+}
+
+static int kernels_make(fr_system *s, struct fr_faces *fs)
+{
+    size_t nmax = 12 + s->phys.nconsts + (fs->bc ? fs->bc->nvals : 0);
+    frx_arg *a = calloc(nmax, sizeof *a);
+    if (!a)
+        return frx_error(FRX_ENOMEM, "fr: out of memory");
+    int rc = kernel_make(s, fs, a);
+    if (!rc && s->viscous)
+        rc = kernel_conu(s, fs, a);
+    free(a);
+    return rc;
 }
 
 /* ---------------------------------------------------------------- sets */
@@ -283,7 +360,7 @@ static struct point_key *point_order(const fr_system *s,
 static void pts_point(const fr_system *s, struct pts *p, size_t i,
                       const frx_face *f, size_t k, int rev)
 {
-    p->mats[i] = s->blk[f->blk].ufp;
+    p->blks[i] = f->blk;
     p->rows[i] = fpt(s, f, k, rev);
     p->eles[i] = f->ele;
 }
@@ -352,9 +429,13 @@ static int interior(fr_system *s, const frx_mesh *mesh)
             geo_point(s, &g, fs->n, i, &fj->l, fpt(s, &fj->l, k, 0), 0);
             geo_point(s, &g, fs->n, i, &fj->r, fpt(s, &fj->r, k, 1), 1);
         }
-        if (!(rc = pts_view(s, &l, 0, &fs->ul)) &&
-            !(rc = pts_view(s, &r, 0, &fs->ur)) &&
-            !(rc = geo_upload(s, fs, &g, 2, 0)) && s->phys.naux &&
+        if (!(rc = pts_view(s, &l, FP_U, &fs->ul)) &&
+            !(rc = pts_view(s, &r, FP_U, &fs->ur)) && s->viscous &&
+            !(rc = pts_view(s, &l, FP_DU, &fs->dl)) &&
+            !(rc = pts_view(s, &r, FP_DU, &fs->dr)) &&
+            !(rc = pts_view(s, &l, FP_GRAD, &fs->gl)))
+            rc = pts_view(s, &r, FP_GRAD, &fs->gr);
+        if (!rc && !(rc = geo_upload(s, fs, &g, 2, 0)) && s->phys.naux &&
             !(rc = aux_snapshot(s, &l, &fs->auxl, &fs->auxlxv, &fs->al)))
             rc = aux_snapshot(s, &r, &fs->auxr, &fs->auxrxv, &fs->ar);
     }
@@ -374,6 +455,41 @@ static int mark_at_peer(fr_system *s, const frx_face *f)
         return frx_error(FRX_ENOMEM, "fr: out of memory");
     b->at_peer[f->ele] = 1;
     return FRX_OK;
+}
+
+/* Viscous physics at a peer's faces: the jump to the common solution
+ * and the gradient at our points (l), and the gradient's exchange (our
+ * side in the peer's order, r, and what it sends: ndims x nvars a
+ * point). */
+static int peer_viscous(fr_system *s, struct fr_faces *fs,
+                        const struct pts *l, const struct pts *r,
+                        const frx_mesh_peer *mp)
+{
+    if (!FRX_SIZE_HOLDS(frx_mesh_peer, mp, canonical) || !mp->canonical)
+        return frx_error(FRX_ENOTSUP, "%s: this frx's mesh does not say "
+                         "which side of a face shared with a peer is "
+                         "canonical (ABI 1.11): viscous physics needs it",
+                         s->phys.name);
+    double *sb = malloc((fs->n ? fs->n : 1) * sizeof *sb);
+    if (!sb)
+        return frx_error(FRX_ENOMEM, "fr: out of memory");
+    for (size_t j = 0; j < fs->nfaces; j++)
+        for (size_t i = fs->fstart[j]; i < fs->fstart[j + 1]; i++)
+            sb[i] = mp->canonical[j] ? 1 : -1;
+    int rc = fr__matrix_from(s->be, 1, 1, fs->n, sb, &fs->sb);
+    free(sb);
+    if (!rc)
+        rc = pts_view(s, l, FP_DU, &fs->dl);
+    if (!rc)
+        rc = pts_view(s, l, FP_GRAD, &fs->gl);
+    if (!rc)
+        rc = pts_view(s, r, FP_GRAD, &fs->gsend);
+    if (!rc)
+        rc = frx_xchg_view_create(fs->gsend, &fs->gsendxv);
+    if (!rc)
+        rc = frx_xchg_matrix_create(s->be, fs->n, (size_t)s->ndims,
+                                    s->phys.nvars, &fs->grecv);
+    return rc;
 }
 
 /* The faces shared with peer i: views, normals and the exchanges,
@@ -404,9 +520,11 @@ static int peer(fr_system *s, const frx_mesh *mesh, size_t i)
                 geo_point(s, &g, fs->n, at + k, fj, fpt(s, fj, k, 0), 0);
         }
         if (!rc)
-            rc = pts_view(s, &l, 0, &fs->ul);
+            rc = pts_view(s, &l, FP_U, &fs->ul);
         if (!rc)
-            rc = pts_view(s, &r, 0, &fs->send);
+            rc = pts_view(s, &r, FP_U, &fs->send);
+        if (!rc && s->viscous)
+            rc = peer_viscous(s, fs, &l, &r, &mp);
         if (!rc)
             rc = geo_upload(s, fs, &g, 1, 0);
         if (!rc && s->phys.naux &&
@@ -434,6 +552,14 @@ static int peer(fr_system *s, const frx_mesh *mesh, size_t i)
             rc = frx_comm_add_recv_named(s->comm, fs->recv, fs->peer,
                                          "solution at flux points",
                                          &fs->recv_id);
+        if (!rc && s->viscous &&
+            !(rc = frx_comm_add_send_named(s->comm,
+                                           frx_xchg_view_matrix(fs->gsendxv),
+                                           fs->peer, "gradient at flux points",
+                                           &fs->gsend_id)))
+            rc = frx_comm_add_recv_named(s->comm, fs->grecv, fs->peer,
+                                         "gradient at flux points",
+                                         &fs->grecv_id);
     }
     pts_free(&l);
     pts_free(&r);
@@ -512,8 +638,10 @@ static int boundary(fr_system *s, const frx_mesh *mesh, size_t i)
             }
         }
         if (!(rc = bc_check(s, fs, &g)) &&
-            !(rc = pts_view(s, &l, 0, &fs->ul)) &&
-            !(rc = geo_upload(s, fs, &g, 1, 1)) && s->phys.naux)
+            !(rc = pts_view(s, &l, FP_U, &fs->ul)) && s->viscous &&
+            !(rc = pts_view(s, &l, FP_DU, &fs->dl)))
+            rc = pts_view(s, &l, FP_GRAD, &fs->gl);
+        if (!rc && !(rc = geo_upload(s, fs, &g, 1, 1)) && s->phys.naux)
             rc = aux_snapshot(s, &l, &fs->auxl, &fs->auxlxv, &fs->al);
     }
     pts_free(&l);
@@ -565,7 +693,7 @@ int fr__finish_faces(fr_system *s)
 {
     int rc = s->phys.naux ? aux_exchange(s) : FRX_OK;
     for (size_t i = 0; i < s->nfaces && !rc; i++)
-        rc = kernel_make(s, &s->faces[i]);
+        rc = kernels_make(s, &s->faces[i]);
     return rc;
 }
 
@@ -573,22 +701,27 @@ void fr__free_faces(fr_system *s)
 {
     for (size_t i = 0; i < s->nfaces; i++) {
         struct fr_faces *fs = &s->faces[i];
-        if (fs->k)
-            frx_kernel_destroy(fs->k);
-        frx_xchg_view *xv[] = {fs->sendxv, fs->auxlxv, fs->auxrxv};
-        for (size_t k = 0; k < 3; k++)
+        frx_kernel *ks[] = {fs->k, fs->kc};
+        for (size_t k = 0; k < 2; k++)
+            if (ks[k])
+                frx_kernel_destroy(ks[k]);
+        frx_xchg_view *xv[] = {fs->sendxv, fs->auxlxv, fs->auxrxv,
+                               fs->gsendxv};
+        for (size_t k = 0; k < 4; k++)
             if (xv[k])
                 frx_xchg_view_destroy(xv[k]);
-        frx_xchg_matrix *xm[] = {fs->recv, fs->al, fs->ar, fs->asend};
-        for (size_t k = 0; k < 4; k++)
+        frx_xchg_matrix *xm[] = {fs->recv, fs->al, fs->ar, fs->asend,
+                                 fs->grecv};
+        for (size_t k = 0; k < 5; k++)
             if (xm[k])
                 frx_xchg_matrix_destroy(xm[k]);
-        frx_view *v[] = {fs->ul, fs->ur, fs->send, fs->auxl, fs->auxr};
-        for (size_t k = 0; k < 5; k++)
+        frx_view *v[] = {fs->ul, fs->ur, fs->send, fs->auxl, fs->auxr,
+                         fs->dl, fs->dr, fs->gl, fs->gr, fs->gsend};
+        for (size_t k = 0; k < 10; k++)
             if (v[k])
                 frx_view_destroy(v[k]);
-        frx_matrix *m[] = {fs->nl, fs->mag, fs->x};
-        for (size_t k = 0; k < 3; k++)
+        frx_matrix *m[] = {fs->nl, fs->mag, fs->x, fs->sb};
+        for (size_t k = 0; k < 4; k++)
             if (m[k])
                 frx_matrix_destroy(m[k]);
         free(fs->pt_src);

@@ -107,7 +107,7 @@ static int part(fr_system *s, size_t i, frx_matrix *u, frx_matrix *f,
     *p = *b;
     p->neles = e1 - e0;
     p->smats = p->rcpdjac = p->invh = p->ploc = p->aux = p->ufp = NULL;
-    p->auxfp = p->tf = NULL;
+    p->auxfp = p->tf = p->gu = p->dufp = p->gfp = NULL;
     int src = late && s->phys.source;
     int rc = slice(s, f, e0, e1, pf);
     if (!rc && (!late || src))
@@ -116,6 +116,8 @@ static int part(fr_system *s, size_t i, frx_matrix *u, frx_matrix *f,
         rc = slice(s, b->aux, e0, e1, &p->aux);
     if (!rc && !late)
         rc = slice(s, b->smats, e0, e1, &p->smats);
+    if (!rc && !late)
+        rc = slice(s, b->gu, e0, e1, &p->gu);
     if (!rc && !late) /* every part reuses tf's first elements */
         rc = slice(s, b->tf, 0, e1 - e0, &p->tf);
     if (!rc && late)
@@ -130,7 +132,7 @@ static int part(fr_system *s, size_t i, frx_matrix *u, frx_matrix *f,
 static int tflux(fr_system *s, frx_graph *g, const struct fr_blk *b,
                  frx_matrix *u)
 {
-    frx_arg *a = calloc(4 + s->phys.nconsts, sizeof *a);
+    frx_arg *a = calloc(5 + s->phys.nconsts, sizeof *a);
     if (!a)
         return frx_error(FRX_ENOMEM, "fr: out of memory");
     size_t na = 0;
@@ -139,6 +141,8 @@ static int tflux(fr_system *s, frx_graph *g, const struct fr_blk *b,
     a[na++] = frx_arg_matrix(b->tf);
     if (s->phys.naux)
         a[na++] = frx_arg_matrix(b->aux);
+    if (s->viscous)
+        a[na++] = frx_arg_matrix(b->gu);
     na += (size_t)fr__bind_consts(s, a + na);
     int rc = block_kernel(s, g, s->kn.tflux, b, a, na, NULL);
     free(a);
@@ -282,15 +286,62 @@ static int wave_bind(fr_system *s, frx_matrix *const *u)
 }
 
 /* MPI moves the peers' messages along here, amid the work that
- * overlaps them (frx_graph_add_test). */
-static int progress(fr_system *s, frx_graph *g)
+ * overlaps them (frx_graph_add_test): the solution's, and once it is
+ * under way (grad) the gradient's. */
+static int progress(fr_system *s, frx_graph *g, int grad)
+{
+    int rc = FRX_OK;
+    for (size_t i = 0; i < s->nfaces && !rc; i++) {
+        struct fr_faces *fs = &s->faces[i];
+        if (fs->kind != FR_FACES_PEER)
+            continue;
+        int r = grad ? fs->grecv_id : fs->recv_id;
+        int d = grad ? fs->gsend_id : fs->send_id;
+        if (!(rc = frx_graph_add_test(g, s->comm, r, NULL)))
+            rc = frx_graph_add_test(g, s->comm, d, NULL);
+    }
+    return rc;
+}
+
+/* Viscous physics: the corrected gradient at the solution points and
+ * the flux points, and off to the peers (docs/fr.md, "Viscous
+ * physics"). The solution's exchange is waited for as late as the
+ * gradient allows: after the reference gradient and the common
+ * solution of the interior and boundary faces. */
+static int gradient(fr_system *s, frx_graph *g, frx_matrix *const *u,
+                    int early)
 {
     int rc = FRX_OK;
     for (size_t i = 0; i < s->nfaces && !rc; i++)
-        if (s->faces[i].kind == FR_FACES_PEER &&
-            !(rc = frx_graph_add_test(g, s->comm, s->faces[i].recv_id,
-                                      NULL)))
-            rc = frx_graph_add_test(g, s->comm, s->faces[i].send_id, NULL);
+        if (s->faces[i].kind != FR_FACES_PEER)
+            rc = frx_graph_add_kernel(g, s->faces[i].kc, NULL, 0, NULL);
+    for (size_t i = 0; i < s->nblocks && !rc; i++)
+        rc = product(s, g, s->blk[i].m4, u[i], s->blk[i].gu, 0);
+    rc = rc ? rc : progress(s, g, 0);
+    for (size_t i = 0; i < s->nfaces && !rc; i++) {
+        struct fr_faces *fs = &s->faces[i];
+        if (fs->kind == FR_FACES_PEER && !early)
+            rc = frx_graph_add_wait(g, s->comm, fs->recv_id, NULL, 0, NULL);
+        if (fs->kind == FR_FACES_PEER && !rc)
+            rc = frx_graph_add_kernel(g, fs->kc, NULL, 0, NULL);
+    }
+    for (size_t i = 0; i < s->nblocks && !rc; i++) {
+        struct fr_blk *b = &s->blk[i];
+        frx_arg a[3] = {frx_arg_matrix(b->gu), frx_arg_matrix(b->smats),
+                        frx_arg_matrix(b->rcpdjac)};
+        if (!(rc = product(s, g, b->m6, b->dufp, b->gu, 1)) &&
+            !(rc = block_kernel(s, g, s->kn.gradtr, b, a, 3, NULL)))
+            rc = product(s, g, b->m0d, b->gu, b->gfp, 0);
+    }
+    for (size_t i = 0; i < s->nfaces && !rc; i++) {
+        struct fr_faces *fs = &s->faces[i];
+        if (fs->kind != FR_FACES_PEER)
+            continue;
+        if (!(rc = frx_graph_add_recv(g, s->comm, fs->grecv_id, NULL, 0,
+                                      NULL)) &&
+            !(rc = frx_graph_add_pack(g, fs->gsendxv, NULL, 0, NULL)))
+            rc = frx_graph_add_send(g, s->comm, fs->gsend_id, NULL, 0, NULL);
+    }
     return rc;
 }
 
@@ -319,22 +370,29 @@ int fr_system_build_rhs(fr_system *s, frx_matrix *const *u,
                                     NULL);
     if (!rc && early)
         rc = frx_extend_rhs(s->extend, "after-exchange-waits", g, u, f);
+    /* viscous: the gradient (the solution's exchange waited for there),
+     * then the same as inviscid with the gradient's exchange */
+    if (!rc && s->viscous)
+        rc = gradient(s, g, u, early);
+    int waited = early || s->viscous;
     /* element interiors while the messages travel */
     for (size_t i = 0; i < s->nblocks && !rc; i++)
         rc = stretches(s, g, i, u[i], f[i], 0, PARTS_ALL);
-    rc = rc ? rc : progress(s, g);
+    rc = rc ? rc : progress(s, g, s->viscous);
     for (size_t i = 0; i < s->nfaces && !rc; i++)
         if (s->faces[i].kind != FR_FACES_PEER)
             rc = frx_graph_add_kernel(g, s->faces[i].k, NULL, 0, NULL);
-    rc = rc ? rc : progress(s, g);
+    rc = rc ? rc : progress(s, g, s->viscous);
     /* the correction of the parts that need nothing from the peers, so
      * that a rank a little behind its peer keeps it from waiting */
     for (size_t i = 0; i < s->nblocks && !rc; i++)
         rc = stretches(s, g, i, u[i], f[i], 1, PARTS_OFF_PEERS);
     for (size_t i = 0; i < s->nfaces && !rc; i++) {
         struct fr_faces *fs = &s->faces[i];
-        if (fs->kind == FR_FACES_PEER && !early)
+        if (fs->kind == FR_FACES_PEER && !waited)
             rc = frx_graph_add_wait(g, s->comm, fs->recv_id, NULL, 0, NULL);
+        if (fs->kind == FR_FACES_PEER && s->viscous && !rc)
+            rc = frx_graph_add_wait(g, s->comm, fs->grecv_id, NULL, 0, NULL);
         if (fs->kind == FR_FACES_PEER && !rc)
             rc = frx_graph_add_kernel(g, fs->k, NULL, 0, NULL);
     }
@@ -343,10 +401,14 @@ int fr_system_build_rhs(fr_system *s, frx_matrix *const *u,
         rc = frx_extend_rhs(s->extend, "after-common-fluxes", g, u, f);
     for (size_t i = 0; i < s->nblocks && !rc; i++)
         rc = stretches(s, g, i, u[i], f[i], 1, PARTS_AT_PEERS);
-    for (size_t i = 0; i < s->nfaces && !rc; i++)
-        if (s->faces[i].kind == FR_FACES_PEER)
-            rc = frx_graph_add_wait(g, s->comm, s->faces[i].send_id, NULL, 0,
-                                    NULL);
+    for (size_t i = 0; i < s->nfaces && !rc; i++) {
+        struct fr_faces *fs = &s->faces[i];
+        if (fs->kind != FR_FACES_PEER)
+            continue;
+        rc = frx_graph_add_wait(g, s->comm, fs->send_id, NULL, 0, NULL);
+        if (!rc && s->viscous)
+            rc = frx_graph_add_wait(g, s->comm, fs->gsend_id, NULL, 0, NULL);
+    }
     if (!rc)
         rc = wave_bind(s, u);
     return rc;

@@ -29,6 +29,14 @@ struct fr_blk {
      * solution points, scratch between tflux and the M132 product, which
      * every part of a stretch reuses (so it stays in cache) */
     frx_matrix *tf;
+    /* viscous physics (fr_physics.vflux), else NULL: the gradient at the
+     * solution points (ndims*nupts x nvars: reference, then physical
+     * after gradtr), the common solution's jump at the flux points
+     * (dufp: nfpts x nvars, group) and the gradient there (gfp:
+     * ndims*nfpts x nvars, group); M4, M6 (the gradient's correction,
+     * ndims*nupts x nfpts) and M0 for each dimension (block diagonal) */
+    frx_matrix *gu, *dufp, *gfp;
+    frx_matrix *m4, *m6, *m0d;
     /* neles flags: the element has a face shared with a peer rank (NULL
      * where none has); the RHS corrects the others before it waits */
     unsigned char *at_peer;
@@ -84,6 +92,18 @@ struct fr_faces {
     frx_xchg_matrix *asend;        /* peer: auxr's snapshot, sent once */
     int asend_id, arecv_id;
     frx_kernel *k;
+    /* viscous physics: the jump to the common solution at each side's
+     * points (views of dufp), the gradient there (views of gfp: ndims
+     * rows a point), the gradient's exchange with a peer (our side in
+     * its order, and what it sends) and the common solution's kernel */
+    frx_view *dl, *dr, *gl, *gr, *gsend;
+    frx_xchg_view *gsendxv;
+    frx_xchg_matrix *grecv;
+    frx_matrix *sb;                /* peer: 1 x 1 x n, +1 where our side
+                                    * is the face's canonical side (LDG's
+                                    * beta as is), -1 where the peer's is */
+    int gsend_id, grecv_id;
+    frx_kernel *kc;
 };
 
 /* The kernels' registered names (hash-suffixed, see sys_kernels.c). */
@@ -91,6 +111,10 @@ struct fr_knames {
     char tflux[64], intflux[64], mpiflux[64], negdivconf[64], wave[64];
     char initial[64], auxat[64];   /* fields from fragments, or "" */
     char **bcflux;                 /* one per boundary (s->bcs) */
+    /* viscous physics: the common solution (interior, peer, one per
+     * boundary) and the gradient's transform to x, y (z) */
+    char intconu[64], mpiconu[64], gradtr[64];
+    char **bcconu;
 };
 
 /* max_dt's kernels for one register (found by its first matrix). */
@@ -107,6 +131,8 @@ struct fr_system {
                                     * them (nfaces, built at publish) */
     int ndims, order;
     double t0;
+    int viscous;                   /* phys.vflux is set */
+    double ldg_beta, ldg_tau;      /* solver.ldg-beta, ldg-tau */
     fr_physics phys;
     size_t nblocks;
     struct fr_blk *blk;
@@ -145,6 +171,8 @@ int fr__register_kernels(fr_system *s);
 void fr__free_knames(fr_system *s);
 /* The physics' constants as kernel arguments, after a kernel's own. */
 int fr__bind_consts(const fr_system *s, frx_arg *a);
+/* The factor of max_dt's viscous term (fr_physics.diffusivity). */
+double fr__viscous_dt_factor(const fr_system *s);
 
 /* sys_bcs.c: solver.boundaries against the mesh's boundaries, and
  * their values at points (for the kinds' checks). */

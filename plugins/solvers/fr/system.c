@@ -70,6 +70,41 @@ static int op_matrix(fr_system *s, const fr_element *e, int op,
     return frx_matrix_create_const(s->be, nr, nc, a, out);
 }
 
+/* Viscous physics' operators of block b: M4 (the reference gradient),
+ * M6 (its correction: M6[d][u][f] = M3[u][f] n_f[d], PyFR's, with n_f
+ * the reference normal of M2 and M3) and M0 for each dimension (block
+ * diagonal: the gradient's ndims row blocks to the flux points). */
+static int viscous_ops(fr_system *s, struct fr_blk *b)
+{
+    size_t nd = (size_t)s->ndims, nu = b->nupts, nf = b->nfpts;
+    const double *m3 = fr_element_op(b->el, FR_M3, NULL, NULL);
+    const double *m0 = fr_element_op(b->el, FR_M0, NULL, NULL);
+    const double *nrm = fr_element_norm_fpts(b->el);
+    double *m6 = malloc(nd * nu * nf * sizeof *m6);
+    double *m0d = calloc(nd * nf * nd * nu, sizeof *m0d);
+    int rc = m6 && m0d ? FRX_OK : frx_error(FRX_ENOMEM, "fr: out of memory");
+    for (size_t d = 0; d < nd && !rc; d++) {
+        for (size_t u = 0; u < nu; u++)
+            for (size_t f = 0; f < nf; f++)
+                m6[(d * nu + u) * nf + f] = m3[u * nf + f] * nrm[f * nd + d];
+        for (size_t f = 0; f < nf; f++)
+            for (size_t u = 0; u < nu; u++)
+                m0d[(d * nf + f) * nd * nu + d * nu + u] = m0[f * nu + u];
+    }
+    if (!rc)
+        rc = op_matrix(s, b->el, FR_M4, &b->m4);
+    if (!rc)
+        rc = frx_matrix_create_const(s->be, nd * nu, nf, m6, &b->m6);
+    if (!rc)
+        rc = frx_matrix_create_const(s->be, nd * nf, nd * nu, m0d, &b->m0d);
+    if (!rc)
+        rc = frx_matrix_create(s->be, nd * nu, s->phys.nvars, b->neles,
+                               &b->gu);
+    free(m6);
+    free(m0d);
+    return rc;
+}
+
 /* max_dt's metric at each solution point: (2p+1)/2 sum_i |grad xi_i|. */
 static int invh_upload(fr_system *s, struct fr_blk *b)
 {
@@ -135,6 +170,8 @@ static int block_make(fr_system *s, const frx_mesh *mesh, size_t i)
         (rc = frx_matrix_create(s->be, nd * b->nupts, nv,
                                 fr__stretch_elements(s, b), &b->tf)))
         return rc;
+    if (s->viscous && (rc = viscous_ops(s, b)))
+        return rc;
     /* the solution points, where a kernel computes a field or a source */
     const fr_physics *p = &s->phys;
     if ((p->source || p->initial_src || p->aux_src) &&
@@ -161,17 +198,25 @@ static int fpts_groups(fr_system *s)
     frx_matrix_shape *sh = calloc(s->nblocks, sizeof *sh);
     frx_matrix **m = calloc(s->nblocks, sizeof *m);
     int rc = sh && m ? FRX_OK : frx_error(FRX_ENOMEM, "fr: out of memory");
-    for (int aux = 0; aux < 2 && !rc; aux++) {
-        size_t nv = aux ? s->phys.naux : s->phys.nvars;
-        if (!nv)
+    /* the solution, the auxiliary fields; viscous: the jump to the
+     * common solution and the gradient (ndims rows a point) */
+    enum { UFP, AUXFP, DUFP, GFP };
+    for (int which = UFP; which <= GFP && !rc; which++) {
+        size_t nv = which == AUXFP ? s->phys.naux : s->phys.nvars;
+        size_t nr = which == GFP ? (size_t)s->ndims : 1;
+        if (!nv || (which >= DUFP && !s->viscous))
             continue;
         for (size_t i = 0; i < s->nblocks; i++)
-            sh[i] = (frx_matrix_shape){s->blk[i].nfpts, nv, s->blk[i].neles};
+            sh[i] = (frx_matrix_shape){nr * s->blk[i].nfpts, nv,
+                                       s->blk[i].neles};
         if ((rc = frx_matrix_create_group(s->be, s->nblocks, sh, m)))
             break;
-        for (size_t i = 0; i < s->nblocks; i++)
-            *(aux ? &s->blk[i].auxfp : &s->blk[i].ufp) = m[i];
-        for (size_t i = 0; aux && i < s->nblocks && !rc; i++)
+        for (size_t i = 0; i < s->nblocks; i++) {
+            struct fr_blk *b = &s->blk[i];
+            frx_matrix **at[] = {&b->ufp, &b->auxfp, &b->dufp, &b->gfp};
+            *at[which] = m[i];
+        }
+        for (size_t i = 0; which == AUXFP && i < s->nblocks && !rc; i++)
             rc = aux_upload(s, &s->blk[i], 1, s->blk[i].auxfp);
     }
     free(sh);
@@ -189,6 +234,10 @@ static int check_physics(const fr_physics *p)
         return frx_error(FRX_EINVAL, "%s: the physics needs variables, a "
                          "flux, a common flux (rsolve) and an initial "
                          "condition (initial or initial_src)", name);
+    if (p->bcs_viscous && !p->vflux)
+        return frx_error(FRX_EINVAL, "%s: viscous boundary kinds "
+                         "(bcs_viscous) without a viscous flux (vflux)",
+                         name);
     if (p->naux && (!p->aux || (!p->aux_at && !p->aux_src)))
         return frx_error(FRX_EINVAL, "%s: %zu auxiliary field(s) need "
                          "names and aux_at or aux_src", name, p->naux);
@@ -252,6 +301,12 @@ static int create_local(fr_system *s, const frx_solver_init *init)
         s->cblock_bytes = (size_t)2 << 20;
     else if (cb > 0)
         s->cblock = (size_t)cb;
+    if (s->viscous &&
+        ((rc = frx_cfg_double(init->options, "ldg-beta", 0.5, -0.5, 0.5,
+                              &s->ldg_beta)) ||
+         (rc = frx_cfg_double(init->options, "ldg-tau", 0.1, 0, HUGE_VAL,
+                              &s->ldg_tau))))
+        return rc;
     frx_mesh_info mi = {.size = sizeof mi};
     if ((rc = frx_mesh_get_info(init->mesh, &mi)))
         return rc;
@@ -356,6 +411,7 @@ int fr_system_create_v(int api_major, int api_minor, size_t physics_size,
     MPI_Comm mc = frx_comm_mpi(init->comm);
     if (!rc)
         rc = check_physics(&s->phys);
+    s->viscous = s->phys.vflux != NULL;
     if (!rc)
         rc = create_local(s, init);
     /* every rank reaches this with its status: the auxiliary fields'
@@ -401,7 +457,8 @@ void fr_system_destroy(fr_system *s)
         struct fr_blk *b = &s->blk[i];
         frx_matrix *ms[] = {b->m0, b->m132, b->m3, b->smats, b->rcpdjac,
                             b->invh, b->ploc, b->aux, b->ufp, b->auxfp,
-                            b->tf};
+                            b->tf, b->gu, b->dufp, b->gfp, b->m4, b->m6,
+                            b->m0d};
         for (size_t k = 0; k < sizeof ms / sizeof *ms; k++)
             if (ms[k])
                 frx_matrix_destroy(ms[k]);

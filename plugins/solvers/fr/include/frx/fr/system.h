@@ -181,7 +181,44 @@ typedef struct fr_physics {
      * only. A mesh of another dimension is refused, naming the physics:
      * its fluxes would leave f[2] unset. */
     unsigned dims;
+    /* FR 1.5: viscous terms (docs/fr.md, "Viscous physics"). vflux:
+     * from u[NVARS], g[NDIMS][NVARS] (the corrected gradient of u in
+     * x, y (z): g[d][v] = du_v/dx_d) (and a[NAUX]), add the viscous flux
+     * to f[NDIMS][NVARS], which holds the flux fragment's (the same
+     * sign: du/dt = -div f). Where it is set the system computes the
+     * gradient first (a common solution at the interfaces, the
+     * solution's exchange), then the fluxes with LDG's common viscous
+     * flux (solver.ldg-beta, solver.ldg-tau: FR_VISCOUS_OPTIONS) and a
+     * second exchange per peer (the gradient at the flux points). NULL:
+     * inviscid, as before 1.5. */
+    const char *vflux;
+    /* What each boundary kind does where the physics is viscous: nbcs
+     * of them, in the order of bcs; NULL: every kind's common solution
+     * is its ghost state and its gradient the inside one. */
+    const struct fr_bc_viscous *bcs_viscous;
+    /* The diffusivity for max_dt's viscous limit: from u[NVARS] (and
+     * a[NAUX]) set nu, the largest of the point's diffusion
+     * coefficients (mu/rho, gamma mu/(Pr rho)); NULL: none.
+     * dt = cfl / max over points of (s invh + nu invh^2 (p+1)^2/(2p+1))
+     * with invh max_dt's metric above. */
+    const char *diffusivity;
 } fr_physics;
+
+/* FR 1.5: what a boundary kind (fr_bc_kind of the same index) does in
+ * viscous physics; its fragments see what the kind's ghost sees (ul,
+ * al, n, x, t, the bc_ values). */
+typedef struct fr_bc_viscous {
+    /* The boundary's common solution (what the gradient is corrected
+     * to): set ur[NVARS] (zeroed first). NULL: the ghost state. */
+    const char *ldg_state;
+    /* The gradient on the boundary's outer side, for its viscous flux:
+     * from ur (the ldg state) and gl[NDIMS][NVARS] (the inside gradient)
+     * set gr[NDIMS][NVARS], which holds gl when it starts. NULL: gl. */
+    const char *grad_state;
+    /* Nonzero: no viscous flux through the boundary (a slip wall): its
+     * common flux is the inviscid one alone. */
+    int inviscid;
+} fr_bc_viscous;
 
 #define FR_DIMS_2 (1u << 2)
 #define FR_DIMS_3 (1u << 3)
@@ -209,6 +246,20 @@ typedef struct fr_physics {
     {.key = "boundaries", .type = FRX_OPT_MAP,                              \
      .help = "boundary conditions by mesh boundary name: "                  \
              "{<name>: {type: <kind>, ...}}"}
+
+/* FR 1.5: the options of viscous physics (fr_physics.vflux); add them
+ * beside FR_SYSTEM_OPTIONS. LDG's common solution at an interface is
+ * (1/2 - beta) ul + (1/2 + beta) ur, its common viscous flux
+ * (1/2 + beta) Fv(l).n + (1/2 - beta) Fv(r).n + tau (ul - ur): PyFR's
+ * [solver-interfaces] ldg-beta and ldg-tau, with its defaults. */
+#define FR_VISCOUS_OPTIONS                                                  \
+    {.key = "ldg-beta", .type = FRX_OPT_DOUBLE, .min = -0.5, .max = 0.5,   \
+     .def = "0.5",                                                          \
+     .help = "LDG's upwinding of the common solution and viscous flux "    \
+             "(-0.5 to 0.5; 0: central)"},                                  \
+    {.key = "ldg-tau", .type = FRX_OPT_DOUBLE, .min = 0, .max = 1e300,     \
+     .def = "0.1",                                                          \
+     .help = "LDG's penalty on the jump of the solution at interfaces"}
 
 typedef struct fr_system fr_system;
 
