@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# Sourced by bench/solver.sh, bench/weak-pyfr.sh, bench/vs-pyfr.sh and
-# bench/vs-pyfr-3d.sh: what they read and make the same way, so that
-# their meshes and numbers stay comparable.
+# Sourced by bench/solver.sh, bench/weak-pyfr.sh, bench/vs-pyfr.sh,
+# bench/vs-pyfr-3d.sh, bench/vortex3d-pyfr.sh and bench/couette-pyfr.sh:
+# what they read and make the same way, so that their meshes and numbers
+# stay comparable.
 
 # mesh_n P DOFS_PER_RANK: the least multiple of 32, N, whose N x N/2
 # elements of order P (4 variables, (P+1)^2 points each) hold at least
