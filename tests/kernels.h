@@ -35,6 +35,16 @@ static const frx_kernel_decl tk_views = {
     .body = "for (int v = 0; v < 3; v++)\n"
             "    o[v] = nl[0]*g[0][v] + nl[1]*g[1][v];"};
 
+/* A gradient's two sides at an interface shared with a peer rank (the
+ * navier-stokes flux's gl and gr): ours in a view of ndims rows a point,
+ * the peer's received in an xchg matrix of the same shape. */
+static const frx_kernel_decl tk_gradx = {
+    .name = "tk_gradx", .ndim = 1,
+    .args = "in view fpdtype_t[2][3] gl, in xchg fpdtype_t[2][3] gr, "
+            "out view fpdtype_t[3] o",
+    .body = "for (int v = 0; v < 3; v++)\n"
+            "    o[v] = gl[0][v] - 2*gl[1][v] + 3*gr[0][v] - 4*gr[1][v];"};
+
 /* A broadcast operator applied at every point. */
 static const frx_kernel_decl tk_broadcast = {
     .name = "tk_broadcast", .ndim = 2,
@@ -128,7 +138,7 @@ static const frx_kernel_decl tk_unread = {
 static const frx_kernel_decl *const tk_all[] = {
     &tk_axpy, &tk_grad, &tk_baseflow, &tk_views, &tk_broadcast, &tk_scalars,
     &tk_macro, &tk_reduce3, &tk_normsq, &tk_baseflow_max, &tk_nonfinite,
-    &tk_scale1, &tk_sum1, &tk_axpy1, &tk_unread};
+    &tk_scale1, &tk_sum1, &tk_axpy1, &tk_unread, &tk_gradx};
 #define TK_COUNT (sizeof tk_all / sizeof *tk_all)
 
 #endif

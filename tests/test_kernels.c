@@ -180,6 +180,92 @@ START_TEST(view_args)
 }
 END_TEST
 
+/* A gradient exchanged with a peer (navier-stokes' second exchange): a
+ * view of ndims rows a point and an xchg matrix of the same shape meet
+ * in one kernel; a view given where the xchg argument is declared, or
+ * an xchg matrix of another shape, is refused naming the argument. */
+START_TEST(gradient_xchg_args)
+{
+    register_all();
+    uint64_t rng = 105;
+    size_t n = 13, neles = 11;
+    frx_matrix_shape shapes[2] = {{8, 3, neles}, {1, 3, n}};
+    frx_matrix *m[2];
+    ck_assert_int_eq(frx_matrix_create_group(be, 2, shapes, m), FRX_OK);
+    void *hu = tu_alloc(be, 8 * 3 * neles);
+    for (size_t i = 0; i < 8 * 3 * neles; i++)
+        tu_put(be, hu, i, tu_value(&rng));
+    ck_assert_int_eq(frx_matrix_write(m[0], hu), FRX_OK);
+    frx_matrix *mg[13], *mo[13];
+    size_t rows[13], eles[13], rs[13], orows[13], oeles[13];
+    for (size_t i = 0; i < n; i++) {
+        mg[i] = m[0], mo[i] = m[1];
+        eles[i] = tu_below(&rng, neles);
+        rows[i] = tu_below(&rng, 4);
+        rs[i] = 4; /* dimension d of point f at row d*nfpts + f */
+        orows[i] = 0;
+        oeles[i] = (i * 5) % n;
+    }
+    frx_view *gl, *o, *wrong;
+    ck_assert_int_eq(frx_view_create(be, n, mg, rows, eles, rs, 2, 3, &gl),
+                     FRX_OK);
+    ck_assert_int_eq(frx_view_create(be, n, mg, rows, eles, rs, 2, 3,
+                                     &wrong), FRX_OK);
+    ck_assert_int_eq(frx_view_create(be, n, mo, orows, oeles, NULL, 1, 3, &o),
+                     FRX_OK);
+    frx_xchg_matrix *gr, *flat;
+    ck_assert_int_eq(frx_xchg_matrix_create(be, n, 2, 3, &gr), FRX_OK);
+    ck_assert_int_eq(frx_xchg_matrix_create(be, n, 1, 6, &flat), FRX_OK);
+    void *hr = tu_alloc(be, 2 * 3 * n);
+    for (size_t i = 0; i < 2 * 3 * n; i++)
+        tu_put(be, hr, i, tu_value(&rng));
+    ck_assert_int_eq(frx_xchg_matrix_write(gr, hr), FRX_OK);
+
+    frx_arg args[] = {frx_arg_view(gl), frx_arg_xchg(gr), frx_arg_view(o)};
+    frx_kernel *k;
+    ck_assert_int_eq(frx_kernel_create(be, "tk_gradx", 1, n, args, 3, &k),
+                     FRX_OK);
+    ck_assert_int_eq(frx_kernel_run(k), FRX_OK);
+    void *got = read_matrix(m[1]);
+    for (size_t i = 0; i < n; i++)
+        for (size_t v = 0; v < 3; v++) {
+            double g0 = tu_get(be, hu, (rows[i] * 3 + v) * neles + eles[i]);
+            double g1 = tu_get(be, hu, ((rows[i] + 4) * 3 + v) * neles +
+                                           eles[i]);
+            /* xchg (r, c, i) at (r*nvcol + c)*n + i */
+            double r0 = tu_get(be, hr, (0 * 3 + v) * n + i);
+            double r1 = tu_get(be, hr, (1 * 3 + v) * n + i);
+            assert_close(tu_get(be, got, v * n + oeles[i]),
+                         g0 - 2 * g1 + 3 * r0 - 4 * r1, "o", i);
+        }
+    frx_kernel_destroy(k);
+
+    frx_arg viewed[] = {frx_arg_view(gl), frx_arg_view(wrong),
+                        frx_arg_view(o)};
+    k = NULL;
+    ck_assert_int_ne(frx_kernel_create(be, "tk_gradx", 1, n, viewed, 3, &k),
+                     FRX_OK);
+    ck_assert_ptr_null(k);
+    ck_assert_msg(strstr(frx_errmsg(), "tk_gradx") &&
+                  strstr(frx_errmsg(), "'gr'"), "%s", frx_errmsg());
+    frx_arg flattened[] = {frx_arg_view(gl), frx_arg_xchg(flat),
+                           frx_arg_view(o)};
+    ck_assert_int_ne(frx_kernel_create(be, "tk_gradx", 1, n, flattened, 3,
+                                       &k), FRX_OK);
+    ck_assert_ptr_null(k);
+    ck_assert_msg(strstr(frx_errmsg(), "tk_gradx") &&
+                  strstr(frx_errmsg(), "'gr'"), "%s", frx_errmsg());
+    free(got), free(hu), free(hr);
+    frx_view_destroy(gl);
+    frx_view_destroy(wrong);
+    frx_view_destroy(o);
+    frx_xchg_matrix_destroy(gr);
+    frx_xchg_matrix_destroy(flat);
+    frx_matrix_destroy(m[0]);
+    frx_matrix_destroy(m[1]);
+}
+END_TEST
+
 START_TEST(broadcast_args)
 {
     register_all();
@@ -1461,6 +1547,7 @@ static Suite *kernels_suite(void)
     tcase_add_test(tc, written_view_with_a_repeated_point_refused);
     tcase_add_test(tc, arguments_of_another_backend_refused);
     tcase_add_test(tc, argument_of_the_wrong_kind_refused);
+    tcase_add_test(tc, gradient_xchg_args);
     tcase_add_test(tc, xchg_args_and_macro);
     tcase_add_test(tc, unread_inputs_not_loaded);
     tcase_add_test(tc, forum_baseflow_is_zero_at_t0);

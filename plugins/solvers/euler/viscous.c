@@ -291,7 +291,7 @@ int ns_constants(const frx_cfgnode *opts, const fr_expr_consts *c,
 {
     static const char *const names[] = {"mu", "Pr", "cpTref", "cpTs"};
     static const char *const what[] = {
-        "the dynamic viscosity (at cpT = cpTref with Sutherland's law)",
+        "the dynamic viscosity; with Sutherland's law, at cpT = cpTref",
         "the Prandtl number", "Sutherland's reference cp T",
         "Sutherland's constant times cp"};
     size_t need = sutherland ? 4 : 2;
