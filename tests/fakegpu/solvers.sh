@@ -9,7 +9,9 @@
 # test_gpu_compile to compile with NVRTC and hiprtc (tests/CMakeLists.txt:
 # the gpu-solver-sources fixture).
 #
-# The cases cover what the solvers generate: advection, lee and euler on
+# The cases cover what the solvers generate: advection, lee, euler and
+# navier-stokes (every boundary kind, Sutherland's law, ldg-beta 0.3 and
+# 0.5, the gradient's exchange) on
 # quadrilaterals and triangles (on hexahedra and tetrahedra too),
 # on 2 ranks (the faces shared with a
 # peer), every boundary kind, every flux (lee: upwind, rusanov; euler:
@@ -191,6 +193,67 @@ $vortex
     left: {type: slp-adia-wall}
     right: {type: char-riem-inv, rho: 1, u: 0, v: 1, p: 4.4642857}
 mesh: {type: box, n: [6, 6], etype: tri, lower: [-10, -10], upper: [10, 10]}
+time: {scheme: ssp-rk3, cfl: 0.5, steps: 4}" ;;
+ns-quad-walls)
+    # navier-stokes: two walls (one moving in time), Sutherland's law,
+    # ldg-beta 0.3 (both sides' viscous fluxes), a source, time.cfl
+    # (the viscous limit)
+    body="solver:
+  name: navier-stokes
+  order: 3
+  riemann-solver: hllc
+  ldg-beta: 0.3
+  viscosity-correction: sutherland
+  constants: {gamma: 1.4, mu: 0.02, Pr: 0.72, cpTref: 3.5, cpTs: 0.4}
+  ics: {rho: 1 + 0.1*sin(pi*x), u: 0.3*y, v: 0.05*sin(pi*x), p: 1}
+  sources: {E: 0.01*cos(pi*x)*t}
+  boundaries:
+    bottom: {type: no-slp-adia-wall}
+    top: {type: no-slp-isot-wall, u: 0.3*(1 + 0.1*sin(2*pi*t)), v: 0,
+          cpTw: 3.5}
+mesh: {type: box, n: [5, 4], upper: [2, 1], periodic: [true, false]}
+time: {scheme: rk4, cfl: 0.5, steps: 4}" ;;
+ns-tri-inflow)
+    # navier-stokes on triangles: subsonic inflow both ways, outflow at a
+    # pressure, a far field; PyFR's ldg-beta 0.5
+    body="solver:
+  name: navier-stokes
+  order: 2
+  riemann-solver: rusanov
+  constants: {gamma: 1.4, mu: 0.01, Pr: 0.72}
+  ics: {rho: 1.2 + 0.05*sin(pi*x), u: 0.2, v: 0.3, p: 1}
+  boundaries:
+    left: {type: sub-in-frv, rho: 1.2, u: 0.2, v: 0.3}
+    bottom: {type: sub-in-ftpttang, pt: 1.05, cpTt: 2.98, theta: 56}
+    right: {type: sub-out-fp, p: 1}
+    top: {type: char-riem-inv, rho: 1.2, u: 0.2, v: 0.3, p: 1}
+mesh: {type: box, n: [5, 5], etype: tri}
+time: {scheme: ssp-rk3, cfl: 0.5, steps: 4}" ;;
+ns-hex-walls|ns-tet-walls)
+    # navier-stokes in 3-D: an isothermal wall, a slip wall, supersonic
+    # in- and outflow along z (hexahedra); an adiabatic wall, subsonic
+    # inflow at an angle (theta, phi), outflow, a far field (tetrahedra)
+    if [ $name = ns-hex-walls ]; then
+        etype=hex bcs="left: {type: no-slp-isot-wall, u: 0, v: 0, w: 0, cpTw: 3.5}
+    right: {type: slp-adia-wall}
+    back: {type: sup-in-fa, rho: 1, u: 0.2, v: 0.1, w: 2, p: 1}
+    front: {type: sup-out-fn}" w=2
+    else
+        etype=tet bcs="left: {type: no-slp-adia-wall}
+    right: {type: char-riem-inv, rho: 1, u: 0.2, v: 0.1, w: 0.3, p: 1}
+    back: {type: sub-in-ftpttang, pt: 1.05, cpTt: 3.6, theta: 27, phi: 50}
+    front: {type: sub-out-fp, p: 1}" w=0.3
+    fi
+    body="solver:
+  name: navier-stokes
+  order: 2
+  riemann-solver: rusanov
+  constants: {gamma: 1.4, mu: 0.02, Pr: 0.72}
+  ics: {rho: 1 + 0.1*sin(x), u: 0.2, v: 0.1, w: $w, p: 1 + 0.05*cos(y)}
+  boundaries:
+    $bcs
+mesh: {type: box, n: [3, 3, 2], upper: [3, 3, 2], etype: $etype,
+       periodic: [false, true, false]}
 time: {scheme: ssp-rk3, cfl: 0.5, steps: 4}" ;;
 euler-quad-single)
     # float's rounding, summed in another order on each backend

@@ -137,11 +137,17 @@ static void ldg_weights(struct str *b, const fr_system *s, int peer)
                "_wr = (fpdtype_t)0.5 - _bl;\n");
         return;
     }
-    put(b, "const fpdtype_t _wl = ");
-    lit(b, 0.5 + s->ldg_beta);
-    put(b, ", _wr = ");
-    lit(b, 0.5 - s->ldg_beta);
-    put(b, ";\n");
+    /* only the weights that are not zero: the others are never used */
+    if (0.5 + s->ldg_beta != 0) {
+        put(b, "const fpdtype_t _wl = ");
+        lit(b, 0.5 + s->ldg_beta);
+        put(b, ";\n");
+    }
+    if (0.5 - s->ldg_beta != 0) {
+        put(b, "const fpdtype_t _wr = ");
+        lit(b, 0.5 - s->ldg_beta);
+        put(b, ";\n");
+    }
 }
 
 /* fn += LDG's common viscous flux: (1/2 + beta) Fv(ul, gl).n +
@@ -475,13 +481,18 @@ static int reg_bcconu(fr_system *s, const struct fr_bc *bc, char *out)
     if (s->phys.naux)
         put(&a, ", in xchg fpdtype_t[%zu] al", s->phys.naux);
     int rc = bc_head(s, bc, &a, &b);
+    if (s->phys.naux)
+        put(&b, "(void)ar;\n");
     zeroed(&b, "ur", "NVARS");
     if (v && v->ldg_state)
         fragment(&b, "ldg state", v->ldg_state);
     else
         fragment(&b, bc->kind->type, bc->kind->ghost);
+    /* a wall's common solution needs no normal, but a NaN one (a broken
+     * metric) is carried into the result, not lost: and n is read, which
+     * GPU compilers want of a local that is set */
     put(&b, "for (int _w = 0; _w < NVARS; _w++)\n"
-            "    dl[_w] = ur[_w] - ul[_w];\n");
+            "    dl[_w] = ur[_w] - ul[_w] + (n[0] != n[0] ? n[0] : 0);\n");
     return bc_reg(s, rc, "bcconu", &a, &b, out);
 }
 
