@@ -95,17 +95,27 @@ box() {
 # The flow bench/weak-pyfr.sh and bench/vs-pyfr.sh give both codes:
 # Euler, uniform with a small density wave (Rusanov, rk4,
 # Gauss-Legendre points on quadrilaterals, double precision).
+# SYSTEM=navier-stokes: the same flow with the viscous terms (mu 1e-3,
+# Pr 0.72, constant viscosity, LDG's beta 1/2 and tau 0.1: both codes'
+# defaults, written out).
 # euler_ini DT: PyFR's .ini (order set by the runner)
 # pyfr_ini_head DT: the sections both PyFR .ini files share
+FRX_BENCH_VISCOUS="mu: 1e-3, Pr: 0.72"
 pyfr_ini_head() {
     cat <<EOF
 [backend]
 precision = double
 [constants]
 gamma = 1.4
+EOF
+    [ "${SYSTEM:-euler}" = euler ] || printf 'mu = 1e-3\nPr = 0.72\n'
+    cat <<EOF
 [solver]
-system = euler
+system = ${SYSTEM:-euler}
 order = 1
+EOF
+    [ "${SYSTEM:-euler}" = euler ] || echo "viscosity-correction = none"
+    cat <<EOF
 [solver-time-integrator]
 scheme = rk4
 controller = none
@@ -115,6 +125,7 @@ dt = $1
 [solver-interfaces]
 riemann-solver = rusanov
 EOF
+    [ "${SYSTEM:-euler}" = euler ] || printf 'ldg-beta = 0.5\nldg-tau = 0.1\n'
 }
 
 euler_ini() {
@@ -139,10 +150,10 @@ euler_case() {
 backend: {name: openmp, precision: double, openmp: {threads: $3}}
 mesh: {type: gmsh, file: $1.msh}
 solver:
-  name: euler
+  name: ${SYSTEM:-euler}
   order: $2
   riemann-solver: rusanov
-  constants: {gamma: 1.4}
+  constants: {gamma: 1.4$([ "${SYSTEM:-euler}" = euler ] || echo ", $FRX_BENCH_VISCOUS")}
   ics: {${6:-rho: 1 + 0.1*sin(0.3*x), u: 0.2, v: 1, p: 1/(1.4*0.16)}}
 time: {scheme: rk4, steps: $4, dt: $5}
 progress: {mode: off}

@@ -9,7 +9,8 @@
 # PyFR 1x2, PyFR 2x1, frx 1x2, frx 2x1; the table gives each code's
 # median over the rounds and the median of the rounds' ratios frx/PyFR
 # (below 1: frx faster; issue 44's target is 0.9). A benchmark, not a
-# test.
+# test. SYSTEM=navier-stokes: the same with the viscous terms (the
+# navier-stokes solvers of both; issue 42's target is 1.0).
 #
 # SIZES (default "20 80 160": N x N elements), ORDERS ("1 2 3 4"),
 # ROUNDS (5); each run's steps give it about 2e8 DOF-updates (at least
@@ -77,7 +78,7 @@ frx_ns() {
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 }
     END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-echo "frx and PyFR 1.15, Euler, ns per DOF per RHS: medians of $rounds interleaved rounds"
+echo "frx and PyFR 1.15, ${SYSTEM:-euler}, ns per DOF per RHS: medians of $rounds interleaved rounds"
 echo "machine: $(getconf _NPROCESSORS_ONLN) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(date -u +%Y-%m-%d)"
 printf '%-8s %-2s %9s %9s %9s %9s %9s %9s\n' mesh p "PyFR 1x2" "frx 1x2" "ratio" \
     "PyFR 2x1" "frx 2x1" "ratio"
