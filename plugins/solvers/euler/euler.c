@@ -101,28 +101,22 @@ static int free_stream_check(void *ctx, const char *where,
 
 /* PyFR's boundary kinds, in 2-D and 3-D; the free stream of sup-in-fa
  * and char-riem-inv reaches the macros as the scalars bc_rho, bc_u,
- * bc_v (bc_w), bc_p. */
-static const fr_bc_kind bc_kinds[2][4] = {
-    {{"sup-in-fa", "rho|u|v|p", "euler_bc_sup_in(ul, n, ur);",
-      "supersonic inflow: the free stream rho, u, v, p", free_stream_check},
-     {"sup-out-fn", NULL, "euler_bc_sup_out(ul, n, ur);",
-      "supersonic outflow: the inside state", NULL},
-     {"slp-adia-wall", NULL, "euler_bc_slip_wall(ul, n, ur);",
-      "slip (inviscid) wall", NULL},
-     {"char-riem-inv", "rho|u|v|p", "euler_bc_char_riem(ul, n, ur);",
-      "characteristic far field about the free stream rho, u, v, p",
-      free_stream_check}},
-    {{"sup-in-fa", "rho|u|v|w|p", "euler_bc_sup_in(ul, n, ur);",
-      "supersonic inflow: the free stream rho, u, v, w, p",
-      free_stream_check},
-     {"sup-out-fn", NULL, "euler_bc_sup_out(ul, n, ur);",
-      "supersonic outflow: the inside state", NULL},
-     {"slp-adia-wall", NULL, "euler_bc_slip_wall(ul, n, ur);",
-      "slip (inviscid) wall", NULL},
-     {"char-riem-inv", "rho|u|v|w|p", "euler_bc_char_riem(ul, n, ur);",
-      "characteristic far field about the free stream rho, u, v, w, p",
-      free_stream_check}},
-};
+ * bc_v (bc_w), bc_p. navier-stokes offers them first too. */
+#define EULER_KINDS(V, VS)                                                 \
+    {"sup-in-fa", "rho|" V "|p", "euler_bc_sup_in(ul, n, ur);",           \
+     "supersonic inflow: the free stream rho, " VS ", p",                 \
+     free_stream_check},                                                  \
+    {"sup-out-fn", NULL, "euler_bc_sup_out(ul, n, ur);",                  \
+     "supersonic outflow: the inside state", NULL},                       \
+    {"slp-adia-wall", NULL, "euler_bc_slip_wall(ul, n, ur);",             \
+     "slip (inviscid) wall", NULL},                                       \
+    {"char-riem-inv", "rho|" V "|p", "euler_bc_char_riem(ul, n, ur);",    \
+     "characteristic far field about the free stream rho, " VS ", p",     \
+     free_stream_check}
+#define EULER_KINDS_2D EULER_KINDS("u|v", "u, v")
+#define EULER_KINDS_3D EULER_KINDS("u|v|w", "u, v, w")
+static const fr_bc_kind bc_kinds[2][4] = {{EULER_KINDS_2D},
+                                          {EULER_KINDS_3D}};
 
 #if FRX_EULER_VISCOUS
 /* A key of a boundary kind that must be positive (k: its index among
@@ -185,15 +179,7 @@ static int ftp_check(void *ctx, const char *where, const double *vals,
 /* PyFR's navier-stokes boundary kinds: euler's, the walls, subsonic in-
  * and outflow; and what each does to the gradient (ns_kinds_viscous). */
 static const fr_bc_kind ns_kinds[2][9] = {
-    {{"sup-in-fa", "rho|u|v|p", "euler_bc_sup_in(ul, n, ur);",
-      "supersonic inflow: the free stream rho, u, v, p", free_stream_check},
-     {"sup-out-fn", NULL, "euler_bc_sup_out(ul, n, ur);",
-      "supersonic outflow: the inside state", NULL},
-     {"slp-adia-wall", NULL, "euler_bc_slip_wall(ul, n, ur);",
-      "slip adiabatic wall (no viscous flux)", NULL},
-     {"char-riem-inv", "rho|u|v|p", "euler_bc_char_riem(ul, n, ur);",
-      "characteristic far field about the free stream rho, u, v, p",
-      free_stream_check},
+    {EULER_KINDS_2D,
      {"no-slp-isot-wall", "u|v|cpTw", "ns_bc_isot_wall(ul, n, ur);",
       "no-slip isothermal wall moving at u, v, at cp T = cpTw", wall_check},
      {"no-slp-adia-wall", NULL, "ns_bc_adia_wall(ul, n, ur);",
@@ -206,16 +192,7 @@ static const fr_bc_kind ns_kinds[2][9] = {
       "from x", ftp_check},
      {"sub-out-fp", "p", "ns_bc_sub_out_fp(ul, n, ur);",
       "subsonic outflow at static pressure p", outp_check}},
-    {{"sup-in-fa", "rho|u|v|w|p", "euler_bc_sup_in(ul, n, ur);",
-      "supersonic inflow: the free stream rho, u, v, w, p",
-      free_stream_check},
-     {"sup-out-fn", NULL, "euler_bc_sup_out(ul, n, ur);",
-      "supersonic outflow: the inside state", NULL},
-     {"slp-adia-wall", NULL, "euler_bc_slip_wall(ul, n, ur);",
-      "slip adiabatic wall (no viscous flux)", NULL},
-     {"char-riem-inv", "rho|u|v|w|p", "euler_bc_char_riem(ul, n, ur);",
-      "characteristic far field about the free stream rho, u, v, w, p",
-      free_stream_check},
+    {EULER_KINDS_3D,
      {"no-slp-isot-wall", "u|v|w|cpTw", "ns_bc_isot_wall(ul, n, ur);",
       "no-slip isothermal wall moving at u, v, w, at cp T = cpTw",
       wall_check},

@@ -13,8 +13,8 @@
 #include <string.h>
 
 /* (a[a0]*b[b0] + ...), ndims terms. */
-static void dot(FILE *f, int ndims, const char *a, int a0, const char *b,
-                int b0)
+void euler_dot(FILE *f, int ndims, const char *a, int a0, const char *b,
+               int b0)
 {
     fputc('(', f);
     for (int i = 0; i < ndims; i++)
@@ -31,7 +31,7 @@ static void flux_body(FILE *f, int d)
     for (int i = 0; i < d; i++)
         fprintf(f, "    (V)[%d] = ef_ir*(S)[%d];\n", i, i + 1);
     fprintf(f, "    (P) = (gamma - 1)*((S)[%d] - ((fpdtype_t)0.5)*ef_ir*", e);
-    dot(f, d, "S", 1, "S", 1);
+    euler_dot(f, d, "S", 1, "S", 1);
     fprintf(f, ");\n");
     for (int i = 0; i < d; i++) {
         fprintf(f, "    (F)[%d][0] = (S)[%d];\n", i, i + 1);
@@ -51,10 +51,10 @@ static void nflux_body(FILE *f, int d)
 {
     int e = d + 1;
     fprintf(f, "{\n    fpdtype_t nf_ir = 1/(S)[0];\n    fpdtype_t nf_mn = ");
-    dot(f, d, "N", 0, "S", 1);
+    euler_dot(f, d, "N", 0, "S", 1);
     fprintf(f, ";\n    (VN) = nf_ir*nf_mn;\n"
                "    (P) = (gamma - 1)*((S)[%d] - ((fpdtype_t)0.5)*nf_ir*", e);
-    dot(f, d, "S", 1, "S", 1);
+    euler_dot(f, d, "S", 1, "S", 1);
     fprintf(f, ");\n    (FN)[0] = nf_mn;\n");
     for (int i = 0; i < d; i++)
         fprintf(f, "    (FN)[%d] = (S)[%d]*(VN) + (P)*(N)[%d];\n", i + 1,
@@ -151,7 +151,7 @@ static void wavespeed_body(FILE *f, int d)
 {
     fprintf(f, "{\n    fpdtype_t ws_ir = 1/(S)[0];\n"
                "    fpdtype_t ws_m2 = ws_ir*ws_ir*");
-    dot(f, d, "S", 1, "S", 1);
+    euler_dot(f, d, "S", 1, "S", 1);
     fprintf(f, ";\n    fpdtype_t ws_p = (gamma - 1)*((S)[%d] - "
                "((fpdtype_t)0.5)*(S)[0]*ws_m2);\n"
                "    (A) = sqrt(ws_m2) + sqrt(gamma*ws_p*ws_ir);\n}", d + 1);
@@ -188,7 +188,7 @@ static void bc_sup_out(FILE *f, int d)
 static void bc_slip_wall(FILE *f, int d)
 {
     fprintf(f, "{\n    fpdtype_t bc_mn = ");
-    dot(f, d, "UL", 1, "N", 0);
+    euler_dot(f, d, "UL", 1, "N", 0);
     fprintf(f, ";\n    (UR)[0] = (UL)[0];\n");
     for (int i = 0; i < d; i++)
         fprintf(f, "    (UR)[%d] = (UL)[%d] - 2*bc_mn*(N)[%d];\n", i + 1,
@@ -210,10 +210,10 @@ static void bc_char_riem(FILE *f, int d)
     for (int i = 0; i < d; i++)
         fprintf(f, "%s%s*(N)[%d]", i ? " + " : "", bc_vel(i), i);
     fprintf(f, ";\n    fpdtype_t cr_vi = cr_ir*");
-    dot(f, d, "UL", 1, "N", 0);
+    euler_dot(f, d, "UL", 1, "N", 0);
     fprintf(f, ";\n    fpdtype_t cr_pi = (gamma - 1)*((UL)[%d] - "
                "((fpdtype_t)0.5)*cr_ir*", e);
-    dot(f, d, "UL", 1, "UL", 1);
+    euler_dot(f, d, "UL", 1, "UL", 1);
     fprintf(f, ");\n"
                "    fpdtype_t cr_ci = sqrt(gamma*cr_pi*cr_ir);\n"
                "    int cr_sup = fabs(cr_ve) >= cr_cs;\n"
@@ -237,13 +237,13 @@ static void bc_char_riem(FILE *f, int d)
                    "(cr_vb - cr_ve)*(N)[%d]);\n",
                 i + 1, i + 1, i, bc_vel(i), i);
     fprintf(f, "    (UR)[%d] = cr_pb/(gamma - 1) + ((fpdtype_t)0.5)*", e);
-    dot(f, d, "UR", 1, "UR", 1);
+    euler_dot(f, d, "UR", 1, "UR", 1);
     fprintf(f, "/cr_rb;\n}");
 }
 
 /* ------------------------------------------------------------ assembly */
 
-static char *text(void (*write)(FILE *, int), int ndims)
+char *euler_macro_text(void (*write)(FILE *, int), int ndims)
 {
     char *s = NULL;
     size_t len = 0;
@@ -292,7 +292,7 @@ int euler_macros(int ndims, frx_kernel_macro **out, size_t *n)
     for (size_t i = 0; i < NMACROS && ok; i++) {
         m[i].name = dup(macro_list[i].name);
         m[i].params = dup(macro_list[i].params);
-        m[i].body = text(macro_list[i].write, ndims);
+        m[i].body = euler_macro_text(macro_list[i].write, ndims);
         ok = m[i].name && m[i].params && m[i].body;
     }
     if (!ok) {

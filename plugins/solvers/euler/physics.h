@@ -30,10 +30,17 @@
 #include <frx/frx.h>
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* The macros above for ndims (2 or 3): *out (malloc'd, with malloc'd
  * strings) holds *n macros; free them with euler_macros_free. */
 int euler_macros(int ndims, frx_kernel_macro **out, size_t *n);
 void euler_macros_free(frx_kernel_macro *m, size_t n);
+
+/* For viscous.c's macros: the body write gives for ndims (malloc'd; NULL
+ * out of memory), and (a[a0]*b[b0] + ...) of ndims terms into f. */
+char *euler_macro_text(void (*write)(FILE *, int), int ndims);
+void euler_dot(FILE *f, int ndims, const char *a, int a0, const char *b,
+               int b0);
 
 #endif

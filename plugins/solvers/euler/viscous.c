@@ -14,11 +14,7 @@
 /* (a[a0]*a[a0] + ...), d terms. */
 static void sq(FILE *f, int d, const char *a, int a0)
 {
-    fputc('(', f);
-    for (int i = 0; i < d; i++)
-        fprintf(f, "%s(%s)[%d]*(%s)[%d]", i ? " + " : "", a, a0 + i, a,
-                a0 + i);
-    fputc(')', f);
+    euler_dot(f, d, a, a0, a, a0);
 }
 
 /* MU = the viscosity at state S (into a local named mu_var). */
@@ -248,22 +244,6 @@ static const struct {
 };
 #define NMACROS (sizeof macro_list / sizeof macro_list[0])
 
-static char *text(void (*write)(FILE *, int), int ndims)
-{
-    char *s = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&s, &len);
-    if (!f)
-        return NULL;
-    write(f, ndims);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        free(s);
-        return NULL;
-    }
-    return s;
-}
-
 int ns_macros(int ndims, int sutherland, frx_kernel_macro **m, size_t *n)
 {
     frx_kernel_macro *v = realloc(*m, (*n + NMACROS) * sizeof *v);
@@ -278,7 +258,7 @@ int ns_macros(int ndims, int sutherland, frx_kernel_macro **m, size_t *n)
                                      : macro_list[i].write;
         k->name = strdup(macro_list[i].name);
         k->params = strdup(macro_list[i].params);
-        k->body = text(w, ndims);
+        k->body = euler_macro_text(w, ndims);
         ok = k->name && k->params && k->body;
     }
     return ok ? FRX_OK
