@@ -65,7 +65,7 @@ set(FRX_NS_PYFR_MMS_P4 3.0764760e-03 1.0793840e-03 1.4317351e-03
   6.4648897e-03 1.0329712e-04 2.9572253e-05 3.4710273e-05 3.1859873e-04)
 foreach(run "1 quad 8 16" "2 quad 8 16" "3 quad 8 16" "4 quad 4 8"
             "1 tri 8 16" "2 tri 8 16" "3 tri 8 16" "4 tri 4 8"
-            "1 hex 8 16")
+            "1 hex 6 12" "1 tet 6 12")
   string(REPLACE " " ";" run "${run}")
   list(GET run 0 p)
   list(GET run 1 etype)
