@@ -116,8 +116,17 @@ static int part(fr_system *s, size_t i, frx_matrix *u, frx_matrix *f,
         rc = slice(s, b->aux, e0, e1, &p->aux);
     if (!rc && !late)
         rc = slice(s, b->smats, e0, e1, &p->smats);
+    /* viscous: the gradient of the part (one part long, reused as tf
+     * is), the jump to the common solution and the gradient at its flux
+     * points */
     if (!rc && !late)
-        rc = slice(s, b->gu, e0, e1, &p->gu);
+        rc = slice(s, b->gu, 0, e1 - e0, &p->gu);
+    if (!rc && !late)
+        rc = slice(s, b->dufp, e0, e1, &p->dufp);
+    if (!rc && !late)
+        rc = slice(s, b->gfp, e0, e1, &p->gfp);
+    if (!rc && !late && s->viscous)
+        rc = slice(s, b->rcpdjac, e0, e1, &p->rcpdjac);
     if (!rc && !late) /* every part reuses tf's first elements */
         rc = slice(s, b->tf, 0, e1 - e0, &p->tf);
     if (!rc && late)
@@ -179,6 +188,25 @@ static int negdivconf(fr_system *s, frx_graph *g, const struct fr_blk *b,
     return rc;
 }
 
+/* Viscous physics: the corrected gradient of a part's elements at
+ * their solution points (gu, in cache for tflux next) and flux points
+ * (gfp): gu = M4 u + M6 (u_c - M0 u), to x, y (z), M0 for each
+ * dimension. */
+static int gradient_part(fr_system *s, frx_graph *g, const struct fr_blk *p,
+                         frx_matrix *u)
+{
+    frx_arg a[3] = {frx_arg_matrix(p->gu), frx_arg_matrix(p->smats),
+                    frx_arg_matrix(p->rcpdjac)};
+    int rc = product(s, g, p->m4, u, p->gu, 0);
+    if (!rc)
+        rc = product(s, g, p->m6, p->dufp, p->gu, 1);
+    if (!rc)
+        rc = block_kernel(s, g, s->kn.gradtr, p, a, 3, NULL);
+    if (!rc)
+        rc = product(s, g, p->m0d, p->gu, p->gfp, 0);
+    return rc;
+}
+
 /* The two element-local stretches of the RHS over elements [e0, e1) of
  * block i: the flux at the solution points and its divergence (late 0),
  * or the correction and the divergence's sign and metric (late 1). */
@@ -189,6 +217,8 @@ static int stretch(fr_system *s, frx_graph *g, size_t i, frx_matrix *u,
     frx_matrix *pu = NULL, *pf;
     int rc = part(s, i, u, f, e0, e1, late, &p, &pu, &pf);
     if (rc)
+        return rc;
+    if (!late && s->viscous && (rc = gradient_part(s, g, &p, pu)))
         return rc;
     if (!late)
         return (rc = tflux(s, g, &p, pu)) ? rc
@@ -208,6 +238,9 @@ size_t fr__stretch_elements(const fr_system *s, const struct fr_blk *b)
         size_t nv = s->phys.nvars, nd = (size_t)s->ndims;
         size_t per = b->nupts * frx_backend_fpsize(s->be) *
                      (nv * (2 + nd) + nd * nd + s->phys.naux);
+        if (s->viscous) /* gu, dufp and gfp too */
+            per += frx_backend_fpsize(s->be) * nv *
+                   (nd * b->nupts + (1 + nd) * b->nfpts);
         n = s->cblock_bytes / per;
     }
     if (!n || n >= b->neles)
@@ -303,20 +336,21 @@ static int progress(fr_system *s, frx_graph *g, int grad)
     return rc;
 }
 
-/* Viscous physics: the corrected gradient at the solution points and
- * the flux points, and off to the peers (docs/fr.md, "Viscous
- * physics"). The solution's exchange is waited for as late as the
- * gradient allows: after the reference gradient and the common
- * solution of the interior and boundary faces. */
-static int gradient(fr_system *s, frx_graph *g, frx_matrix *const *u,
-                    int early)
+/* Viscous physics: the common solution at every interface, then the
+ * element interiors with the gradient (docs/fr.md, "Viscous physics"):
+ * the parts with no face on a peer first, while the solution travels,
+ * then those at the peers, after its wait; then the gradient at the
+ * flux points off to the peers. */
+static int viscous_interiors(fr_system *s, frx_graph *g,
+                             frx_matrix *const *u, frx_matrix *const *f,
+                             int early)
 {
     int rc = FRX_OK;
     for (size_t i = 0; i < s->nfaces && !rc; i++)
         if (s->faces[i].kind != FR_FACES_PEER)
             rc = frx_graph_add_kernel(g, s->faces[i].kc, NULL, 0, NULL);
     for (size_t i = 0; i < s->nblocks && !rc; i++)
-        rc = product(s, g, s->blk[i].m4, u[i], s->blk[i].gu, 0);
+        rc = stretches(s, g, i, u[i], f[i], 0, PARTS_OFF_PEERS);
     rc = rc ? rc : progress(s, g, 0);
     for (size_t i = 0; i < s->nfaces && !rc; i++) {
         struct fr_faces *fs = &s->faces[i];
@@ -325,14 +359,8 @@ static int gradient(fr_system *s, frx_graph *g, frx_matrix *const *u,
         if (fs->kind == FR_FACES_PEER && !rc)
             rc = frx_graph_add_kernel(g, fs->kc, NULL, 0, NULL);
     }
-    for (size_t i = 0; i < s->nblocks && !rc; i++) {
-        struct fr_blk *b = &s->blk[i];
-        frx_arg a[3] = {frx_arg_matrix(b->gu), frx_arg_matrix(b->smats),
-                        frx_arg_matrix(b->rcpdjac)};
-        if (!(rc = product(s, g, b->m6, b->dufp, b->gu, 1)) &&
-            !(rc = block_kernel(s, g, s->kn.gradtr, b, a, 3, NULL)))
-            rc = product(s, g, b->m0d, b->gu, b->gfp, 0);
-    }
+    for (size_t i = 0; i < s->nblocks && !rc; i++)
+        rc = stretches(s, g, i, u[i], f[i], 0, PARTS_AT_PEERS);
     for (size_t i = 0; i < s->nfaces && !rc; i++) {
         struct fr_faces *fs = &s->faces[i];
         if (fs->kind != FR_FACES_PEER)
@@ -370,13 +398,13 @@ int fr_system_build_rhs(fr_system *s, frx_matrix *const *u,
                                     NULL);
     if (!rc && early)
         rc = frx_extend_rhs(s->extend, "after-exchange-waits", g, u, f);
-    /* viscous: the gradient (the solution's exchange waited for there),
-     * then the same as inviscid with the gradient's exchange */
+    /* element interiors while the messages travel (viscous: with the
+     * gradient, the solution's exchange waited for amid them; then the
+     * same as inviscid with the gradient's exchange) */
     if (!rc && s->viscous)
-        rc = gradient(s, g, u, early);
+        rc = viscous_interiors(s, g, u, f, early);
     int waited = early || s->viscous;
-    /* element interiors while the messages travel */
-    for (size_t i = 0; i < s->nblocks && !rc; i++)
+    for (size_t i = 0; i < s->nblocks && !rc && !s->viscous; i++)
         rc = stretches(s, g, i, u[i], f[i], 0, PARTS_ALL);
     rc = rc ? rc : progress(s, g, s->viscous);
     for (size_t i = 0; i < s->nfaces && !rc; i++)

@@ -97,9 +97,9 @@ static int viscous_ops(fr_system *s, struct fr_blk *b)
         rc = frx_matrix_create_const(s->be, nd * nu, nf, m6, &b->m6);
     if (!rc)
         rc = frx_matrix_create_const(s->be, nd * nf, nd * nu, m0d, &b->m0d);
-    if (!rc)
-        rc = frx_matrix_create(s->be, nd * nu, s->phys.nvars, b->neles,
-                               &b->gu);
+    if (!rc) /* one part long: every part reuses it (sys_rhs.c) */
+        rc = frx_matrix_create(s->be, nd * nu, s->phys.nvars,
+                               fr__stretch_elements(s, b), &b->gu);
     free(m6);
     free(m0d);
     return rc;
