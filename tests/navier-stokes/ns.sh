@@ -29,7 +29,8 @@
 #       rhov, E), each within 0.1% of them
 #   ranks MPIEXEC FRX ETYPE P             a shear layer between a moving
 #       isothermal wall and an adiabatic wall (periodic in x, and z in
-#       3-D) with a bump of density: 1, 2, 3 and 4 ranks and 2 ranks
+#       3-D) with a bump of density, 4 elements a part (the gradient's
+#       parts away from and at the peers): 1, 2, 3 and 4 ranks and 2 ranks
 #       with rank 1 on opencl (skipped, 77, where opencl cannot start)
 #       agree to 1e-12 (h5diff on the solutions at the end)
 #   uniform MPIEXEC FRX ETYPE             flows that are exact solutions
@@ -217,6 +218,7 @@ solver:
   order: $p
   riemann-solver: hllc
   ldg-beta: 0.3
+  cache-block: 4
   viscosity-correction: sutherland
   constants: {gamma: 1.4, mu: 0.02, Pr: 0.72, cpTref: 3.5, cpTs: 0.4}
   ics: {rho: 1 + 0.2*exp(-20*((x - 1)^2 + (y - 0.5)^2)), u: 0.3*y,
