@@ -336,6 +336,49 @@ static int progress(fr_system *s, frx_graph *g, int grad)
     return rc;
 }
 
+/* Each peer's exchange started: the receive posted, our side packed and
+ * sent; the solution at the flux points, or (grad) its gradient. */
+static int start_exchanges(fr_system *s, frx_graph *g, int grad)
+{
+    int rc = FRX_OK;
+    for (size_t i = 0; i < s->nfaces && !rc; i++) {
+        struct fr_faces *fs = &s->faces[i];
+        if (fs->kind != FR_FACES_PEER)
+            continue;
+        if (!(rc = frx_graph_add_recv(g, s->comm,
+                                      grad ? fs->grecv_id : fs->recv_id,
+                                      NULL, 0, NULL)) &&
+            !(rc = frx_graph_add_pack(g, grad ? fs->gsendxv : fs->sendxv,
+                                      NULL, 0, NULL)))
+            rc = frx_graph_add_send(g, s->comm,
+                                    grad ? fs->gsend_id : fs->send_id, NULL,
+                                    0, NULL);
+    }
+    return rc;
+}
+
+/* The interface kernels of the interior and boundary sets (peer 0) or
+ * of the peers' sets (peer 1, each after the waits asked for: the
+ * solution's, the gradient's): the common fluxes, or (conu) the common
+ * solutions. */
+static int face_kernels(fr_system *s, frx_graph *g, int peer, int conu,
+                        int wait_u, int wait_grad)
+{
+    int rc = FRX_OK;
+    for (size_t i = 0; i < s->nfaces && !rc; i++) {
+        struct fr_faces *fs = &s->faces[i];
+        if ((fs->kind == FR_FACES_PEER) != peer)
+            continue;
+        if (wait_u)
+            rc = frx_graph_add_wait(g, s->comm, fs->recv_id, NULL, 0, NULL);
+        if (!rc && wait_grad)
+            rc = frx_graph_add_wait(g, s->comm, fs->grecv_id, NULL, 0, NULL);
+        if (!rc)
+            rc = frx_graph_add_kernel(g, conu ? fs->kc : fs->k, NULL, 0, NULL);
+    }
+    return rc;
+}
+
 /* Viscous physics: the common solution at every interface, then the
  * element interiors with the gradient (docs/fr.md, "Viscous physics"):
  * the parts with no face on a peer first, while the solution travels,
@@ -345,32 +388,14 @@ static int viscous_interiors(fr_system *s, frx_graph *g,
                              frx_matrix *const *u, frx_matrix *const *f,
                              int early)
 {
-    int rc = FRX_OK;
-    for (size_t i = 0; i < s->nfaces && !rc; i++)
-        if (s->faces[i].kind != FR_FACES_PEER)
-            rc = frx_graph_add_kernel(g, s->faces[i].kc, NULL, 0, NULL);
+    int rc = face_kernels(s, g, 0, 1, 0, 0);
     for (size_t i = 0; i < s->nblocks && !rc; i++)
         rc = stretches(s, g, i, u[i], f[i], 0, PARTS_OFF_PEERS);
     rc = rc ? rc : progress(s, g, 0);
-    for (size_t i = 0; i < s->nfaces && !rc; i++) {
-        struct fr_faces *fs = &s->faces[i];
-        if (fs->kind == FR_FACES_PEER && !early)
-            rc = frx_graph_add_wait(g, s->comm, fs->recv_id, NULL, 0, NULL);
-        if (fs->kind == FR_FACES_PEER && !rc)
-            rc = frx_graph_add_kernel(g, fs->kc, NULL, 0, NULL);
-    }
+    rc = rc ? rc : face_kernels(s, g, 1, 1, !early, 0);
     for (size_t i = 0; i < s->nblocks && !rc; i++)
         rc = stretches(s, g, i, u[i], f[i], 0, PARTS_AT_PEERS);
-    for (size_t i = 0; i < s->nfaces && !rc; i++) {
-        struct fr_faces *fs = &s->faces[i];
-        if (fs->kind != FR_FACES_PEER)
-            continue;
-        if (!(rc = frx_graph_add_recv(g, s->comm, fs->grecv_id, NULL, 0,
-                                      NULL)) &&
-            !(rc = frx_graph_add_pack(g, fs->gsendxv, NULL, 0, NULL)))
-            rc = frx_graph_add_send(g, s->comm, fs->gsend_id, NULL, 0, NULL);
-    }
-    return rc;
+    return rc ? rc : start_exchanges(s, g, 1);
 }
 
 int fr_system_build_rhs(fr_system *s, frx_matrix *const *u,
@@ -383,15 +408,7 @@ int fr_system_build_rhs(fr_system *s, frx_matrix *const *u,
     /* the solution at the flux points, then off to the peers */
     for (size_t i = 0; i < s->nblocks && !rc; i++)
         rc = product(s, g, s->blk[i].m0, u[i], s->blk[i].ufp, 0);
-    for (size_t i = 0; i < s->nfaces && !rc; i++) {
-        struct fr_faces *fs = &s->faces[i];
-        if (fs->kind != FR_FACES_PEER)
-            continue;
-        if (!(rc = frx_graph_add_recv(g, s->comm, fs->recv_id, NULL, 0,
-                                      NULL)) &&
-            !(rc = frx_graph_add_pack(g, fs->sendxv, NULL, 0, NULL)))
-            rc = frx_graph_add_send(g, s->comm, fs->send_id, NULL, 0, NULL);
-    }
+    rc = rc ? rc : start_exchanges(s, g, 0);
     for (size_t i = 0; i < s->nfaces && !rc && early; i++)
         if (s->faces[i].kind == FR_FACES_PEER)
             rc = frx_graph_add_wait(g, s->comm, s->faces[i].recv_id, NULL, 0,
@@ -407,23 +424,13 @@ int fr_system_build_rhs(fr_system *s, frx_matrix *const *u,
     for (size_t i = 0; i < s->nblocks && !rc && !s->viscous; i++)
         rc = stretches(s, g, i, u[i], f[i], 0, PARTS_ALL);
     rc = rc ? rc : progress(s, g, s->viscous);
-    for (size_t i = 0; i < s->nfaces && !rc; i++)
-        if (s->faces[i].kind != FR_FACES_PEER)
-            rc = frx_graph_add_kernel(g, s->faces[i].k, NULL, 0, NULL);
+    rc = rc ? rc : face_kernels(s, g, 0, 0, 0, 0);
     rc = rc ? rc : progress(s, g, s->viscous);
     /* the correction of the parts that need nothing from the peers, so
      * that a rank a little behind its peer keeps it from waiting */
     for (size_t i = 0; i < s->nblocks && !rc; i++)
         rc = stretches(s, g, i, u[i], f[i], 1, PARTS_OFF_PEERS);
-    for (size_t i = 0; i < s->nfaces && !rc; i++) {
-        struct fr_faces *fs = &s->faces[i];
-        if (fs->kind == FR_FACES_PEER && !waited)
-            rc = frx_graph_add_wait(g, s->comm, fs->recv_id, NULL, 0, NULL);
-        if (fs->kind == FR_FACES_PEER && s->viscous && !rc)
-            rc = frx_graph_add_wait(g, s->comm, fs->grecv_id, NULL, 0, NULL);
-        if (fs->kind == FR_FACES_PEER && !rc)
-            rc = frx_graph_add_kernel(g, fs->k, NULL, 0, NULL);
-    }
+    rc = rc ? rc : face_kernels(s, g, 1, 0, !waited, s->viscous);
     /* every interface's common flux is in ufp now */
     if (!rc)
         rc = frx_extend_rhs(s->extend, "after-common-fluxes", g, u, f);
