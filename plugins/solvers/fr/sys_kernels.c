@@ -555,6 +555,14 @@ static int reg_negdivconf(fr_system *s)
                sizeof s->kn.negdivconf);
 }
 
+/* max_dt's viscous limit grows as p^4/h^2 where invh^2 grows as
+ * p^2/h^2: the rest of the factor. */
+static double viscous_dt_factor(const fr_system *s)
+{
+    double p1 = s->order + 1.0;
+    return p1 * p1 / (2.0 * s->order + 1);
+}
+
 /* max over points of wave speed x invh (ndim 2), for max_dt. A NaN
  * counts as 3e38 (a reduce(max) ignores NaN), which max_dt refuses. */
 static int reg_wave(fr_system *s)
@@ -575,7 +583,7 @@ static int reg_wave(fr_system *s)
         put(&b, "fpdtype_t nu = 0;\n");
         fragment(&b, "diffusivity", s->phys.diffusivity);
         put(&b, "_r += nu*invh[0]*invh[0]*");
-        lit(&b, fr__viscous_dt_factor(s));
+        lit(&b, viscous_dt_factor(s));
         put(&b, ";\n");
     }
     put(&b, "r[0] = _r == _r ? _r : (fpdtype_t)3.0e38;\n");
@@ -628,10 +636,3 @@ void fr__free_knames(fr_system *s)
     s->kn.bcflux = s->kn.bcconu = NULL;
 }
 
-/* max_dt's viscous limit grows as p^4/h^2 where invh^2 grows as
- * p^2/h^2: the rest of the factor. */
-double fr__viscous_dt_factor(const fr_system *s)
-{
-    double p1 = s->order + 1.0;
-    return p1 * p1 / (2.0 * s->order + 1);
-}

@@ -171,8 +171,6 @@ int fr__register_kernels(fr_system *s);
 void fr__free_knames(fr_system *s);
 /* The physics' constants as kernel arguments, after a kernel's own. */
 int fr__bind_consts(const fr_system *s, frx_arg *a);
-/* The factor of max_dt's viscous term (fr_physics.diffusivity). */
-double fr__viscous_dt_factor(const fr_system *s);
 
 /* sys_bcs.c: solver.boundaries against the mesh's boundaries, and
  * their values at points (for the kinds' checks). */
