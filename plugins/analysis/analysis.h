@@ -27,7 +27,9 @@
 
 /* Rank 0 writes; every rank calls every function (the others do
  * nothing). The file is a log: rows are appended and flushed at each
- * checkpoint and at the end. At the start of a run (an_csv_start) a
+ * checkpoint, at the end, and once the oldest row not yet in the file
+ * is flush_seconds old (so a run that is killed loses at most that much
+ * of its log). At the start of a run (an_csv_start) a
  * fresh run writes the header; a restart from step n keeps the file's
  * rows of steps <= n and drops the rest, so that an interrupted run and
  * its restart leave the same rows as one run. Both rewrite the file
@@ -38,13 +40,24 @@ typedef struct an_csv {
     FILE *f;          /* rank 0 after an_csv_start */
     char *buf;        /* f's buffer */
     int rank;
+    double flush_seconds; /* option flush-seconds */
+    double pending;       /* when the oldest unflushed row was written
+                             (monotonic seconds), or < 0: none */
 } an_csv;
+
+/* Every CSV plugin's option beside "file". */
+#define AN_CSV_OPTIONS                                                    \
+    {.key = "flush-seconds", .type = FRX_OPT_DOUBLE, .min = 0, .max = 1e9, \
+     .def = "10",                                                         \
+     .help = "seconds of wall-clock time at most between a row and its "  \
+             "reaching the file (0: every row at once); checkpoints and " \
+             "the end of the run flush too"}
 
 /* Claim the file (frx_ext_claim_file) and check now, on rank 0, that it
  * can be written (a file that cannot is refused at start-up, not at the
  * first row). */
 int an_csv_init(an_csv *c, frx_ext *e, MPI_Comm comm, const char *who,
-                const char *path);
+                const char *path, double flush_seconds);
 /* header: the first line without its newline ("step,t,..."). step: the
  * run's first step (0: a fresh run, else a restart's). */
 int an_csv_start(an_csv *c, const char *header, uint64_t step);

@@ -7,15 +7,18 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define AN_CSV_BUFFER (1 << 20)
 
 int an_csv_init(an_csv *c, frx_ext *e, MPI_Comm comm, const char *who,
-                const char *path)
+                const char *path, double flush_seconds)
 {
     memset(c, 0, sizeof *c);
     c->who = who;
+    c->flush_seconds = flush_seconds;
+    c->pending = -1;
     MPI_Comm_rank(comm, &c->rank);
     if (!path || !path[0])
         return frx_error(FRX_ECONFIG, "%s: the file name is empty", who);
@@ -136,6 +139,23 @@ int an_csv_start(an_csv *c, const char *header, uint64_t step)
     return FRX_OK;
 }
 
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* After a row: flush if the oldest row still in the buffer is
+ * flush_seconds old (one clock read a row). */
+static int row_written(an_csv *c)
+{
+    double now = now_seconds();
+    if (c->pending < 0)
+        c->pending = now;
+    return now - c->pending >= c->flush_seconds ? an_csv_flush(c) : FRX_OK;
+}
+
 /* A row's first two fields, "step,t", into buf (64 bytes or more). */
 static size_t row_head(char *buf, size_t size, uint64_t step, double t)
 {
@@ -164,7 +184,7 @@ int an_csv_row(an_csv *c, uint64_t step, double t, size_t n, const double *v)
     if (bad || fwrite(buf, 1, len, c->f) != len || ferror(c->f))
         return frx_error(FRX_EIO, "%s: cannot write %s: %s", c->who, c->path,
                          strerror(errno));
-    return FRX_OK;
+    return row_written(c);
 }
 
 int an_csv_row_text(an_csv *c, uint64_t step, double t, const char *text,
@@ -178,11 +198,12 @@ int an_csv_row_text(an_csv *c, uint64_t step, double t, const char *text,
         fputc('\n', c->f) == EOF || ferror(c->f))
         return frx_error(FRX_EIO, "%s: cannot write %s: %s", c->who, c->path,
                          strerror(errno));
-    return FRX_OK;
+    return row_written(c);
 }
 
 int an_csv_flush(an_csv *c)
 {
+    c->pending = -1;
     if (c->f && fflush(c->f))
         return frx_error(FRX_EIO, "%s: cannot write %s: %s", c->who, c->path,
                          strerror(errno));
@@ -236,8 +257,12 @@ int an_base_init(an_base *b, const frx_extension_init *init, const char *who)
     b->mpi = frx_comm_mpi(init->comm);
     MPI_Comm_rank(b->mpi, &b->rank);
     const char *file;
+    double flush;
     int rc = frx_cfg_string(init->options, "file", NULL, &file);
-    return rc ? rc : an_csv_init(&b->csv, b->ext, b->mpi, who, file);
+    if (!rc)
+        rc = frx_cfg_double(init->options, "flush-seconds", 10, 0, 1e9,
+                            &flush);
+    return rc ? rc : an_csv_init(&b->csv, b->ext, b->mpi, who, file, flush);
 }
 
 FILE *an_header_open(char **buf, size_t *len)

@@ -34,6 +34,7 @@ static const frx_option options[] = {
     {.key = "pressure", .type = FRX_OPT_STRING, .def = "p",
      .help = "the pressure: an expression of the variables (and of what "
              "the solver derives: euler's p), x, y, t"},
+    AN_CSV_OPTIONS,
     {0},
 };
 

@@ -28,6 +28,7 @@ static const frx_option options[] = {
      .help = "{<column>: <expression>}: what to integrate, in the "
              "solution's variables (and what the solver derives from them: "
              "euler's u, v, p), x, y, t and solver.constants"},
+    AN_CSV_OPTIONS,
     {0},
 };
 

@@ -25,6 +25,7 @@ static const frx_option options[] = {
     {.key = "file", .type = FRX_OPT_STRING, .required = 1,
      .help = "the CSV file the norms of du/dt go to (rank 0 writes it; a "
              "restart continues it)"},
+    AN_CSV_OPTIONS,
     {0},
 };
 

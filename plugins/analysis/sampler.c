@@ -45,6 +45,7 @@ static const frx_option options[] = {
      .help = "what to sample: expressions of the variables (and of what "
              "the solver derives: euler's u, v, p), x, y, t; default: "
              "every variable and derived field"},
+    AN_CSV_OPTIONS,
     {0},
 };
 

@@ -15,7 +15,7 @@ foreach(run "openmp 1 2 3 4" "opencl 1 2")
   set_tests_properties(analysis-agree-${be} PROPERTIES TIMEOUT 300
     SKIP_RETURN_CODE 77 ENVIRONMENT "${FRX_AN_ENV}")
 endforeach()
-foreach(mode exact restart refusals extruded)
+foreach(mode exact restart killed refusals extruded)
   add_test(NAME analysis-${mode} COMMAND ${FRX_AN_RUN} ${mode}
     ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:frx-cli>)
   set_tests_properties(analysis-${mode} PROPERTIES TIMEOUT 300

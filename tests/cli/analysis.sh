@@ -15,6 +15,11 @@
 #       20) and restarted from that checkpoint leaves every CSV byte for
 #       byte as one run to the end does (rows past step 20 dropped
 #       first, none twice, none missing).
+#   killed  a run killed (SIGKILL) in the middle of its time loop, with
+#       no checkpoint: its CSVs already hold rows, written while it ran
+#       (residual with flush-seconds 0, integrate with 0.3, each every
+#       500 steps: a buffer's worth of rows would take minutes), each row
+#       whole (as many fields as the first, the file ending a line).
 #   refusals  bad input, each with its message, before anything is
 #       written: an expression that does not parse (its column), a name
 #       that is no variable, a file that cannot be written, a point
@@ -201,6 +206,37 @@ restart)
             { diff $f.csv whole-$f.csv; fail "$f.csv after the restart differs from one run's"; }
     done
     echo "analysis.sh: the restarted run's CSVs are byte for byte one run's"
+    ;;
+killed)
+    # one rank, no mpirun, so that SIGKILL stops the very process
+    vortex openmp 1000000 |
+        sed -e 's/{name: residual, every: 5, file: res.csv}/{name: residual, every: 500, file: res.csv, flush-seconds: 0}/' \
+            -e 's/^    every: 10$/    every: 500/' \
+            -e 's/^    file: int.csv/    file: int.csv\n    flush-seconds: 0.3/' > a.yaml
+    grep -q 'flush-seconds: 0}' a.yaml && grep -q 'flush-seconds: 0.3' a.yaml ||
+        fail "the case lacks its flush-seconds"
+    "$frx" run a.yaml > out.txt 2>&1 &
+    pid=$!
+    # rows reach the files while the run goes on: wait for 4 of each
+    n=0
+    while [ $n -lt 600 ]; do
+        kill -0 $pid 2> /dev/null || { cat out.txt; fail "the run ended before it was killed"; }
+        [ -f res.csv ] && [ -f int.csv ] && [ "$(wc -l < res.csv)" -gt 4 ] &&
+            [ "$(wc -l < int.csv)" -gt 4 ] && break
+        sleep 0.1
+        n=$((n + 1))
+    done
+    kill -9 $pid
+    wait $pid 2> /dev/null
+    [ $n -lt 600 ] || { cat out.txt; fail "no rows in res.csv or int.csv after 60 s"; }
+    for f in res int; do
+        # (the header may quote a comma: rows are counted from the first)
+        awk -F , 'NR == 2 { n = NF } NR > 1 && (NF != n || $NF == "") { bad = 1 }
+                  END { exit bad || NR < 5 }' $f.csv &&
+            [ "$(tail -c 1 $f.csv | od -An -c | tr -d ' ')" = '\n' ] ||
+            { cat $f.csv; fail "$f.csv of the killed run: not whole rows"; }
+    done
+    echo "analysis.sh: the killed run left $(($(wc -l < res.csv) - 1)) and $(($(wc -l < int.csv) - 1)) whole rows"
     ;;
 refusals)
     # try ITEM PATTERN...: the vortex with ITEM alone refused by frx run,
