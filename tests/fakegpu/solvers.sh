@@ -19,7 +19,9 @@
 # kernels and rk45's error), dt from time.cfl (the wave-speed
 # reduction), lee's base-flow check (its reductions) and the NaN/Inf
 # check (check.interval 1), expressions in a boundary value and a
-# source. euler-quad-single runs in single precision.
+# source. euler-quad-single runs in single precision. The
+# navier-stokes walls cases run fluidforce (its viscous force): its rows
+# agree too.
 set -eu
 mpiexec=$1 frx=$2 keep=$3 name=$4
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,7 +33,7 @@ export TMPDIR="$dir" # each mpirun its own session directory
 command -v h5diff > /dev/null ||
     { echo "solvers.sh: h5diff is needed (Debian: hdf5-tools)"; exit 1; }
 
-np=2 prec=double tol=1e-12
+np=2 prec=double tol=1e-12 ext=
 # the vortex: constants, ics and exact, indented for the solver section
 vortex=$(cat "$here/../euler/vortex-fields.yaml")
 lee_waves="waves:
@@ -212,7 +214,9 @@ ns-quad-walls)
     top: {type: no-slp-isot-wall, u: 0.3*(1 + 0.1*sin(2*pi*t)), v: 0,
           cpTw: 3.5}
 mesh: {type: box, n: [5, 4], upper: [2, 1], periodic: [true, false]}
-time: {scheme: rk4, cfl: 0.5, steps: 4}" ;;
+time: {scheme: rk4, cfl: 0.5, steps: 4}"
+    # fluidforce's viscous force (the physics' vflux and macros)
+    ext="bottom, top" ;;
 ns-tri-inflow)
     # navier-stokes on triangles: subsonic inflow both ways, outflow at a
     # pressure, a far field; PyFR's ldg-beta 0.5
@@ -254,7 +258,8 @@ ns-hex-walls|ns-tet-walls)
     $bcs
 mesh: {type: box, n: [3, 3, 2], upper: [3, 3, 2], etype: $etype,
        periodic: [false, true, false]}
-time: {scheme: ssp-rk3, cfl: 0.5, steps: 4}" ;;
+time: {scheme: ssp-rk3, cfl: 0.5, steps: 4}"
+    [ $name = ns-hex-walls ] && ext="left, right" ;;
 euler-quad-single)
     # float's rounding, summed in another order on each backend
     prec=single tol=1e-4
@@ -277,7 +282,9 @@ for be in openmp fakegpu; do
       echo "$body"
       echo "check: {interval: 1}"
       echo "checkpoint: {interval: 1000000, file: $be.h5}"
-      echo "progress: {mode: off}"; } > $be.yaml
+      echo "progress: {mode: off}"
+      [ -z "$ext" ] || printf 'extensions:\n  - {name: fluidforce, every: 2, file: %s-force.csv, boundaries: [%s]}\n' $be "$ext"
+    } > $be.yaml
 done
 
 "$mpiexec" -n $np "$frx" run openmp.yaml > openmp.txt 2>&1 ||
@@ -314,6 +321,14 @@ paste openmp.sum fakegpu.sum | awk -v tol=$tol '
 h5diff -d $tol openmp.h5 fakegpu.h5 /solution /solution ||
     { echo "solvers.sh: $name: fakegpu differs from openmp by more than $tol"
       exit 1; }
+# fluidforce's rows: the same to TOL (relative, or of 1)
+[ -z "$ext" ] || paste -d , openmp-force.csv fakegpu-force.csv | awk -F , -v tol=$tol '
+    NR == 1 { n = NF / 2; next }
+    { for (i = 1; i <= n; i++) { d = $i - $(i + n); if (d < 0) d = -d
+          m = $i < 0 ? -$i : $i; if (m < 1) m = 1; if (d > tol * m) bad = 1 } }
+    END { exit bad || NR < 3 }' ||
+    { paste -d "|" openmp-force.csv fakegpu-force.csv
+      echo "solvers.sh: $name: fluidforce's rows differ (openmp | fakegpu)"; exit 1; }
 l2=$(tail -n +3 openmp.sum | tr '\n' ' ')
 echo "solvers.sh: $name on $np ranks ($prec): fakegpu equals openmp within" \
      "$tol at step $(head -1 openmp.sum), t = $(sed -n 2p openmp.sum);" \

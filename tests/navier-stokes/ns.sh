@@ -9,14 +9,18 @@
 #       within 2% of PyFR 1.15's on the same mesh (bench/couette-pyfr.sh
 #       measures them). cfl: time.cfl 0.5 instead of dt, which the
 #       viscous limit of max_dt must keep stable (the wave speed alone
-#       gives a dt above the stable one at p = 3)
+#       gives a dt above the stable one at p = 3). With dt: the
+#       fluidforce plugin on both walls (pressure and viscous forces) at
+#       t = 20 within 1e-9 of PyFR 1.15's fluidforce plugin on the same
+#       case (1 rank; relative, or of 0.1 for the smaller ones)
 #   couette3d MPIEXEC FRX P          the Couette flow of couette.yaml
 #       on a 4 x 4 box (quadrilaterals), extruded along z (4 x 4 x 2
 #       hexahedra, periodic in z) and turned (the walls normal to x, the
 #       flow along z, periodic in y and z; 4 x 2 x 4), to t = 2 on 2
 #       ranks: each 3-D variable's L2 error is the 2-D one of its
 #       counterpart (every extent is 1) to the summary's 7 digits
-#       (2e-6), the velocity the flow has not below 1e-12
+#       (2e-6), the velocity the flow has not below 1e-12; fluidforce's
+#       forces on the walls are the 2-D ones, turned, to 1e-9
 #   mms MPIEXEC FRX P ETYPE N1 N2 [PYFR...]  the steady manufactured
 #       solution of mms-2d.yaml (quad, tri: N x N on [0, 2]^2) or
 #       mms-3d.yaml (hex, tet: N^3 cubes on [0, 2]^3; mms.py made both)
@@ -69,10 +73,15 @@ couette)
     # PyFR 1.15 on config/meshes/couette.msh (bench/couette-pyfr.sh, 1
     # rank: frx orients every face as one rank does, whatever the
     # partition), t = 20: rho rhou rhov E
+    # and its fluidforce plugin at t = 20 (bottom then top wall: the
+    # pressure force's y, the viscous force's x and y)
     case $p in
-    1) dt=0.002 ref="1.6187051087e-05 4.5157813475e-05 1.9846533767e-04 1.3027574360e-03" ;;
-    2) dt=0.001 ref="1.8805699829e-08 2.8290842882e-06 8.7133212594e-08 1.9279893082e-06" ;;
-    3) dt=0.0005 ref="1.8752538145e-09 1.9160270525e-09 5.3376167349e-09 3.9082112968e-08" ;;
+    1) dt=0.002 ref="1.6187051087e-05 4.5157813475e-05 1.9846533767e-04 1.3027574360e-03"
+       force="-9.998637286062735 0.09981967066859918 0.0004783805084565465 9.998276642646132 -0.09978605462622879 -0.0003395144009010173" ;;
+    2) dt=0.001 ref="1.8805699829e-08 2.8290842882e-06 8.7133212594e-08 1.9279893082e-06"
+       force="-9.999998779870932 0.09996777805866236 1.0880873383017502e-06 9.999999251120087 -0.09995906230358004 -5.408971488808854e-07" ;;
+    3) dt=0.0005 ref="1.8752538145e-09 1.9160270525e-09 5.3376167349e-09 3.9082112968e-08"
+       force="-9.99999989930598 0.09999994678675185 1.5769309174833727e-07 9.999999907540321 -0.09999992162467228 -5.491383795904142e-08" ;;
     *) echo "ns.sh: no PyFR figures for p = $p"; exit 2 ;;
     esac
     step="dt: $dt"
@@ -81,6 +90,9 @@ couette)
         -e "s/^  order: .*/  order: $p/" \
         -e "s/^  dt: .*/  $step/" "$case" > couette.yaml
     grep -q "order: $p" couette.yaml && grep -q "$step" couette.yaml
+    # a row at t = 0, 5, 10, 15, 20 where dt is fixed
+    [ "$how" = cfl ] || printf 'extensions:\n  - {name: fluidforce, every: %s, file: force.csv, boundaries: [bottom, top]}\n' \
+        "$(awk -v dt=$dt 'BEGIN { printf "%.0f", 5/dt }')" >> couette.yaml
     "$mpiexec" -n "$np" "$frx" run couette.yaml > run.txt 2>&1 ||
         { cat run.txt; echo "ns.sh: the couette run failed"; exit 1; }
     tail -3 run.txt
@@ -90,7 +102,25 @@ couette)
           printf "ns.sh: couette p = %d on %d rank(s): %s %s, PyFR %s " \
                  "(%.2g%% apart)\n", p, np, $1, $2, r[k], 100*d
           if (!(d <= 0.02)) bad = 1 }
-        END { exit bad || k != n }'
+        END { exit bad || k != n }' || exit 1
+    [ "$how" = cfl ] && exit 0
+    # the forces: PyFR's to 1e-9 (relative, or of 0.1, the shear force,
+    # for the smaller ones; its fluidforce takes the same uncorrected
+    # gradient, and the two agree to 1e-12 at t = 4)
+    head -n 1 force.csv | grep -qx 'step,t,bottom_fx,bottom_fy,bottom_vx,bottom_vy,top_fx,top_fy,top_vx,top_vy' ||
+        { cat force.csv; echo "ns.sh: fluidforce's columns"; exit 1; }
+    tail -n 1 force.csv | awk -F , -v ref="$force" -v p=$p -v np=$np '
+        BEGIN { split(ref, r, " "); split("4 5 6 8 9 10", c, " ")
+                split("bottom_fy bottom_vx bottom_vy top_fy top_vx top_vy", nm, " ") }
+        { if ($2 < 20 - 1e-9 || $2 > 20 + 1e-9) { print "ns.sh: the last force row is at t = " $2; exit 1 }
+          for (i = 1; i <= 6; i++) {
+              s = r[i] < 0 ? -r[i] : r[i]; if (s < 0.1) s = 0.1
+              d = ($c[i] - r[i])/s; if (d < 0) d = -d
+              printf "ns.sh: couette p = %d on %d rank(s): %s %s, PyFR %s (%.2g apart)\n", \
+                     p, np, nm[i], $c[i], r[i], d
+              if (!(d <= 1e-9)) bad = 1 }
+          if ($3 != 0 || $7 != 0) { print "ns.sh: a wall has a pressure force along x"; bad = 1 } }
+        END { exit bad || NR != 1 }'
     ;;
 couette3d)
     p=$1
@@ -104,7 +134,7 @@ couette3d)
   exact: *flow
 END
     }
-    run() { # name mesh flow boundaries
+    run() { # name mesh flow boundaries walls
         cat > $1.yaml <<END
 backend: {name: openmp, precision: double, $one_variant}
 mesh: {type: box, $2}
@@ -115,6 +145,8 @@ $3
   boundaries: {$4}
 time: {scheme: rk4, dt: 0.0005, t-end: 2}
 progress: {mode: off}
+extensions:
+  - {name: fluidforce, every: 4000, file: $1.csv, boundaries: [$5]}
 END
         "$mpiexec" -n 2 "$frx" run $1.yaml > $1.txt 2>&1 ||
             { cat $1.txt; echo "ns.sh: the $1 run failed"; exit 1; }
@@ -123,13 +155,15 @@ END
     }
     iso="type: no-slp-isot-wall, cpTw: cpTw"
     run flat "n: [4, 4], periodic: [true, false]" "$(flow y u 'v: 0')" \
-        "bottom: {$iso, u: 0, v: 0}, top: {$iso, u: Uw, v: 0}"
+        "bottom: {$iso, u: 0, v: 0}, top: {$iso, u: Uw, v: 0}" "bottom, top"
     run extruded "n: [4, 4, 2], periodic: [true, false, true]" \
         "$(flow y u 'v: 0, w: 0')" \
-        "bottom: {$iso, u: 0, v: 0, w: 0}, top: {$iso, u: Uw, v: 0, w: 0}"
+        "bottom: {$iso, u: 0, v: 0, w: 0}, top: {$iso, u: Uw, v: 0, w: 0}" \
+        "bottom, top"
     run turned "n: [4, 2, 4], periodic: [false, true, true]" \
         "$(flow x w 'u: 0, v: 0')" \
-        "left: {$iso, u: 0, v: 0, w: 0}, right: {$iso, u: 0, v: 0, w: Uw}"
+        "left: {$iso, u: 0, v: 0, w: 0}, right: {$iso, u: 0, v: 0, w: Uw}" \
+        "left, right"
     # each 3-D variable and its 2-D counterpart (or none: below 1e-12)
     check() { # run pairs "var3d:var2d ..."
         for pr in $2; do
@@ -146,6 +180,26 @@ END
     }
     check extruded "rho:rho rhou:rhou rhov:rhov rhow: E:E"
     check turned "rho:rho rhow:rhou rhou:rhov rhov: E:E"
+    # fluidforce at t = 2: each 3-D column (by its number in the last
+    # row, from 1) against the 2-D column it turns into (or none: 0)
+    # to 1e-9 (relative, or of 0.1, the shear force); the 2-D row:
+    # step,t,bottom_fx,bottom_fy,bottom_vx,bottom_vy,top_...
+    force() { # run pairs "col3d:col2d ..."
+        paste -d , "$1.csv" flat.csv | tail -n 1 | awk -F , -v pairs="$2" \
+                -v r=$1 -v n2d="$(head -n 1 flat.csv | awk -F , '{ print NF }')" '
+            { n3 = NF - n2d; np = split(pairs, pr, " ")
+              if ($2 != 2 || $(n3 + 2) != 2) { print "ns.sh: " r ": no force row at t = 2"; exit 1 }
+              for (i = 1; i <= np; i++) {
+                  split(pr[i], c, ":"); a = $c[1]; b = c[2] == "" ? 0 : $(n3 + c[2])
+                  s = b < 0 ? -b : b; if (s < 0.1) s = 0.1
+                  d = (a - b)/s; if (d < 0) d = -d
+                  if (!(d <= 1e-9)) { printf "ns.sh: %s force column %d %s against %s\n", r, c[1], a, b; bad = 1 } } }
+            END { exit bad }' || exit 1
+    }
+    force extruded "3:3 4:4 5: 6:5 7:6 8: 9:7 10:8 11: 12:9 13:10 14:"
+    force turned "3:4 4: 5:3 6:6 7: 8:5 9:8 10: 11:7 12:10 13: 14:9"
+    echo "ns.sh: couette3d p = $p: fluidforce's pressure and viscous forces on" \
+         "the 3-D walls are the 2-D ones, turned"
     echo "ns.sh: couette3d p = $p: the extruded and turned flows give the" \
          "2-D errors"
     ;;
