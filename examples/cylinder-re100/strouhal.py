@@ -2,7 +2,8 @@
 """strouhal.py FORCES.CSV [--periods N] [--boundary NAME] [--D D] [--U U]
 [--rho RHO]: the Strouhal number St = f D / U of vortex shedding from
 the lift history that frx's fluidforce extension wrote (columns step, t,
-<NAME>_fx, <NAME>_fy; NAME defaults to cylinder).
+<NAME>_fx, <NAME>_fy, and for a viscous solver <NAME>_vx, <NAME>_vy;
+NAME defaults to cylinder).
 
 The lift coefficient CL = 2 Fy / (rho U^2 D) is cut at its upward
 crossings of its mean (times found by linear interpolation between
@@ -14,8 +15,9 @@ lift peak-to-peak amplitudes that differ by more than 2% (a wake still
 growing or still changing its frequency). Otherwise it prints St, the
 period, the lift and drag coefficients' mean and amplitude (half the
 peak-to-peak, per period, averaged) over those periods, and the spread
-of periods and amplitudes. fluidforce integrates the pressure alone,
-so CD here is the pressure drag. python3 alone."""
+of periods and amplitudes. The forces are the pressure's plus, where
+the CSV has them, the viscous ones (CD is then split into its pressure
+and friction parts too). python3 alone."""
 import csv
 import sys
 
@@ -65,12 +67,16 @@ def read(path, boundary):
             sys.exit('strouhal.py: %s has no column %s (it has %s)'
                      % (path, c, ', '.join(head)))
     it, ix, iy = head.index('t'), head.index(fx), head.index(fy)
-    t, x, y = [], [], []
+    vx, vy = boundary + '_vx', boundary + '_vy'
+    jx = head.index(vx) if vx in head else None
+    jy = head.index(vy) if vy in head else None
+    t, x, y, px = [], [], [], []
     for r in rows[1:]:
         t.append(float(r[it]))
-        x.append(float(r[ix]))
-        y.append(float(r[iy]))
-    return t, x, y
+        px.append(float(r[ix]))
+        x.append(px[-1] + (float(r[jx]) if jx is not None else 0.0))
+        y.append(float(r[iy]) + (float(r[jy]) if jy is not None else 0.0))
+    return t, x, y, (px if jx is not None else None)
 
 
 def upward_crossings(t, s, level):
@@ -88,10 +94,11 @@ def window(t, s, t0, t1):
 
 def main(argv):
     path, o = parse(argv)
-    t, fx, fy = read(path, o['boundary'])
+    t, fx, fy, fpx = read(path, o['boundary'])
     q = 0.5 * o['rho'] * o['U'] ** 2 * o['D']
     cl = [v / q for v in fy]
     cd = [v / q for v in fx]
+    cdp = [v / q for v in fpx] if fpx is not None else None
     n = o['periods']
     # The mean of CL over the last few periods (CL's is near 0 by
     # symmetry, but not exactly): first about 0, then about the mean of
@@ -107,13 +114,16 @@ def main(argv):
         w = window(t, cl, ups[0], ups[-1])
         level = sum(w) / len(w)
     periods = [b - a for a, b in zip(ups, ups[1:])]
-    amps, dmeans, damps = [], [], []
+    amps, dmeans, damps, pmeans = [], [], [], []
     for a, b in zip(ups, ups[1:]):
         w = window(t, cl, a, b)
         amps.append((max(w) - min(w)) / 2)
         d = window(t, cd, a, b)
         dmeans.append(sum(d) / len(d))
         damps.append((max(d) - min(d)) / 2)
+        if cdp is not None:
+            d = window(t, cdp, a, b)
+            pmeans.append(sum(d) / len(d))
     tmean = (ups[-1] - ups[0]) / n
     pspread = (max(periods) - min(periods)) / tmean
     aspread = (max(amps) - min(amps)) / (sum(amps) / n)
@@ -123,8 +133,14 @@ def main(argv):
     print('period:        %.5f (spread %.2e of it)' % (tmean, pspread))
     print('CL amplitude:  %.5f (spread %.2e), mean %.2e'
           % (sum(amps) / n, aspread, level))
-    print('CD (pressure): mean %.5f, amplitude %.5f'
-          % (sum(dmeans) / n, sum(damps) / n))
+    if cdp is None:
+        print('CD (pressure): mean %.5f, amplitude %.5f'
+              % (sum(dmeans) / n, sum(damps) / n))
+    else:
+        print('CD:            mean %.5f, amplitude %.5f (pressure %.5f, '
+              'friction %.5f)' % (sum(dmeans) / n, sum(damps) / n,
+                                  sum(pmeans) / n,
+                                  (sum(dmeans) - sum(pmeans)) / n))
     print('St = f D / U:  %.5f' % st)
     bad = []
     if pspread > 0.01:
