@@ -117,7 +117,9 @@ void fr__prism_basis(int p, const double *x, double *phi, double *grad)
  * k = 0..p-max(i,j). Each mode is a polynomial in (x, y, z) (the
  * (1-c) powers clear the denominators); the formulas divide by (1-c)
  * only below the apex, and at the apex take a = b = 0, PyFR's choice,
- * which is the polynomial's own value there. */
+ * which is the polynomial's own value there (and its gradient); on the
+ * plane z = 1 away from the apex, outside the element, the values are
+ * not the polynomials'. */
 void fr__pyr_basis(int p, const double *x, double *phi, double *grad)
 {
     double c = x[2], oc = 1.0 - c;
