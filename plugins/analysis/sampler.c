@@ -267,6 +267,10 @@ static int inside(int etype, int nd, const double *xi)
     if (etype == FR_PRI)
         return xi[0] >= -1 - tol && xi[1] >= -1 - tol &&
                xi[0] + xi[1] <= tol && fabs(xi[2]) <= 1 + tol;
+    if (etype == FR_PYR) /* |x|, |y| <= (1 - z)/2 */
+        return xi[2] >= -1 - tol && xi[2] <= 1 + tol &&
+               fabs(xi[0]) <= 0.5 * (1 - xi[2]) + tol &&
+               fabs(xi[1]) <= 0.5 * (1 - xi[2]) + tol;
     for (int d = 0; d < nd; d++)
         if (fabs(xi[d]) > 1 + tol)
             return 0;
@@ -282,7 +286,7 @@ static int locate(const fr_element *el, const double *X, const double *x,
     size_t nu = fr_element_nupts(el);
     for (int d = 0; d < nd; d++)
         xi[d] = et == FR_TRI || (et == FR_PRI && d < 2) ? -1.0 / 3
-                : et == FR_TET ? -0.5 : 0;
+                : et == FR_TET || (et == FR_PYR && d == 2) ? -0.5 : 0;
     for (int it = 0; it < 50; it++) {
         if (fr_element_basis_at(el, 1, xi, vals, grads))
             return 0;

@@ -7,9 +7,11 @@ foreach(t poly element geometry vis expr)
   set_tests_properties(fr-${t} PROPERTIES ENVIRONMENT "${FRX_TEST_ENV}")
 endforeach()
 # the element test checks the library's own inverse (fr__inverse, which
-# libfrx-fr does not export) against LAPACK: its own copy of linalg.c
+# libfrx-fr does not export) against LAPACK and the pyramid's modes
+# (fr__pyr_basis): its own copies of linalg.c and pkd.c
 target_sources(test_fr_element PRIVATE
-  ${PROJECT_SOURCE_DIR}/plugins/solvers/fr/linalg.c)
+  ${PROJECT_SOURCE_DIR}/plugins/solvers/fr/linalg.c
+  ${PROJECT_SOURCE_DIR}/plugins/solvers/fr/pkd.c)
 target_include_directories(test_fr_element PRIVATE
   ${PROJECT_SOURCE_DIR}/plugins/solvers/fr)
 

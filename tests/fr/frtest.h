@@ -92,6 +92,24 @@ static inline void ft_prism_rule(int n, double *x, double *w)
     free(tw);
 }
 
+/* A rule on the reference pyramid exact to degree 2n-3 (collapsed
+ * Gauss-Legendre: x = a (1-z)/2, y = b (1-z)/2): x [n^3][3], w [n^3]. */
+static inline void ft_pyr_rule(int n, double *x, double *w)
+{
+    double g[64], gw[64];
+    ck_assert_int_eq(fr_gauss_legendre((size_t)n, g, gw), 0);
+    for (int k = 0; k < n; k++)
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++) {
+                int q = (k * n + j) * n + i;
+                double h = 0.5 * (1 - g[k]);
+                x[3 * q] = g[i] * h;
+                x[3 * q + 1] = g[j] * h;
+                x[3 * q + 2] = g[k];
+                w[q] = gw[i] * gw[j] * gw[k] * h * h;
+            }
+}
+
 /* The integral of x^a y^b over the reference element of etype. */
 static inline double ft_int(int etype, const int *ex)
 {
@@ -103,10 +121,13 @@ static inline double ft_int(int etype, const int *ex)
         int tri[3] = {ex[0], ex[1], 0};
         return ft_int(FR_TRI, tri) * ft_int1(ex[2]);
     }
-    if (etype == FR_TET) {
+    if (etype == FR_TET || etype == FR_PYR) {
         static double x[3 * 16 * 16 * 16], w[16 * 16 * 16];
         double s = 0.0;
-        ft_tet_rule(16, x, w);
+        if (etype == FR_TET)
+            ft_tet_rule(16, x, w);
+        else
+            ft_pyr_rule(16, x, w);
         for (int q = 0; q < 16 * 16 * 16; q++)
             s += w[q] * ft_mono(ex, x + 3 * q, 3, -1);
         return s;

@@ -20,15 +20,21 @@ struct etcase {
 };
 /* hexahedra up to 4 keep the suite quick */
 static const struct etcase cases[] = {
-    {FR_QUAD, 0, 8}, {FR_TRI, 1, 6}, {FR_HEX, 0, 4}, {FR_TET, 1, 6}, {FR_PRI, 1, 5}};
+    {FR_QUAD, 0, 8}, {FR_TRI, 1, 6}, {FR_HEX, 0, 4}, {FR_TET, 1, 6}, {FR_PRI, 1, 5},
+    {FR_PYR, 1, 6}};
 #define NCASES (sizeof cases / sizeof *cases)
 
-static int ndims_of(int etype) { return etype == FR_HEX || etype == FR_TET || etype == FR_PRI ? 3 : 2; }
-static int simplex(int etype) { return etype == FR_TRI || etype == FR_TET; }
+static int ndims_of(int etype)
+{
+    return etype == FR_HEX || etype == FR_TET || etype == FR_PRI || etype == FR_PYR ? 3 : 2;
+}
+/* P_p spans the space (simplices) or lies in it (pyramids) */
+static int simplex(int etype) { return etype == FR_TRI || etype == FR_TET || etype == FR_PYR; }
 
 /* Exponents of the monomials spanning the element's space of order p
  * (Q_p on tensor elements, P_p on simplices, P_p x P_p on prisms; on a
- * prism pz the degree in z); returns their number. */
+ * prism pz the degree in z; on a pyramid P_p, which its space holds);
+ * returns their number. */
 static int monomials_z(int etype, int p, int pz, int (*ex)[3])
 {
     int n = 0, nz = ndims_of(etype) == 3 ? pz : 0;
@@ -76,18 +82,22 @@ START_TEST(sizes_and_refusals)
             size_t nupts = et == FR_TRI ? ntri
                            : et == FR_TET ? n1 * (n1 + 1) * (n1 + 2) / 6
                            : et == FR_PRI ? ntri * n1
+                           : et == FR_PYR ? n1 * (n1 + 1) * (2 * n1 + 1) / 6
                            : nd == 2 ? n1 * n1 : n1 * n1 * n1;
             size_t nfaces = et == FR_TRI ? 3 : et == FR_QUAD || et == FR_TET ? 4
-                            : et == FR_PRI ? 5 : 6;
+                            : et == FR_PRI || et == FR_PYR ? 5 : 6;
             ck_assert_uint_eq(fr_element_nupts(e), nupts);
             ck_assert_uint_eq(fr_element_nfaces(e), nfaces);
             ck_assert_uint_eq(fr_element_nfacefpts(e), nd == 2 ? n1
                                                        : et == FR_TET ? ntri
-                                                       : et == FR_PRI ? 0 : n1 * n1);
+                                                       : et == FR_PRI || et == FR_PYR ? 0
+                                                                                      : n1 * n1);
             size_t sum = 0;
-            for (size_t f = 0; f < nfaces; f++) { /* a prism: 2 triangles, 3 squares */
-                size_t want = nd == 2 ? n1 : et == FR_TET || (et == FR_PRI && f < 2)
-                                                 ? ntri : n1 * n1;
+            for (size_t f = 0; f < nfaces; f++) { /* a prism: 2 triangles, 3 squares;
+                                                     a pyramid: 4 triangles, a square */
+                size_t want = nd == 2 ? n1
+                              : et == FR_TET || (et == FR_PRI && f < 2) || (et == FR_PYR && f < 4)
+                                  ? ntri : n1 * n1;
                 ck_assert_uint_eq(fr_element_face_nfpts(e, f), want);
                 ck_assert_uint_eq(fr_element_face_fpt0(e, f), sum);
                 sum += want;
@@ -116,8 +126,11 @@ START_TEST(sizes_and_refusals)
     ck_assert_int_eq(fr_element_create(FR_TET, 0, &e), FRX_ERANGE);
     ck_assert_int_eq(fr_element_create(FR_PRI, 7, &e), FRX_ERANGE);
     ck_assert_ptr_nonnull(strstr(frx_errmsg(), "prism of order 7"));
-    ck_assert_int_eq(fr_element_create(6, 2, &e), FRX_EINVAL);
-    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "element type 6"));
+    ck_assert_int_eq(fr_element_create(FR_PYR, 7, &e), FRX_ERANGE);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "pyramid of order 7"));
+    ck_assert_int_eq(fr_element_create(FR_PYR, 0, &e), FRX_ERANGE);
+    ck_assert_int_eq(fr_element_create(7, 2, &e), FRX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(frx_errmsg(), "element type 7"));
     e = ft_element(FR_QUAD, 1);
     ck_assert_ptr_null(fr_element_op(e, FR_NOPS, NULL, NULL));
     fr_element_destroy(e);
@@ -141,10 +154,11 @@ START_TEST(solution_point_quadrature)
             for (size_t i = 0; i < n; i++)
                 sum += w[i];
             ck_near(sum, et == FR_TRI ? 2.0 : et == FR_QUAD || et == FR_PRI ? 4.0
-                         : et == FR_TET ? 4.0 / 3 : 8.0,
+                         : et == FR_TET ? 4.0 / 3 : et == FR_PYR ? 8.0 / 3 : 8.0,
                     1e-14 * n);
+            /* pyramids: exact on the space (pyramid_basis), P_p here */
             int deg = et == FR_TRI || et == FR_PRI ? ws_degree[p]
-                      : et == FR_TET ? sh_degree[p] : 2 * p + 1;
+                      : et == FR_TET ? sh_degree[p] : et == FR_PYR ? p : 2 * p + 1;
             static int ex[4096][3];
             int nm = monomials_z(et, deg, et == FR_PRI ? 2 * p + 1 : deg, ex);
             for (int m = 0; m < nm; m++) {
@@ -182,12 +196,14 @@ START_TEST(flux_points_and_normals)
             const double *nr = fr_element_norm_fpts(e), *fj = fr_element_face_jac(e);
             const double *fw = fr_element_fpts_weights(e);
             double cs = et == FR_TRI || et == FR_PRI ? -1.0 / 3 : et == FR_TET ? -0.5 : 0;
-            double centroid[3] = {cs, cs, et == FR_TET ? -0.5 : 0};
+            double centroid[3] = {cs, cs, et == FR_TET || et == FR_PYR ? -0.5 : 0};
             for (size_t f = 0; f < fr_element_nfaces(e); f++) {
                 size_t nfp = fr_element_face_nfpts(e, f), f0 = fr_element_face_fpt0(e, f);
-                int tri = nd == 2 || et == FR_TET || (et == FR_PRI && f < 2);
+                int tri = nd == 2 || et == FR_TET || (et == FR_PRI && f < 2) || (et == FR_PYR && f < 4);
+                /* a pyramid's triangles: |(0, -1, 1/2)|, PyFR's normals */
                 ck_near(fj[f], (et == FR_TRI && f == 1) || (et == FR_PRI && f == 4) ? sqrt(2.0)
-                               : et == FR_TET && f == 3 ? sqrt(3.0) : 1.0, 1e-15);
+                               : et == FR_TET && f == 3 ? sqrt(3.0)
+                               : et == FR_PYR && f < 4 ? sqrt(1.25) : 1.0, 1e-15);
                 double wsum = 0.0;
                 for (size_t k = 0; k < nfp; k++) {
                     size_t i = f0 + k;
@@ -428,6 +444,88 @@ static void check_lifting(int et, int p)
     fr_element_destroy(e);
 }
 
+/* Pyramids: the correction is the DG lifting, int L_f v = int_F l_f v
+ * for every v of the space (its nodal basis), L_f = sum_i M3[i][f] l_i
+ * and l_f the face's nodal basis of its flux points, which are the
+ * solution points of a triangle or quadrilateral of order p placed
+ * from the face's corners (fr.h); both sides with exact rules (the
+ * modes' traces on a triangle are of degree up to 2p). */
+static const double pyr_c[5][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1}, {0, 0, 1}};
+static const int pyr_f[5][4] = {{0, 1, 4}, {3, 0, 4}, {1, 2, 4}, {2, 3, 4}, {0, 3, 2, 1}};
+
+static void pyr_face_at(int f, const double *uv, double *x)
+{
+    int last = f < 4 ? 2 : 3;
+    for (int d = 0; d < 3; d++)
+        x[d] = pyr_c[pyr_f[f][0]][d]
+               + 0.5 * (1 + uv[0]) * (pyr_c[pyr_f[f][1]][d] - pyr_c[pyr_f[f][0]][d])
+               + 0.5 * (1 + uv[1]) * (pyr_c[pyr_f[f][last]][d] - pyr_c[pyr_f[f][0]][d]);
+}
+
+static void check_lifting_pyr(int p)
+{
+    fr_element *e = ft_element(FR_PYR, p);
+    size_t nu = fr_element_nupts(e), nf = fr_element_nfpts(e);
+    int n = 2 * p + 2;
+    size_t nq = (size_t)n * n * n;
+    double *qx = malloc(3 * nq * sizeof *qx), *qw = malloc(nq * sizeof *qw);
+    double *lq = malloc(nq * nu * sizeof *lq), *lift = calloc(nq * nf, sizeof *lift);
+    double *a = calloc(nf * nu, sizeof *a), *b = calloc(nf * nu, sizeof *b);
+    ft_pyr_rule(n, qx, qw);
+    ck_assert_int_eq(fr_element_basis_at(e, nq, qx, lq, NULL), 0);
+    const double *m3 = fr_element_op(e, FR_M3, NULL, NULL), *fp = fr_element_fpts(e);
+    for (size_t q = 0; q < nq; q++)
+        for (size_t i = 0; i < nu; i++)
+            for (size_t f = 0; f < nf; f++)
+                lift[q * nf + f] += m3[i * nf + f] * lq[q * nu + i];
+    for (size_t q = 0; q < nq; q++)
+        for (size_t f = 0; f < nf; f++)
+            for (size_t j = 0; j < nu; j++)
+                a[f * nu + j] += qw[q] * lift[q * nf + f] * lq[q * nu + j];
+    for (int f = 0; f < 5; f++) {
+        fr_element *fe = ft_element(f < 4 ? FR_TRI : FR_QUAD, p);
+        size_t nfp = fr_element_face_nfpts(e, (size_t)f), f0 = fr_element_face_fpt0(e, (size_t)f);
+        ck_assert_uint_eq(fr_element_nupts(fe), nfp);
+        for (size_t k = 0; k < nfp; k++) { /* the face's points are fe's */
+            double x[3];
+            pyr_face_at(f, fr_element_upts(fe) + 2 * k, x);
+            for (int d = 0; d < 3; d++)
+                ck_near(fp[(f0 + k) * 3 + (size_t)d], x[d], 1e-15);
+        }
+        size_t m = f < 4 ? (size_t)n * n : (size_t)(p + 2) * (p + 2);
+        double *uv = malloc(2 * m * sizeof *uv), *w = malloc(m * sizeof *w);
+        double *x = malloc(3 * m * sizeof *x), *lf = malloc(m * nfp * sizeof *lf);
+        double *lv = malloc(m * nu * sizeof *lv);
+        if (f < 4) {
+            ft_tri_rule(n, uv, w);
+        } else {
+            double g[64], gw[64];
+            ck_assert_int_eq(fr_gauss_legendre((size_t)p + 2, g, gw), 0);
+            for (size_t q = 0; q < m; q++) {
+                uv[2 * q] = g[q % (size_t)(p + 2)];
+                uv[2 * q + 1] = g[q / (size_t)(p + 2)];
+                w[q] = gw[q % (size_t)(p + 2)] * gw[q / (size_t)(p + 2)];
+            }
+        }
+        for (size_t q = 0; q < m; q++)
+            pyr_face_at(f, uv + 2 * q, x + 3 * q);
+        ck_assert_int_eq(fr_element_basis_at(fe, m, uv, lf, NULL), 0);
+        ck_assert_int_eq(fr_element_basis_at(e, m, x, lv, NULL), 0);
+        for (size_t q = 0; q < m; q++)
+            for (size_t k = 0; k < nfp; k++)
+                for (size_t j = 0; j < nu; j++)
+                    b[(f0 + k) * nu + j] += w[q] * lf[q * nfp + k] * lv[q * nu + j];
+        free(uv), free(w), free(x), free(lf), free(lv);
+        fr_element_destroy(fe);
+    }
+    double worst = 0.0;
+    for (size_t k = 0; k < nf * nu; k++)
+        worst = fmax(worst, fabs(a[k] - b[k]) / fmax(1.0, fabs(b[k])));
+    ck_assert_msg(worst <= 1e-12, "pyramid p %d: M3 differs from the DG lifting by %.3g", p, worst);
+    free(qx), free(qw), free(lq), free(lift), free(a), free(b);
+    fr_element_destroy(e);
+}
+
 START_TEST(correction_is_dg_lifting)
 {
     for (int p = 0; p <= 8; p++)
@@ -440,6 +538,136 @@ START_TEST(correction_is_dg_lifting)
         check_lifting(FR_TET, p);
     for (int p = 1; p <= 4; p++)
         check_lifting(FR_PRI, p);
+    for (int p = 1; p <= 6; p++)
+        check_lifting_pyr(p);
+}
+END_TEST
+
+/* The pyramid's modes: orthonormal, their gradients the central
+ * differences of their values; the solution points are PyFR's and
+ * their weights integrate every mode exactly (int phi_m = delta_m0 /
+ * phi_0, phi_0 the constant mode). */
+START_TEST(pyramid_basis_and_weights)
+{
+    /* PyFR 1.15's pyr/gauss-legendre-n5-su.txt point 0, -n14-su.txt point 1 */
+    static const double pyfr[2][3] = {
+        {-0.45534180126147954892, -0.45534180126147954892, -0.57735026918962576451},
+        {0.0, -0.68729833462074168852, -0.77459666924148337704}};
+    static const double at[3][3] = {{0.1, -0.2, -0.3}, {0.3, 0.2, 0.1}, {-0.05, 0.02, 0.8}};
+    for (int p = 1; p <= 6; p++) {
+        fr_element *e = ft_element(FR_PYR, p);
+        size_t nb = fr_element_nupts(e);
+        const double *up = fr_element_upts(e), *w = fr_element_upts_weights(e);
+        if (p <= 2)
+            for (int d = 0; d < 3; d++)
+                ck_near(up[3 * (p - 1) + d], pyfr[p - 1][d], 1e-15);
+        int n = 2 * p + 2;
+        size_t nq = (size_t)n * n * n;
+        double *qx = malloc(3 * nq * sizeof *qx), *qw = malloc(nq * sizeof *qw);
+        double *phi = malloc(nq * nb * sizeof *phi), *g = malloc(3 * nb * sizeof *g);
+        double *hp = malloc(nb * sizeof *hp), *hm = malloc(nb * sizeof *hm);
+        ft_pyr_rule(n, qx, qw);
+        for (size_t q = 0; q < nq; q++)
+            fr__pyr_basis(p, qx + 3 * q, phi + q * nb, NULL);
+        double orth = 0.0;
+        for (size_t i = 0; i < nb; i++)
+            for (size_t j = 0; j <= i; j++) {
+                double s = 0.0;
+                for (size_t q = 0; q < nq; q++)
+                    s += qw[q] * phi[q * nb + i] * phi[q * nb + j];
+                orth = fmax(orth, fabs(s - (i == j)));
+            }
+        ck_assert_msg(orth <= 1e-13, "p %d: |Gram - I| = %.3g", p, orth);
+        double fd = 0.0;
+        for (int a = 0; a < 3; a++) {
+            fr__pyr_basis(p, at[a], hp, g);
+            for (int d = 0; d < 3; d++) {
+                double xp[3], xm[3], h = 1e-5;
+                for (int c = 0; c < 3; c++)
+                    xp[c] = xm[c] = at[a][c];
+                xp[d] += h;
+                xm[d] -= h;
+                double *vp = phi, *vm = phi + nb; /* scratch */
+                fr__pyr_basis(p, xp, vp, NULL);
+                fr__pyr_basis(p, xm, vm, NULL);
+                for (size_t m = 0; m < nb; m++)
+                    fd = fmax(fd, fabs((vp[m] - vm[m]) / (2 * h) - g[(size_t)d * nb + m])
+                                  / fmax(1.0, fabs(g[(size_t)d * nb + m])));
+            }
+        }
+        ck_assert_msg(fd <= 1e-7, "p %d: gradient against differences %.3g", p, fd);
+        fr__pyr_basis(p, up, hm, NULL);
+        double phi0 = hm[0], sums[140] = {0};
+        for (size_t i = 0; i < nb; i++) {
+            fr__pyr_basis(p, up + 3 * i, hp, NULL);
+            for (size_t m = 0; m < nb; m++)
+                sums[m] += w[i] * hp[m];
+        }
+        for (size_t m = 0; m < nb; m++)
+            ck_near(sums[m], m ? 0.0 : 1.0 / phi0, 1e-13);
+        free(qx), free(qw), free(phi), free(g), free(hp), free(hm);
+        fr_element_destroy(e);
+    }
+}
+END_TEST
+
+/* The divergence theorem through the FR operators, with the solution
+ * points' weights w and the face weights fw (per unit of the face
+ * parameters: norm_fpts, PyFR's (0, -1, 1/2) on face 0, carries the
+ * rest): sum_i w_i (M132 F + M3 Fn)_i = sum_f fw_f Fn_f for F of P_p
+ * and Fn = norm_fpts . F (both sides the integral of div F), and for
+ * F = 0 and any Fn (the correction integrates to the face's share). */
+START_TEST(pyramid_divergence_theorem)
+{
+    static int ex[1024][3];
+    uint64_t rng = 88172645463325252ull;
+    for (int p = 1; p <= 6; p++) {
+        fr_element *e = ft_element(FR_PYR, p);
+        size_t nu = fr_element_nupts(e), nf = fr_element_nfpts(e);
+        const double *up = fr_element_upts(e), *fp = fr_element_fpts(e);
+        const double *w = fr_element_upts_weights(e), *fw = fr_element_fpts_weights(e);
+        const double *nr = fr_element_norm_fpts(e);
+        const double *m132 = fr_element_op(e, FR_M132, NULL, NULL);
+        const double *m3 = fr_element_op(e, FR_M3, NULL, NULL);
+        double *f = malloc(3 * nu * sizeof *f), *fn = malloc(nf * sizeof *fn);
+        double *a = malloc(nu * sizeof *a), *b = malloc(nu * sizeof *b);
+        int nm = monomials(FR_PYR, p, ex);
+        for (int m = 0; m <= nm; m++) {
+            const int *qd[3] = {ex[m % nm], ex[(m + 3) % nm], ex[(m + 5) % nm]};
+            for (int d = 0; d < 3; d++)
+                sample(qd[d], nu, up, 3, -1, f + (size_t)d * nu);
+            for (size_t i = 0; i < nf; i++) {
+                fn[i] = 0.0;
+                for (int d = 0; d < 3; d++)
+                    fn[i] += nr[i * 3 + (size_t)d] * ft_mono(qd[d], fp + i * 3, 3, -1);
+                if (m == nm) { /* F = 0, a random Fn */
+                    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+                    fn[i] = (double)(rng >> 11) / 9007199254740992.0 - 0.5;
+                }
+            }
+            if (m == nm)
+                memset(f, 0, 3 * nu * sizeof *f);
+            matvec(m132, nu, 3 * nu, f, a);
+            matvec(m3, nu, nf, fn, b);
+            double vol = 0.0, sur = 0.0, div = 0.0;
+            for (size_t i = 0; i < nu; i++)
+                vol += w[i] * (a[i] + b[i]);
+            for (size_t i = 0; i < nf; i++)
+                sur += fw[i] * fn[i];
+            for (int d = 0; d < 3 && m < nm; d++) {
+                int dx[3] = {qd[d][0], qd[d][1], qd[d][2]};
+                if (!dx[d])
+                    continue;
+                double c = dx[d]--;
+                div += c * ft_int(FR_PYR, dx);
+            }
+            ck_near(vol, sur, 1e-12);
+            if (m < nm)
+                ck_near(sur, div, 1e-12);
+        }
+        free(f), free(fn), free(a), free(b);
+        fr_element_destroy(e);
+    }
 }
 END_TEST
 
@@ -551,6 +779,8 @@ static Suite *element_suite(void)
     tcase_add_test(tc, fr_divergence_exact);
     tcase_add_test(tc, correction_is_dg_lifting);
     tcase_add_test(tc, basis_at_points);
+    tcase_add_test(tc, pyramid_basis_and_weights);
+    tcase_add_test(tc, pyramid_divergence_theorem);
     tcase_add_test(tc, inverse_matches_lapack);
     suite_add_tcase(s, tc);
     return s;

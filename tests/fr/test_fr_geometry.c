@@ -402,6 +402,99 @@ START_TEST(prism_free_stream)
 }
 END_TEST
 
+/* Gmsh's 14-node pyramid on the reference: corners, the middles of
+ * edges 0-1, 0-3, 0-4, 1-2, 1-4, 2-3, 2-4, 3-4, the centre of the base */
+static const double pyr14_ref[14][3] = {
+    {-1, -1, -1}, {1, -1, -1},    {1, 1, -1},     {-1, 1, -1},  {0, 0, 1},
+    {0, -1, -1},  {-1, 0, -1},    {-0.5, -0.5, 0}, {1, 0, -1},  {0.5, -0.5, 0},
+    {0, 1, -1},   {0.5, 0.5, 0},  {-0.5, 0.5, 0}, {0, 0, -1}};
+
+/* x = (xi (1 + zeta/10), eta, zeta) + (1, 2, 3): in the pyramid's
+ * quadratic space, |J| = 1 + zeta/10, smats = adj(J) =
+ * [[1, 0, -xi/10], [0, 1 + zeta/10, 0], [0, 0, 1 + zeta/10]]. */
+static void pyr_stretch(const double *xi, double *x)
+{
+    x[0] = 1 + xi[0] * (1 + 0.1 * xi[2]);
+    x[1] = 2 + xi[1];
+    x[2] = 3 + xi[2];
+}
+
+/* Pyramids: an affine one (the points, |J| and smats the map's, its
+ * volume, linear fluxes' divergence exactly, the normals of the faces
+ * the map's images of PyFR's (0, -1, 1/2) ...); the stretched 14-node
+ * one against its hand-computed |J| and smats (from p = 2: at p = 1
+ * the metric is the corners', as PyFR's); a curved 14-node one keeps a
+ * free stream. */
+START_TEST(pyramid_geometry)
+{
+    static const double A3[3][3] = {{2, 0.3, 0.1}, {0.2, 1.5, -0.2}, {-0.1, 0.25, 1}};
+    double det = 2 * (1.5 * 1 + 0.2 * 0.25) - 0.3 * (0.2 * 1 - 0.2 * 0.1)
+                 + 0.1 * (0.2 * 0.25 + 1.5 * 0.1);
+    /* adj(A) = det A^-1, by cofactors */
+    double adj[3][3];
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) {
+            int r1 = (c + 1) % 3, r2 = (c + 2) % 3, c1 = (r + 1) % 3, c2 = (r + 2) % 3;
+            adj[r][c] = A3[r1][c1] * A3[r2][c2] - A3[r1][c2] * A3[r2][c1];
+        }
+    for (int p = 1; p <= 4; p++) {
+        fr_element *e = ft_element(FR_PYR, p);
+        const double *up = fr_element_upts(e), *fp = fr_element_fpts(e);
+        const double *nr = fr_element_norm_fpts(e);
+        double aff[15], str[42], cur[42];
+        for (int k = 0; k < 5; k++)
+            for (int r = 0; r < 3; r++)
+                aff[3 * k + r] = A3[r][0] * pyr14_ref[k][0] + A3[r][1] * pyr14_ref[k][1]
+                                 + A3[r][2] * pyr14_ref[k][2] + 0.5 * r;
+        fr_geometry g;
+        compute(e, 1, 5, aff, &g);
+        check_div(e, &g, linear_flux, linear_div, 1e-11, "affine pyramid linear");
+        double vol = 0.0;
+        for (size_t i = 0; i < g.nupts; i++) {
+            vol += g.qwts[i];
+            ck_near(g.djac[i], det, 1e-13);
+            for (int r = 0; r < 3; r++) {
+                double x = 0.5 * r;
+                for (int c = 0; c < 3; c++) {
+                    x += A3[r][c] * up[3 * i + (size_t)c];
+                    ck_near(g.smats[9 * i + (size_t)(3 * r + c)], adj[r][c], 1e-13);
+                }
+                ck_near(g.xupts[3 * i + (size_t)r], x, 1e-14);
+            }
+        }
+        ck_near(vol, 8.0 / 3 * det, 1e-13);
+        for (size_t k = 0; k < g.nfpts; k++) { /* mag pnorm = adj^T norm_fpts */
+            double v[3] = {0, 0, 0};
+            for (int j = 0; j < 3; j++)
+                for (int i = 0; i < 3; i++)
+                    v[j] += adj[i][j] * nr[3 * k + (size_t)i];
+            for (int j = 0; j < 3; j++)
+                ck_near(g.mag[k] * g.pnorm[3 * k + (size_t)j], v[j], 1e-13);
+            (void)fp;
+        }
+        fr_geometry_free(&g);
+        for (int k = 0; k < 14; k++)
+            pyr_stretch(pyr14_ref[k], str + 3 * k);
+        compute(e, 1, 14, str, &g);
+        check_div(e, &g, const_flux, NULL, 1e-12, "stretched pyramid free stream");
+        for (size_t i = 0; i < g.nupts && p >= 2; i++) {
+            const double *x = up + 3 * i;
+            double want[9] = {1, 0, -0.1 * x[0], 0, 1 + 0.1 * x[2], 0, 0, 0, 1 + 0.1 * x[2]};
+            ck_near(g.djac[i], 1 + 0.1 * x[2], 1e-13);
+            for (int k = 0; k < 9; k++)
+                ck_near(g.smats[9 * i + (size_t)k], want[k], 1e-13);
+        }
+        fr_geometry_free(&g);
+        for (int k = 0; k < 14; k++)
+            curved3(pyr14_ref[k], cur + 3 * k);
+        compute(e, 1, 14, cur, &g);
+        check_div(e, &g, const_flux, NULL, 1e-12, "curved pyramid free stream");
+        fr_geometry_free(&g);
+        fr_element_destroy(e);
+    }
+}
+END_TEST
+
 /* --------------------------------------------------------- shared faces */
 
 /* A node grid of (2m+1) x (2m+1) quadratic nodes over a distorted square. */
@@ -615,6 +708,138 @@ START_TEST(shared_face_tet)
 }
 END_TEST
 
+/* A pyramid's faces against a tetrahedron's and a hexahedron's, as
+ * shared_face_tet: an affine pyramid (its triangles are flat only over
+ * a parallelogram base: the 5-node map holds an xy term) with a
+ * tetrahedron on each of its four triangles, listed in each of its 12
+ * right-handed corner orders (every tetrahedron face at every rot), and
+ * a hexahedron under its base, the pyramid's corners turned 4 ways
+ * (every rot); rot as the core finds it (the place, in the other
+ * side's face corners, of this side's corner 0), the face point k of
+ * the pyramid sits at fr_element_facing(rot, k) of the other side,
+ * normals opposite, mags equal. */
+static void check_facing(const fr_element *pe, const fr_geometry *pg, size_t pf, size_t pf0,
+                         const fr_element *oe, const fr_geometry *og, size_t of, int rot)
+{
+    size_t nfp = fr_element_face_nfpts(pe, pf), o0 = fr_element_face_fpt0(oe, of);
+    ck_assert_uint_eq(fr_element_face_nfpts(oe, of), nfp);
+    for (size_t k = 0; k < nfp; k++) {
+        size_t i = pf0 + k, j = o0 + fr_element_facing(oe, of, rot, k);
+        ck_assert_uint_eq(fr_element_facing(pe, pf, rot, k), fr_element_facing(oe, of, rot, k));
+        for (int c = 0; c < 3; c++) {
+            ck_near(pg->xfpts[3 * i + (size_t)c], og->xfpts[3 * j + (size_t)c], 1e-14);
+            ck_near(pg->pnorm[3 * i + (size_t)c], -og->pnorm[3 * j + (size_t)c], 1e-13);
+        }
+        ck_near(pg->mag[i], og->mag[j], 1e-13);
+    }
+}
+
+START_TEST(shared_face_pyramid)
+{
+    static const int tet_faces[4][3] = {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {3, 1, 2}};
+    static const int pyr_faces[5][4] = {{0, 1, 4}, {3, 0, 4}, {1, 2, 4}, {2, 3, 4}, {0, 3, 2, 1}};
+    static const double A3[3][3] = {{1.1, 0.2, 0.1}, {-0.15, 0.9, 0.05}, {0.1, -0.2, 1.2}};
+    static const int perms[24][4] = {
+        {0, 1, 2, 3}, {0, 1, 3, 2}, {0, 2, 1, 3}, {0, 2, 3, 1}, {0, 3, 1, 2}, {0, 3, 2, 1},
+        {1, 0, 2, 3}, {1, 0, 3, 2}, {1, 2, 0, 3}, {1, 2, 3, 0}, {1, 3, 0, 2}, {1, 3, 2, 0},
+        {2, 0, 1, 3}, {2, 0, 3, 1}, {2, 1, 0, 3}, {2, 1, 3, 0}, {2, 3, 0, 1}, {2, 3, 1, 0},
+        {3, 0, 1, 2}, {3, 0, 2, 1}, {3, 1, 0, 2}, {3, 1, 2, 0}, {3, 2, 0, 1}, {3, 2, 1, 0}};
+    double base[15]; /* the affine pyramid's corners */
+    for (int k = 0; k < 5; k++)
+        for (int r = 0; r < 3; r++)
+            base[3 * k + r] = A3[r][0] * pyr14_ref[k][0] + A3[r][1] * pyr14_ref[k][1]
+                              + A3[r][2] * pyr14_ref[k][2] + 0.3 * r;
+    int seen_tet[4][3] = {{0}}, seen_hex[4] = {0};
+    for (int p = 1; p <= 3; p++) {
+        fr_element *pe = ft_element(FR_PYR, p), *te = ft_element(FR_TET, p);
+        fr_element *he = ft_element(FR_HEX, p);
+        fr_geometry pg, og;
+        compute(pe, 1, 5, base, &pg);
+        for (int f = 0; f < 4; f++) { /* a tetrahedron on triangle f */
+            const double *c[3];
+            double out[3], u[3], v[3], nrm[3];
+            for (int i = 0; i < 3; i++)
+                c[i] = base + 3 * pyr_faces[f][i];
+            for (int r = 0; r < 3; r++)
+                u[r] = c[1][r] - c[0][r], v[r] = c[2][r] - c[0][r];
+            nrm[0] = u[1] * v[2] - u[2] * v[1];
+            nrm[1] = u[2] * v[0] - u[0] * v[2];
+            nrm[2] = u[0] * v[1] - u[1] * v[0];
+            for (int r = 0; r < 3; r++)
+                out[r] = (c[0][r] + c[1][r] + c[2][r]) / 3 + 0.4 * nrm[r];
+            const double *tc[4] = {c[0], c[1], c[2], out};
+            int tried = 0;
+            for (int q = 0; q < 24; q++) {
+                double shape[12];
+                for (int k = 0; k < 4; k++)
+                    memcpy(shape + 3 * k, tc[perms[q][k]], 3 * sizeof(double));
+                if (det3(shape, shape + 3, shape + 6, shape + 9) < 0)
+                    continue;
+                tried++;
+                int fb = -1, rot = -1, bcorner[3];
+                for (int g = 0; g < 4 && fb < 0; g++) {
+                    int has = 0;
+                    for (int i = 0; i < 3; i++)
+                        has += perms[q][tet_faces[g][i]] != 3;
+                    if (has == 3)
+                        fb = g;
+                }
+                ck_assert_int_ge(fb, 0);
+                for (int i = 0; i < 3; i++)
+                    bcorner[i] = perms[q][tet_faces[fb][i]];
+                for (int j = 0; j < 3; j++)
+                    if (bcorner[j] == 0) /* the pyramid face's corner 0 is tc[0] */
+                        rot = j;
+                for (int i = 0; i < 3; i++) /* mesh.md's rule */
+                    ck_assert_int_eq(bcorner[(rot - i + 3) % 3], i);
+                seen_tet[fb][rot] = 1;
+                compute(te, 1, 4, shape, &og);
+                check_facing(pe, &pg, (size_t)f, fr_element_face_fpt0(pe, (size_t)f), te, &og,
+                             (size_t)fb, rot);
+                fr_geometry_free(&og);
+            }
+            ck_assert_int_eq(tried, 12);
+        }
+        fr_geometry_free(&pg);
+        for (int s = 0; s < 4; s++) { /* the base turned: corner i is base corner (i+s)%4 */
+            double pyr[15], hex[24];
+            for (int i = 0; i < 4; i++)
+                memcpy(pyr + 3 * i, base + 3 * ((i + s) % 4), 3 * sizeof(double));
+            memcpy(pyr + 12, base + 12, 3 * sizeof(double));
+            for (int i = 0; i < 4; i++) { /* the hexahedron's top is the base as listed */
+                memcpy(hex + 12 + 3 * i, base + 3 * i, 3 * sizeof(double));
+                for (int r = 0; r < 3; r++)
+                    hex[3 * i + r] = base[3 * i + r] - (r == 2 ? 1.3 : 0.0) + 0.05 * (i + 1) * (r == 0);
+            }
+            compute(pe, 1, 5, pyr, &pg);
+            compute(he, 1, 8, hex, &og);
+            /* the pyramid's face 4 is (0,3,2,1), the hexahedron's 5 (4,5,6,7):
+             * pyramid corner i is hexahedron corner 4 + (i+s)%4 */
+            static const int pq[4] = {0, 3, 2, 1}, hq[4] = {4, 5, 6, 7};
+            int rot = -1;
+            for (int j = 0; j < 4; j++)
+                if (hq[j] == 4 + (pq[0] + s) % 4)
+                    rot = j;
+            for (int i = 0; i < 4; i++)
+                ck_assert_int_eq(hq[(rot - i + 4) % 4], 4 + (pq[i] + s) % 4);
+            seen_hex[rot] = 1;
+            check_facing(pe, &pg, 4, fr_element_face_fpt0(pe, 4), he, &og, 5, rot);
+            check_div(pe, &pg, const_flux, NULL, 1e-12, "pyramid on a hexahedron free stream");
+            fr_geometry_free(&pg);
+            fr_geometry_free(&og);
+        }
+        fr_element_destroy(pe);
+        fr_element_destroy(te);
+        fr_element_destroy(he);
+    }
+    for (int f = 0; f < 4; f++)
+        for (int r = 0; r < 3; r++)
+            ck_assert_msg(seen_tet[f][r], "tetrahedron face %d rot %d never met", f, r);
+    for (int r = 0; r < 4; r++)
+        ck_assert_msg(seen_hex[r], "hexahedron rot %d never met", r);
+}
+END_TEST
+
 /* ------------------------------------------------------------ refusals */
 
 START_TEST(refusals)
@@ -698,6 +923,8 @@ static Suite *geometry_suite(void)
     tcase_add_test(tc, tet_free_stream);
     tcase_add_test(tc, shared_face_tet);
     tcase_add_test(tc, prism_free_stream);
+    tcase_add_test(tc, pyramid_geometry);
+    tcase_add_test(tc, shared_face_pyramid);
     tcase_add_test(tc, refusals);
     tcase_add_test(tc, matrix_layout);
     suite_add_tcase(s, tc);

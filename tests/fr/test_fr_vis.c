@@ -182,12 +182,49 @@ START_TEST(vtk_order_all_orders)
 }
 END_TEST
 
+/* Pyramids: no Lagrange cell in VTK 9.1, so the vis points are PyFR's
+ * std_ele(n), n = max(p, 1), (n+1)(n+2)(2n+3)/6 of them: layers k = 0..n
+ * from the base (z = -1 + 2k/n), each of (m+1)^2 points, m = n - k, row
+ * by row in y, x fastest, x = (2i - m)/n, y = (2j - m)/n; vtk_type 14.
+ * At n = 2 PyFR's list (pyfr.shapes.PyrShape.std_ele(2)) in full. */
+START_TEST(pyramid_vis_points)
+{
+    static const double pyfr2[14][3] = {
+        {-1, -1, -1},    {0, -1, -1},    {1, -1, -1},   {-1, 0, -1}, {0, 0, -1},
+        {1, 0, -1},      {-1, 1, -1},    {0, 1, -1},    {1, 1, -1},  {-0.5, -0.5, 0},
+        {0.5, -0.5, 0},  {-0.5, 0.5, 0}, {0.5, 0.5, 0}, {0, 0, 1}};
+    for (int p = 1; p <= 6; p++) {
+        fr_element *e = ft_element(FR_PYR, p);
+        int n = fr_element_vis_order(e);
+        ck_assert_int_eq(n, p);
+        ck_assert_int_eq(fr_element_vtk_type(e), 14);
+        ck_assert_uint_eq(fr_element_nvis(e), (size_t)(n + 1) * (n + 2) * (2 * n + 3) / 6);
+        const double *v = fr_element_vis_pts(e);
+        size_t idx = 0;
+        for (int k = 0; k <= n; k++)
+            for (int j = 0; j <= n - k; j++)
+                for (int i = 0; i <= n - k; i++, idx++) {
+                    int m = n - k;
+                    ck_near(v[3 * idx], (double)(2 * i - m) / n, 1e-15);
+                    ck_near(v[3 * idx + 1], (double)(2 * j - m) / n, 1e-15);
+                    ck_near(v[3 * idx + 2], -1.0 + 2.0 * k / n, 1e-15);
+                    if (n == 2)
+                        for (int d = 0; d < 3; d++)
+                            ck_near(v[3 * idx + (size_t)d], pyfr2[idx][d], 1e-15);
+                }
+        ck_assert_uint_eq(idx, fr_element_nvis(e));
+        fr_element_destroy(e);
+    }
+}
+END_TEST
+
 static Suite *vis_suite(void)
 {
     Suite *s = suite_create("fr-vis");
     TCase *tc = tcase_create("vis");
     tcase_add_test(tc, vtk_tables);
     tcase_add_test(tc, vtk_order_all_orders);
+    tcase_add_test(tc, pyramid_vis_points);
     suite_add_tcase(s, tc);
     return s;
 }

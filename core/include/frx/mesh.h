@@ -66,7 +66,8 @@ enum frx_etype {
     FRX_ETYPE_QUAD = 2,
     FRX_ETYPE_TET = 3,
     FRX_ETYPE_HEX = 4,
-    FRX_ETYPE_PRI = 5  /* prism (wedge); 6 is kept for pyramids */
+    FRX_ETYPE_PRI = 5, /* prism (wedge) */
+    FRX_ETYPE_PYR = 6
 };
 
 typedef struct frx_mesh_info {

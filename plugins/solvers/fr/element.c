@@ -17,6 +17,7 @@ static const char *etype_name(int etype)
     case FR_TET: return "tetrahedron";
     case FR_HEX: return "hexahedron";
     case FR_PRI: return "prism";
+    case FR_PYR: return "pyramid";
     default: return "unknown element type";
     }
 }
@@ -24,10 +25,11 @@ static const char *etype_name(int etype)
 static int check_order(int etype, int p)
 {
     int lo = etype == FR_TRI ? FR_TRI_MIN_ORDER : etype == FR_TET ? FR_TET_MIN_ORDER
-             : etype == FR_PRI ? FR_PRI_MIN_ORDER : 0;
+             : etype == FR_PRI ? FR_PRI_MIN_ORDER : etype == FR_PYR ? FR_PYR_MIN_ORDER : 0;
     int hi = etype == FR_TRI ? FR_TRI_MAX_ORDER
              : etype == FR_TET ? FR_TET_MAX_ORDER
              : etype == FR_PRI ? FR_PRI_MAX_ORDER
+             : etype == FR_PYR ? FR_PYR_MAX_ORDER
              : etype == FR_QUAD ? FR_QUAD_MAX_ORDER
                                 : FR_HEX_MAX_ORDER;
     if (p < lo || p > hi)
@@ -58,15 +60,46 @@ static int tensor_upts(fr_element *e, const double *w1)
     return FRX_OK;
 }
 
+/* The pyramid's solution points, PyFR's gauss-legendre-n*-su.txt (built
+ * here, not tabulated): layer k = 0..p at z_k, the (p+1)-point
+ * Gauss-Legendre points, holds the tensor square of the (p+1-k)-point
+ * ones scaled by (1-z_k)/2, row by row in y, x fastest. */
+static int pyr_upts(fr_element *e)
+{
+    size_t n1 = (size_t)e->order + 1, i = 0;
+    double g[FR_MAX_1D], w[FR_MAX_1D];
+    for (size_t k = 0; k < n1; k++) {
+        size_t m = n1 - k;
+        int rc = fr_gauss_legendre(m, g, w);
+        if (rc < 0)
+            return rc;
+        double z = e->gl[k], h = 0.5 * (1.0 - z);
+        for (size_t b = 0; b < m; b++)
+            for (size_t a = 0; a < m; a++, i++) {
+                e->upts[3 * i] = h * g[a];
+                e->upts[3 * i + 1] = h * g[b];
+                e->upts[3 * i + 2] = z;
+            }
+    }
+    return FRX_OK;
+}
+
 /* Simplices and prisms: Williams-Shunn (triangle), Shunn-Ham
  * (tetrahedron) or Williams-Shunn x Gauss-Legendre (prism, the triangle
  * fastest) points and weights, and the inverse Vandermonde matrix of
- * the orthonormal basis at them. */
+ * the orthonormal basis at them. Pyramids: pyr_upts, and weights that
+ * integrate the space exactly: the nodal basis l_j = sum_m V^-1[m][j]
+ * phi_m integrates to V^-1[0][j] / phi_0 (phi_0 the constant mode, the
+ * others orthogonal to it). */
 static int simplex_upts(fr_element *e, const double *w1)
 {
     size_t n, nd = (size_t)e->ndims;
     int degree, rc;
-    if (e->etype == FR_PRI) {
+    if (e->etype == FR_PYR) {
+        n = e->nupts;
+        if ((rc = pyr_upts(e)) < 0)
+            return rc;
+    } else if (e->etype == FR_PRI) {
         const double(*ws)[3];
         size_t nt, n1 = (size_t)e->order + 1;
         if ((rc = fr__ws_rule(e->order, &nt, &degree, &ws)) < 0)
@@ -107,6 +140,11 @@ static int simplex_upts(fr_element *e, const double *w1)
     snprintf(what, sizeof what, "Vandermonde matrix of the %s's solution points",
              etype_name(e->etype));
     rc = fr__inverse(n, v, e->vinv, what);
+    if (rc == FRX_OK && e->etype == FR_PYR) {
+        double phi0 = v[0]; /* the constant mode, anywhere */
+        for (size_t j = 0; j < n; j++)
+            e->uwts[j] = e->vinv[j] / phi0;
+    }
     free(v);
     return rc;
 }
@@ -274,6 +312,101 @@ static int simplex_m3(fr_element *e, double *m3)
     return FRX_OK;
 }
 
+/* Pyramids: PyFR's gbasis. The correction field of flux point f on
+ * face F is L_f = sum_m phi_m S[f][m], S[f][m] the integral over F (in
+ * its own parameters, as the face weights) of l_f phi_m, l_f the face's
+ * nodal basis of its flux points (P_p on a triangle, Q_p on the base),
+ * so int L_f v = int_F l_f v for every v of the space: the DG lifting.
+ * A pyramid's modes restricted to a triangle are of degree up to 2p,
+ * so S is computed with a collapsed Gauss-Legendre rule of 2p+2 points
+ * a direction (exact to degree 4p+2; PyFR 1.15 uses a 36-point
+ * Williams-Shunn rule of degree 12, exact to p = 4); on the base, the
+ * (p+2)^2-point tensor rule (exact to 2p+3 in each variable). */
+static int pyr_m3(fr_element *e, double *m3)
+{
+    size_t nb = e->nupts, n1 = (size_t)e->order + 1, nt = e->ntri;
+    size_t nq = 2 * n1; /* points a direction of the face rules */
+    double g[FR_MAX_1D], gw[FR_MAX_1D], gq[FR_MAX_1D], wq[FR_MAX_1D];
+    double *s = calloc(e->nfpts * nb + nb + nt * nt * 2 + n1 * n1, sizeof *s);
+    if (!s)
+        return frx_error(FRX_ENOMEM, "fr: no memory for the correction");
+    double *phi = s + e->nfpts * nb, *tv = phi + nb;
+    double *tvinv = tv + nt * nt, *tl = tvinv + nt * nt; /* tl: a face's points */
+    const double(*tw)[3];
+    size_t ntw;
+    int deg, rc;
+    if ((rc = fr__ws_rule(e->order, &ntw, &deg, &tw)) < 0
+        || (rc = fr_gauss_legendre(nq, gq, wq)) < 0 || (rc = fr_gauss_legendre(n1, g, gw)) < 0)
+        goto out;
+    /* the triangle's nodal basis of its Williams-Shunn points */
+    for (size_t k = 0; k < nt; k++)
+        fr__pkd(e->order, tw[k][0], tw[k][1], tv + k * nt, NULL, NULL);
+    if ((rc = fr__inverse(nt, tv, tvinv, "Vandermonde matrix of a pyramid face's points")) < 0)
+        goto out;
+    const struct fr__reftype *rt = fr__reftype(FR_PYR);
+    for (size_t f = 0; f < e->nfaces; f++) {
+        const int *fc = rt->faces[f];
+        int tri = rt->fnc[f] == 3;
+        const double *c0 = rt->corners[fc[0]], *c1 = rt->corners[fc[1]];
+        const double *c3 = rt->corners[fc[rt->fnc[f] - 1]];
+        size_t nqf = tri ? nq * nq : (n1 + 1) * (n1 + 1), nfp = e->face_nfp[f];
+        if (!tri && (rc = fr_gauss_legendre(n1 + 1, gq + nq, wq + nq)) < 0)
+            goto out;
+        for (size_t a = 0; a < nqf; a++) {
+            double u, t, w;
+            if (tri) { /* collapsed: u = (1+r)(1-t)/2 - 1 */
+                double r = gq[a % nq];
+                t = gq[a / nq];
+                u = 0.5 * (1.0 + r) * (1.0 - t) - 1.0;
+                w = wq[a % nq] * wq[a / nq] * 0.5 * (1.0 - t);
+            } else {
+                u = gq[nq + a % (n1 + 1)];
+                t = gq[nq + a / (n1 + 1)];
+                w = wq[nq + a % (n1 + 1)] * wq[nq + a / (n1 + 1)];
+            }
+            double x[3];
+            for (size_t d = 0; d < 3; d++)
+                x[d] = c0[d] + 0.5 * (1.0 + u) * (c1[d] - c0[d])
+                       + 0.5 * (1.0 + t) * (c3[d] - c0[d]);
+            fr__pyr_basis(e->order, x, phi, NULL);
+            /* the face's nodal basis at (u, t) */
+            if (tri) {
+                double pk[64];
+                fr__pkd(e->order, u, t, pk, NULL, NULL);
+                for (size_t k = 0; k < nt; k++) {
+                    tl[k] = 0.0;
+                    for (size_t m = 0; m < nt; m++)
+                        tl[k] += tvinv[m * nt + k] * pk[m];
+                }
+            } else {
+                double lu[FR_MAX_1D], lt[FR_MAX_1D];
+                if ((rc = fr_lagrange(n1, g, u, lu, NULL)) < 0
+                    || (rc = fr_lagrange(n1, g, t, lt, NULL)) < 0)
+                    goto out;
+                for (size_t k = 0; k < nfp; k++)
+                    tl[k] = lu[k % n1] * lt[k / n1];
+            }
+            for (size_t k = 0; k < nfp; k++) {
+                double *row = s + (e->face_off[f] + k) * nb, c = w * tl[k];
+                for (size_t m = 0; m < nb; m++)
+                    row[m] += c * phi[m];
+            }
+        }
+    }
+    for (size_t i = 0; i < e->nupts; i++) {
+        fr__pyr_basis(e->order, e->upts + 3 * i, phi, NULL);
+        for (size_t f = 0; f < e->nfpts; f++) {
+            double v = 0.0;
+            for (size_t m = 0; m < nb; m++)
+                v += phi[m] * s[f * nb + m];
+            m3[i * e->nfpts + f] = v;
+        }
+    }
+out:
+    free(s);
+    return rc;
+}
+
 static int set_op(fr_element *e, int op, size_t nrow, size_t ncol)
 {
     e->op[op] = alloc0(nrow * ncol);
@@ -313,7 +446,10 @@ static int build_ops(fr_element *e)
             for (size_t j = 0; j < nu; j++)
                 e->op[FR_M2][f * nd * nu + d * nu + j] =
                     e->norm_fpts[f * nd + d] * e->op[FR_M0][f * nu + j];
-    if (e->vinv) {
+    if (e->etype == FR_PYR) {
+        if ((rc = pyr_m3(e, e->op[FR_M3])) < 0)
+            return rc;
+    } else if (e->vinv) {
         if ((rc = simplex_m3(e, e->op[FR_M3])) < 0)
             return rc;
     } else {
@@ -335,7 +471,8 @@ int fr_element_create(int etype, int order, fr_element **out)
     if (!rt)
         return frx_error(FRX_EINVAL,
                          "fr_element_create: element type %d is not one of "
-                         "FR_TRI (1), FR_QUAD (2), FR_TET (3), FR_HEX (4), FR_PRI (5)",
+                         "FR_TRI (1), FR_QUAD (2), FR_TET (3), FR_HEX (4), FR_PRI (5), "
+                         "FR_PYR (6)",
                          etype);
     int rc = check_order(etype, order);
     if (rc < 0)
@@ -350,24 +487,26 @@ int fr_element_create(int etype, int order, fr_element **out)
     e->ndims = rt->ndims;
     e->nfaces = rt->nfaces;
     /* a modal (orthonormal) basis and the DG lifting: not tensor */
-    int simplex = etype == FR_TRI || etype == FR_TET || etype == FR_PRI;
+    int simplex = etype == FR_TRI || etype == FR_TET || etype == FR_PRI || etype == FR_PYR;
     e->ntri = n1 * (n1 + 1) / 2;
     e->nupts = etype == FR_TRI ? e->ntri
                : etype == FR_TET ? n1 * (n1 + 1) * (n1 + 2) / 6
                : etype == FR_PRI ? e->ntri * n1
+               : etype == FR_PYR ? n1 * (n1 + 1) * (2 * n1 + 1) / 6
                : etype == FR_QUAD ? n1 * n1 : n1 * n1 * n1;
     for (size_t f = 0; f < e->nfaces; f++) {
         e->face_nfp[f] = rt->ndims == 2 ? n1 : rt->fnc[f] == 3 ? e->ntri : n1 * n1;
         e->face_off[f + 1] = e->face_off[f] + e->face_nfp[f];
     }
     e->nfpts = e->face_off[e->nfaces];
-    e->nfacefpts = etype == FR_PRI ? 0 : e->face_nfp[0];
+    e->nfacefpts = etype == FR_PRI || etype == FR_PYR ? 0 : e->face_nfp[0];
     e->vis_order = order > 1 ? order : 1;
     e->nvis = fr__vtk_npts(etype, e->vis_order);
     e->vtk_type = etype == FR_TRI ? FR_VTK_LAGRANGE_TRIANGLE
                   : etype == FR_QUAD ? FR_VTK_LAGRANGE_QUADRILATERAL
                   : etype == FR_TET ? FR_VTK_LAGRANGE_TETRAHEDRON
                   : etype == FR_PRI ? FR_VTK_LAGRANGE_WEDGE
+                  : etype == FR_PYR ? FR_VTK_PYRAMID
                                      : FR_VTK_LAGRANGE_HEXAHEDRON;
     size_t nd = (size_t)e->ndims;
     e->upts = alloc0(e->nupts * nd);
@@ -390,7 +529,7 @@ int fr_element_create(int etype, int order, fr_element **out)
     int twdeg;
     if ((rc = fr_gauss_legendre(n1, e->gl, w1)) < 0
         || (rc = simplex ? simplex_upts(e, w1) : tensor_upts(e, w1)) < 0
-        || ((etype == FR_TET || etype == FR_PRI)
+        || ((etype == FR_TET || etype == FR_PRI || etype == FR_PYR)
             && (rc = fr__ws_rule(order, &ntw, &twdeg, &tw)) < 0)) {
         fr_element_destroy(e);
         return rc;

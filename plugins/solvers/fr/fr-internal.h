@@ -27,7 +27,8 @@ struct fr_element {
     /* the nodal basis: tensor elements interpolate on the 1-D
      * Gauss-Legendre points, triangles go through the orthonormal basis */
     double gl[FR_MAX_1D];       /* n1d = order + 1 points */
-    double *vinv;               /* simplices, prisms: [nupts][nupts] V^-1 */
+    double *vinv;               /* simplices, prisms, pyramids:
+                                   [nupts][nupts] V^-1 */
     /* triangular faces (tetrahedra, prisms): the face point the other
      * side's point k meets, for each rot: [3][ntri] (docs/mesh.md,
      * "3-D rule") */
@@ -63,7 +64,11 @@ void fr__prism_basis(int p, const double *x, double *phi, double *grad);
  * values, modes (i, j, k) with i + j + k <= p, k fastest; grad
  * [3][nmodes] may be NULL. */
 void fr__pkd3(int p, const double *x, double *phi, double *grad);
-/* The orthonormal basis of etype (FR_TRI, FR_TET or FR_PRI) at x;
+/* The orthonormal basis of the pyramid's space of order p at x, as
+ * PyFR's PyrPolyBasis: (p+1)(p+2)(2p+3)/6 modes (i, j, k), i, j <= p,
+ * k <= p - max(i, j), k fastest, then j; grad [3][nmodes] may be NULL. */
+void fr__pyr_basis(int p, const double *x, double *phi, double *grad);
+/* The orthonormal basis of etype (FR_TRI, FR_TET, FR_PRI or FR_PYR) at x;
  * grad is [ndims][nmodes] or NULL. */
 void fr__simplex_basis(int etype, int p, const double *x, double *phi,
                        double *grad);

@@ -13,7 +13,10 @@
  * at PyFR's pseudo grid points of order max(p, 1) (a lattice the shape
  * is sampled at), interpolated to the points by the lattice's tensor
  * Lagrange basis (on tetrahedra and prisms the equispaced lattice of
- * order max(p, 1) and its nodal basis in P_q, P_q x P_q), as PyFR does: at the shape's own 27 nodes a quadratic
+ * order max(p, 1) and its nodal basis in P_q, P_q x P_q; on pyramids
+ * PyFR's lattice std_ele(q) and the pyramid's space of order q, whose
+ * modes are polynomials, so the apex needs no care), as PyFR does: at
+ * the shape's own 27 nodes a quadratic
  * interpolant of the curl terms (of higher degree) cost curved
  * hexahedra their order of accuracy at p >= 2. */
 #include "fr-internal.h"
@@ -90,14 +93,17 @@ static void lattice_basis(int q, size_t npts, const double *pts, double *n,
     }
 }
 
-/* Tetrahedra and prisms: the equispaced lattice of order q
- * ((q+1)(q+2)(q+3)/6 or (q+1)^2(q+2)/2 nodes) into nodes [nm][3]; its
- * nodal basis in the element's space (P_q, P_q x P_q) through the
- * orthonormal basis, V^-1 into t->lvinv. */
+/* Tetrahedra, prisms and pyramids: the equispaced lattice of order q
+ * ((q+1)(q+2)(q+3)/6, (q+1)^2(q+2)/2 or (q+1)(q+2)(2q+3)/6 nodes) into
+ * nodes [nm][3]; its nodal basis in the element's space (P_q, P_q x P_q,
+ * the pyramid's of order q) through the orthonormal basis, V^-1 into
+ * t->lvinv. */
 static int modal_lattice(int etype, int q, size_t nm, double *nodes, struct tables *t)
 {
     size_t k = 0;
-    for (int c = 0; c <= q; c++)
+    if (etype == FR_PYR) /* PyFR's std_ele(q), the vis points' lattice */
+        fr__vtk_points(FR_PYR, q, nodes);
+    for (int c = 0; c <= q && etype != FR_PYR; c++)
         for (int b = 0; b <= q - (etype == FR_TET ? c : 0); b++)
             for (int a = 0; a <= q - b - (etype == FR_TET ? c : 0); a++, k++) {
                 nodes[k * 3] = -1 + 2.0 * a / q;
@@ -152,9 +158,10 @@ static int tables_make(const fr_element *e, struct tables *t)
     size_t nsh = t->nsh = fr__shape_nnodes(t->shape);
     int q = e->order > 1 ? e->order : 1; /* 3-D: the pseudo grid's order */
     size_t q1 = (size_t)q + 1;
-    int et = e->etype, modal = et == FR_TET || et == FR_PRI;
+    int et = e->etype, modal = et == FR_TET || et == FR_PRI || et == FR_PYR;
     size_t nm = t->nm = et == FR_TET   ? q1 * (q1 + 1) * (q1 + 2) / 6
                         : et == FR_PRI ? q1 * (q1 + 1) / 2 * q1
+                        : et == FR_PYR ? q1 * (q1 + 1) * (2 * q1 + 1) / 6
                         : nd == 3      ? q1 * q1 * q1
                                        : fr__shape_nnodes(t->metric);
     t->ns_up = malloc(nu * nsh * sizeof(double));
@@ -411,10 +418,12 @@ int fr_geometry_compute(const fr_element *e, size_t neles, size_t nshape, const 
                          nshape,
                          e->etype == FR_TRI ? "triangle" : e->etype == FR_QUAD ? "quadrilateral"
                                          : e->etype == FR_TET ? "tetrahedron"
-                                         : e->etype == FR_PRI ? "prism" : "hexahedron",
+                                         : e->etype == FR_PRI ? "prism"
+                                         : e->etype == FR_PYR ? "pyramid" : "hexahedron",
                          e->etype == FR_TRI ? "3 or 6" : e->etype == FR_QUAD ? "4, 8 or 9"
                                          : e->etype == FR_TET ? "4 or 10"
-                                         : e->etype == FR_PRI ? "6 or 18" : "8 or 27");
+                                         : e->etype == FR_PRI ? "6 or 18"
+                                         : e->etype == FR_PYR ? "5 or 14" : "8 or 27");
     int mord = e->order > 1 ? e->order : 1;
     t.metric = fr__shape_order(t.shape) <= mord
                    ? t.shape

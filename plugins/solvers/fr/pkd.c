@@ -108,9 +108,58 @@ void fr__prism_basis(int p, const double *x, double *phi, double *grad)
         }
 }
 
+/* The pyramid (-1,-1,-1), (1,-1,-1), (1,1,-1), (-1,1,-1), (0,0,1), as
+ * PyFR's PyrPolyBasis (polys.py), through a = 2x/(1-z), b = 2y/(1-z),
+ * c = z:
+ *   phi_ijk = sqrt(2(i+j+k)+3) s_i P_i(a) s_j P_j(b) (1-c)^(i+j)
+ *             P_k^(2(i+j+1),0)(c),  s_i = 2^(-i-1/4) sqrt(i+1/2),
+ * classical Legendre and Jacobi polynomials, i, j = 0..p,
+ * k = 0..p-max(i,j). Each mode is a polynomial in (x, y, z) (the
+ * (1-c) powers clear the denominators); the formulas divide by (1-c)
+ * only below the apex, and at the apex take a = b = 0, PyFR's choice,
+ * which is the polynomial's own value there (and its gradient); on the
+ * plane z = 1 away from the apex, outside the element, the values are
+ * not the polynomials'. */
+void fr__pyr_basis(int p, const double *x, double *phi, double *grad)
+{
+    double c = x[2], oc = 1.0 - c;
+    double a = c != 1.0 ? 2.0 * x[0] / oc : 0.0, b = c != 1.0 ? 2.0 * x[1] / oc : 0.0;
+    double f[8], df[8], g[8], dg[8]; /* p <= 6 */
+    for (int i = 0; i <= p; i++) {
+        double s = pow(2.0, -i - 0.25) * sqrt(i + 0.5);
+        f[i] = s * fr_legendre(i, a, &df[i]);
+        df[i] *= s;
+        g[i] = s * fr_legendre(i, b, &dg[i]);
+        dg[i] *= s;
+    }
+    size_t nm = (size_t)(p + 1) * (size_t)(p + 2) * (size_t)(2 * p + 3) / 6, m = 0;
+    for (int i = 0; i <= p; i++)
+        for (int j = 0; j <= p; j++) {
+            int ij = i + j, top = p - (i > j ? i : j);
+            double cij = pow(oc, ij), tmp = ij > 0 ? pow(oc, ij - 1) : 1.0;
+            for (int k = 0; k <= top; k++, m++) {
+                double dh, h = fr_jacobi(k, 2.0 * (ij + 1), 0.0, c, &dh);
+                double ck = sqrt(2.0 * (k + ij) + 3.0);
+                if (phi)
+                    phi[m] = ck * cij * f[i] * g[j] * h;
+                if (!grad)
+                    continue;
+                grad[m] = ck * 2.0 * tmp * df[i] * g[j] * h;
+                grad[nm + m] = ck * 2.0 * tmp * f[i] * dg[j] * h;
+                grad[2 * nm + m] = ck * (tmp * (a * df[i] * g[j] + b * f[i] * dg[j]
+                                                - ij * f[i] * g[j]) * h
+                                         + cij * f[i] * g[j] * dh);
+            }
+        }
+}
+
 void fr__simplex_basis(int etype, int p, const double *x, double *phi,
                        double *grad)
 {
+    if (etype == FR_PYR) {
+        fr__pyr_basis(p, x, phi, grad);
+        return;
+    }
     if (etype == FR_TET) {
         fr__pkd3(p, x, phi, grad);
         return;

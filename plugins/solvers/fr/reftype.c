@@ -29,12 +29,21 @@ static const int pri_faces[5][4] = {
     {0, 2, 1}, {3, 4, 5}, {0, 1, 4, 3}, {0, 3, 5, 2}, {1, 2, 5, 4}};
 static const int pri_fnc[5] = {3, 3, 4, 4, 4};
 
+/* Gmsh's MPyramid: the base counter-clockwise seen from above, the apex;
+ * its four triangles, then the base */
+static const double pyr_corners[5][3] = {
+    {-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1}, {0, 0, 1}};
+static const int pyr_faces[5][4] = {
+    {0, 1, 4}, {3, 0, 4}, {1, 2, 4}, {2, 3, 4}, {0, 3, 2, 1}};
+static const int pyr_fnc[5] = {3, 3, 3, 3, 4};
+
 static const struct fr__reftype reftypes[] = {
     {FR_TRI, 2, 3, 3, tri_corners, tri_faces, two},
     {FR_QUAD, 2, 4, 4, quad_corners, quad_faces, two},
     {FR_TET, 3, 4, 4, tet_corners, tet_faces, three},
     {FR_HEX, 3, 8, 6, hex_corners, hex_faces, four},
     {FR_PRI, 3, 6, 5, pri_corners, pri_faces, pri_fnc},
+    {FR_PYR, 3, 5, 5, pyr_corners, pyr_faces, pyr_fnc},
 };
 
 const struct fr__reftype *fr__reftype(int etype)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Shape functions of the Gmsh elements: the nodal basis of the shape
  * points (Gmsh's node order, in the reference elements of fr.h) in the
- * element's polynomial space, built from monomials. */
+ * element's polynomial space, built from monomials (from the
+ * orthonormal modes on pyramids). */
 #include "fr-internal.h"
 
 #include <stdlib.h>
@@ -78,6 +79,15 @@ static const int pri18_mono[18][3] = {
     {0, 0, 1}, {1, 0, 1}, {2, 0, 1}, {0, 1, 1}, {1, 1, 1}, {0, 2, 1},
     {0, 0, 2}, {1, 0, 2}, {2, 0, 2}, {0, 1, 2}, {1, 1, 2}, {0, 2, 2}};
 
+/* Gmsh's 14-node pyramid: corners, the middles of edges 0-1, 0-3, 0-4,
+ * 1-2, 1-4, 2-3, 2-4, 3-4, the centre of the base (docs/mesh.md). Its
+ * space is the pyramid's own of order 1 or 2 (PyFR's: fr__pyr_basis),
+ * not monomials: mono is NULL. */
+static const double pyr14_nodes[14][3] = {
+    {-1, -1, -1}, {1, -1, -1},     {1, 1, -1},     {-1, 1, -1},  {0, 0, 1},
+    {0, -1, -1},  {-1, 0, -1},     {-0.5, -0.5, 0}, {1, 0, -1},  {0.5, -0.5, 0},
+    {0, 1, -1},   {0.5, 0.5, 0},   {-0.5, 0.5, 0}, {0, 0, -1}};
+
 static const struct fr__shape shapes[] = {
     {FR_TRI, 2, 1, 3, tri6_nodes, tri6_mono},
     {FR_TRI, 2, 2, 6, tri6_nodes, tri6_mono},
@@ -90,6 +100,8 @@ static const struct fr__shape shapes[] = {
     {FR_HEX, 3, 2, 27, hex27_nodes, hex27_mono},
     {FR_PRI, 3, 1, 6, pri18_nodes, pri6_mono},
     {FR_PRI, 3, 2, 18, pri18_nodes, pri18_mono},
+    {FR_PYR, 3, 1, 5, pyr14_nodes, NULL},
+    {FR_PYR, 3, 2, 14, pyr14_nodes, NULL},
 };
 
 const struct fr__shape *fr__shape_find(int etype, size_t nshape)
@@ -125,24 +137,36 @@ static double mono(const int *ex, const double *x, int nd, int d)
     return v;
 }
 
+/* the modal shapes (pyramids): the orthonormal modes at x [nn] and
+ * their gradients [3][nn] */
+static void modes(const struct fr__shape *s, const double *x, double *phi, double *grad)
+{
+    fr__pyr_basis(s->order, x, phi, grad);
+}
+
 int fr__shape_basis(const struct fr__shape *s, size_t npts, const double *pts,
                     double *n, double *dn)
 {
     size_t nn = s->n, nd = (size_t)s->ndims;
-    double *v = malloc(2 * nn * nn * sizeof *v);
+    double *v = malloc((2 * nn * nn + 4 * nn) * sizeof *v);
     if (!v)
         return frx_error(FRX_ENOMEM, "fr: no memory for shape functions");
-    double *c = v + nn * nn;
-    for (size_t i = 0; i < nn; i++)
-        for (size_t m = 0; m < nn; m++)
+    double *c = v + nn * nn, *phi = c + nn * nn, *grad = phi + nn;
+    for (size_t i = 0; i < nn; i++) {
+        if (!s->mono)
+            modes(s, s->nodes[i], v + i * nn, NULL);
+        for (size_t m = 0; m < nn && s->mono; m++)
             v[i * nn + m] = mono(s->mono[m], s->nodes[i], s->ndims, -1);
+    }
     int rc = fr__inverse(nn, v, c, "Vandermonde matrix of the shape points");
     if (rc < 0) {
         free(v);
         return rc;
     }
     /* N_k(x) = sum_m mono_m(x) c[m][k] */
-    for (size_t a = 0; a < npts; a++)
+    for (size_t a = 0; a < npts; a++) {
+        if (!s->mono)
+            modes(s, pts + a * nd, phi, grad);
         for (int d = -1; d < (int)nd; d++) {
             double *out = d < 0 ? (n ? n + a * nn : NULL)
                                 : (dn ? dn + (a * nd + (size_t)d) * nn : NULL);
@@ -151,11 +175,13 @@ int fr__shape_basis(const struct fr__shape *s, size_t npts, const double *pts,
             for (size_t k = 0; k < nn; k++)
                 out[k] = 0.0;
             for (size_t m = 0; m < nn; m++) {
-                double pm = mono(s->mono[m], pts + a * nd, s->ndims, d);
+                double pm = !s->mono ? (d < 0 ? phi[m] : grad[(size_t)d * nn + m])
+                                     : mono(s->mono[m], pts + a * nd, s->ndims, d);
                 for (size_t k = 0; k < nn; k++)
                     out[k] += pm * c[m * nn + k];
             }
         }
+    }
     free(v);
     return FRX_OK;
 }

@@ -55,6 +55,7 @@ static const char *etype_name(int etype)
     case FRX_ETYPE_QUAD: return "quadrilaterals";
     case FRX_ETYPE_TET: return "tetrahedra";
     case FRX_ETYPE_PRI: return "prisms";
+    case FRX_ETYPE_PYR: return "pyramids";
     default: return "hexahedra";
     }
 }
@@ -143,10 +144,10 @@ static int block_make(fr_system *s, const frx_mesh *mesh, size_t i)
     if ((s->ndims == 2) != (mb.etype == FRX_ETYPE_QUAD ||
                             mb.etype == FRX_ETYPE_TRI) ||
         (s->ndims == 3 && mb.etype != FRX_ETYPE_HEX && mb.etype != FRX_ETYPE_TET &&
-         mb.etype != FRX_ETYPE_PRI))
+         mb.etype != FRX_ETYPE_PRI && mb.etype != FRX_ETYPE_PYR))
         return frx_error(FRX_ENOTSUP, "%s: the mesh has %s; this FR solver "
                          "takes quadrilaterals and triangles (2-D) and "
-                         "hexahedra, tetrahedra and prisms (3-D)", s->phys.name,
+                         "hexahedra, tetrahedra, prisms and pyramids (3-D)", s->phys.name,
                          etype_name(mb.etype));
     if ((rc = fr_element_create(mb.etype, s->order, &b->el)))
         return frx_error(rc, "%s: %s at solver.order %d: %s", s->phys.name,

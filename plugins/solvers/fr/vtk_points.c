@@ -10,7 +10,10 @@
  * 2-0, 0-3, 1-3, 2-3, each face's interior is a triangle of order n-3
  * and the interior a tetrahedron of order n-4; a wedge lists its
  * triangles' edges, then its vertical edges, the triangles' interiors,
- * the quadrilaterals' and the interior layer by layer. tests/fr/
+ * the quadrilaterals' and the interior layer by layer. A pyramid has no
+ * Lagrange cell in VTK 9.1: its points are PyFR's equispaced lattice
+ * (std_ele), layer by layer from the base, which the core cuts into
+ * linear cells. tests/fr/
  * test_fr_vis.c holds VTK's own lists (python3-vtk9) for some orders. */
 #include "fr-internal.h"
 
@@ -23,6 +26,7 @@ size_t fr__vtk_npts(int etype, int n)
     case FR_TET: return m * (m + 1) * (m + 2) / 6;
     case FR_HEX: return m * m * m;
     case FR_PRI: return m * (m + 1) / 2 * m;
+    case FR_PYR: return m * (m + 1) * (2 * m + 1) / 6;
     default: return 0;
     }
 }
@@ -223,6 +227,17 @@ void fr__vtk_points(int etype, int n, double *pts)
             tet_bindex((int)idx, n, b);
             for (int d = 0; d < 3; d++)
                 pts[3 * idx + (size_t)d] = coord(b[d], n);
+        }
+        break;
+    case FR_PYR: /* PyFR's std_ele: layer k has (n-k+1)^2 points */
+        for (int k = 0, idx = 0; k <= n; k++) {
+            int m = n - k;
+            for (int j = 0; j <= m; j++)
+                for (int i = 0; i <= m; i++, idx++) {
+                    pts[3 * idx] = (double)(2 * i - m) / n;
+                    pts[3 * idx + 1] = (double)(2 * j - m) / n;
+                    pts[3 * idx + 2] = coord(k, n);
+                }
         }
         break;
     }

@@ -13,25 +13,27 @@
  *   (1,-1), (1,1), (-1,1); triangle (-1,-1), (1,-1), (-1,1); hexahedron
  *   [-1,1]^3, corners as Gmsh (0-3 at z = -1 counter-clockwise, 4-7
  *   above them); tetrahedron (-1,-1,-1), (1,-1,-1), (-1,1,-1),
- *   (-1,-1,1); prism the triangle's corners at z = -1, then at z = 1.
+ *   (-1,-1,1); prism the triangle's corners at z = -1, then at z = 1;
+ *   pyramid the square's corners at z = -1, then the apex (0,0,1).
  *   Shape points are in Gmsh's node order, corners first.
  * - Faces: quadrilateral 0:(0,1) 1:(1,2) 2:(2,3) 3:(3,0); triangle
  *   0:(0,1) 1:(1,2) 2:(2,0); hexahedron as Gmsh's face list
  *   {0,3,2,1} {0,1,5,4} {0,4,7,3} {1,2,6,5} {2,3,7,6} {4,5,6,7};
  *   tetrahedron {0,2,1} {0,1,3} {0,3,2} {3,1,2}; prism {0,2,1} {3,4,5}
- *   {0,1,4,3} {0,3,5,2} {1,2,5,4} (each counter-clockwise seen from
+ *   {0,1,4,3} {0,3,5,2} {1,2,5,4}; pyramid as Gmsh's MPyramid {0,1,4}
+ *   {3,0,4} {1,2,4} {2,3,4} {0,3,2,1} (each counter-clockwise seen from
  *   outside).
  * - Flux points are numbered face by face: point k of face f is flux
  *   point fr_element_face_fpt0(e, f) + k, f*nfacefpts + k where every
- *   face holds as many (all but the prism). In 2-D the points of a face run along the
+ *   face holds as many (all but the prism and the pyramid). In 2-D the points of a face run along the
  *   face from its first corner to its second (the element's
  *   counter-clockwise walk), so the two sides of a shared face meet
  *   point k to point nfacefpts-1-k. On a hexahedron face (c0,c1,c2,c3)
  *   point i + n*j sits at s_i along c0->c1 and t_j along c0->c3. On a
  *   tetrahedron face (c0,c1,c2) point k is the Williams-Shunn triangle
  *   point (x_k, y_k) placed at c0 + (1+x_k)/2 (c1-c0) + (1+y_k)/2 (c2-c0);
- *   a prism's triangles as a tetrahedron's, its quadrilaterals as a
- *   hexahedron's.
+ *   a prism's and a pyramid's triangles as a tetrahedron's, their
+ *   quadrilaterals as a hexahedron's.
  * - Matrices are row-major doubles. Per-element arrays of a geometry
  *   are element-major, [neles][npts][...]; fr_to_matrix_layout turns one
  *   into frx's matrix host layout [npts][...][neles].
@@ -51,7 +53,7 @@ extern "C" {
 #endif
 
 /* Element types: the values of enum frx_etype in frx/mesh.h. */
-enum fr_etype { FR_TRI = 1, FR_QUAD = 2, FR_TET = 3, FR_HEX = 4, FR_PRI = 5 };
+enum fr_etype { FR_TRI = 1, FR_QUAD = 2, FR_TET = 3, FR_HEX = 4, FR_PRI = 5, FR_PYR = 6 };
 
 /* Orders each element type supports. */
 #define FR_QUAD_MAX_ORDER 8
@@ -62,6 +64,8 @@ enum fr_etype { FR_TRI = 1, FR_QUAD = 2, FR_TET = 3, FR_HEX = 4, FR_PRI = 5 };
 #define FR_TET_MAX_ORDER 6 /* p = 1..6 */
 #define FR_PRI_MIN_ORDER 1 /* Williams-Shunn x Gauss-Legendre: */
 #define FR_PRI_MAX_ORDER 6 /* p = 1..6 */
+#define FR_PYR_MIN_ORDER 1 /* PyFR's Gauss-Legendre pyramid points: */
+#define FR_PYR_MAX_ORDER 6 /* p = 1..6 */
 
 /* VTK cell types of the vis points (VTK's vtkCellType.h). */
 enum {
@@ -69,7 +73,8 @@ enum {
     FR_VTK_LAGRANGE_QUADRILATERAL = 70,
     FR_VTK_LAGRANGE_TETRAHEDRON = 71,
     FR_VTK_LAGRANGE_HEXAHEDRON = 72,
-    FR_VTK_LAGRANGE_WEDGE = 73
+    FR_VTK_LAGRANGE_WEDGE = 73,
+    FR_VTK_PYRAMID = 14 /* linear cells: VTK 9.1 has no Lagrange pyramid */
 };
 
 /* ------------------------------------------------------------------ 1-D */
@@ -134,8 +139,9 @@ FR_EXTERN int fr_element_ndims(const fr_element *e);
 FR_EXTERN size_t fr_element_nupts(const fr_element *e);
 FR_EXTERN size_t fr_element_nfpts(const fr_element *e);
 FR_EXTERN size_t fr_element_nfaces(const fr_element *e);
-/* Flux points a face, where every face holds as many; 0 on a prism
- * (its triangles and quadrilaterals differ: fr_element_face_nfpts). */
+/* Flux points a face, where every face holds as many; 0 on a prism or
+ * a pyramid (their triangles and quadrilaterals differ:
+ * fr_element_face_nfpts). */
 FR_EXTERN size_t fr_element_nfacefpts(const fr_element *e);
 /* FR 1.4: face f's flux points, and the first of them. */
 FR_EXTERN size_t fr_element_face_nfpts(const fr_element *e, size_t f);
@@ -146,7 +152,9 @@ FR_EXTERN int fr_element_vis_order(const fr_element *e);    /* max(p, 1) */
 
 /* Reference solution points [nupts][ndims] and their quadrature weights
  * [nupts] (Gauss-Legendre products; Williams-Shunn on triangles: the
- * weights sum to the reference area, 4 or 2 or 8). */
+ * weights sum to the reference area, 4 or 2 or 8). On a pyramid the
+ * points are PyFR's Gauss-Legendre layers and the weights integrate
+ * the element's space exactly (they sum to 8/3). */
 FR_EXTERN const double *fr_element_upts(const fr_element *e);
 FR_EXTERN const double *fr_element_upts_weights(const fr_element *e);
 /* Flux points [nfpts][ndims] and the weights of the face rule in the
@@ -162,7 +170,10 @@ FR_EXTERN const double *fr_element_norm_fpts(const fr_element *e);
 FR_EXTERN const double *fr_element_unorm_fpts(const fr_element *e);
 FR_EXTERN const double *fr_element_face_jac(const fr_element *e);
 /* Vis points [nvis][ndims], equispaced of order max(p,1), in VTK's
- * Lagrange cell order (corners, edges, faces, interior). */
+ * Lagrange cell order (corners, edges, faces, interior); on a pyramid
+ * (vtk_type FR_VTK_PYRAMID) in PyFR's order: layers from the base up,
+ * each row by row in y, x fastest (the core cuts them into linear
+ * cells). */
 FR_EXTERN const double *fr_element_vis_pts(const fr_element *e);
 /* FR 1.4: the place, on the other side of a shared face f, of this
  * side's face point k (0 <= k < fr_element_face_nfpts(e, f)), for the
@@ -201,7 +212,9 @@ typedef struct fr_geometry {
 
 /* Shape points: shape [neles][nshape][ndims] in Gmsh order, nshape one
  * of: triangle 3 (linear) or 6 (quadratic); quadrilateral 4, 8
- * (serendipity) or 9; hexahedron 8. gid (or NULL) numbers the elements
+ * (serendipity) or 9; hexahedron 8 or 27; tetrahedron 4 or 10; prism
+ * 6 or 18; pyramid 5 or 14 (nodal in the pyramid's own space, as
+ * PyFR's). gid (or NULL) numbers the elements
  * in messages. Metric terms are those of the shape interpolated at
  * order max(p,1) where the shape's order is higher (PyFR's pseudo grid
  * points), so a constant flux stays constant (free-stream

@@ -268,7 +268,8 @@ typedef struct fr_system fr_system;
  * live until fr_system_destroy), and fill info (variables, blocks,
  * order, ndims). *out is set as soon as it exists: destroy it on
  * failure too. Needs a mesh: quadrilaterals and triangles in 2-D;
- * hexahedra, tetrahedra and prisms in 3-D where phys->dims says 3-D.
+ * hexahedra, tetrahedra, prisms and pyramids in 3-D where phys->dims
+ * says 3-D.
  * Collective: every rank agrees its status by fr_agree_setup before
  * the first exchange and again at the end, so that it returns the same
  * status on every rank. A solver whose own set-up failed on a rank

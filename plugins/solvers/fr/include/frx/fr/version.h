@@ -11,7 +11,7 @@
 #include <frx/frx.h>
 
 #define FR_API_MAJOR 1
-#define FR_API_MINOR 5
+#define FR_API_MINOR 6
 
 /* What libfrx-fr exports (its build defines FRX_BUILDING_LIBFRX_FR). */
 #if defined(FRX_BUILDING_LIBFRX_FR)
