@@ -17,7 +17,7 @@
 
 /* The highest enum frx_etype: tables by element type have
  * FRX__ETYPE_LAST + 1 entries (0 unused). */
-#define FRX__ETYPE_LAST FRX_ETYPE_PRI
+#define FRX__ETYPE_LAST FRX_ETYPE_PYR
 
 /* One block of the solution, copied to the host. */
 struct frx__io_block {
