@@ -250,6 +250,27 @@ if(FRX_SYSTEM_PYTHON3)
   set_tests_properties(mpi-vtk-reader-np3 PROPERTIES SKIP_RETURN_CODE 77
     TIMEOUT 120 ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
 endif()
+# Pyramids in VTK output: cut into linear pyramids and tetrahedra (VTK
+# 9.1 has no Lagrange pyramid); VTK's reader checks that they fill each
+# element.
+add_executable(test_vtk_pyr mpi/test_vtk_pyr.c ${FRX_IO_SRC}/io_util.c
+  ${FRX_IO_SRC}/vtk.c)
+target_include_directories(test_vtk_pyr PRIVATE ${PROJECT_SOURCE_DIR}/core/src)
+target_link_libraries(test_vtk_pyr PRIVATE frx m)
+frx_target_defaults(test_vtk_pyr)
+add_test(NAME mpi-vtk-pyr-np2
+  COMMAND ${FRX_MPIRUN} 2 $<TARGET_FILE:test_vtk_pyr>)
+set_tests_properties(mpi-vtk-pyr-np2 PROPERTIES TIMEOUT 60
+  ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+if(FRX_SYSTEM_PYTHON3)
+  add_test(NAME mpi-vtk-pyr-reader COMMAND sh
+    ${CMAKE_CURRENT_SOURCE_DIR}/own-tmpdir.sh
+    sh ${CMAKE_CURRENT_SOURCE_DIR}/mpi/vtk-reader.sh ${FRX_SYSTEM_PYTHON3}
+    ${CMAKE_CURRENT_SOURCE_DIR}/mpi/vtk_pyr.py $<TARGET_FILE:test_vtk_pyr> 1
+    ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG})
+  set_tests_properties(mpi-vtk-pyr-reader PROPERTIES SKIP_RETURN_CODE 77
+    TIMEOUT 60 ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+endif()
 # Set-up checks across ranks: graphs touching a buffer MPI holds, and
 # exchanges whose sides disagree, are refused at commit.
 add_executable(test_setup mpi/test_setup.c)
