@@ -188,8 +188,8 @@ add_executable(test_mesh_parts mpi/test_mesh_parts.c meshutil.c gmshwrite.c)
 target_link_libraries(test_mesh_parts PRIVATE frx m)
 frx_target_defaults(test_mesh_parts)
 foreach(np 2 3 4)
-  foreach(case weights rules linear periodic tri hex tet pri hex-pri tet-pri
-      tiny tiny-linear too-few weights-mismatch)
+  foreach(case weights rules linear periodic tri hex tet pri pyr hex-pri
+      tet-pri hex-pyr-tet tiny tiny-linear too-few weights-mismatch)
     set(name mpi-mesh-${case}-np${np})
     add_test(NAME ${name} COMMAND ${FRX_MPIRUN} ${np}
       $<TARGET_FILE:test_mesh_parts> ${case})
@@ -197,9 +197,9 @@ foreach(np 2 3 4)
       ENVIRONMENT "${FRX_MPI_TEST_ENV}")
   endforeach()
 endforeach()
-# tetrahedra and prisms through a partitioned mesh file (frx mesh
-# partition -o), read on 3 ranks (as built) and 2 (merged)
-foreach(case tet pri)
+# tetrahedra, prisms and pyramids through a partitioned mesh file (frx
+# mesh partition -o), read on 3 ranks (as built) and 2 (merged)
+foreach(case tet pri pyr)
   add_test(NAME mpi-mesh-${case}-file COMMAND sh
     ${CMAKE_CURRENT_SOURCE_DIR}/mpi/box-parts.sh ${case}
     $<TARGET_FILE:frx-cli> $<TARGET_FILE:test_mesh_parts> ${FRX_MPIRUN})
