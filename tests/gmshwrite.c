@@ -53,9 +53,25 @@ static const int pri_edges[9][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 4},
                                     {2, 5}, {3, 4}, {3, 5}, {4, 5}};
 static const int pri_quads[3][4] = {{0, 1, 4, 3}, {0, 3, 5, 2},
                                     {1, 2, 5, 4}};
+/* Gmsh's 14-node pyramid: points 5..12 on these edges
+ * (MPyramid::edges_pyramid), 13 amid the base. */
+static const int pyr_edges[8][2] = {{0, 1}, {0, 3}, {0, 4}, {1, 2},
+                                    {1, 4}, {2, 3}, {2, 4}, {3, 4}};
+/* The box's cut into pyramids: one on each cube face (hex_faces), the
+ * apex at the centre, each base started at another of its corners so
+ * that the reader sees other right-handed orders than the box's. With
+ * tetrahedra beside (gw_spec.pyr_tets) a cube holds one pyramid on its
+ * x-low face, the apex at its corner 6 (1,1,1), and four tetrahedra
+ * from corner 6 to the triangles of its y-low and z-low faces (each cut
+ * by its diagonal from corner 0): every face but the x-low one is cut
+ * as Kuhn's tetrahedra cut it. */
+static const int trans_tets[4][4] = {{0, 1, 5, 6}, {0, 5, 4, 6},
+                                     {0, 1, 2, 6}, {0, 2, 3, 6}};
 
 struct lat {
-    int nd, o;
+    int nd, o; /* o: lattice points per cell edge (the order, doubled
+                  for pyramids: their apexes and edges to it) */
+    int ord;   /* the elements' order */
     int L[3];
 };
 
@@ -82,7 +98,8 @@ static uint64_t mean_tag(const struct lat *l, int (*a)[3], int n)
 static int order_of(int type)
 {
     return type == 8 || type == 9 || type == 10 || type == 16 ||
-                   type == 11 || type == 12 || type == 17 || type == 13
+                   type == 11 || type == 12 || type == 17 || type == 13 ||
+                   type == 14
                ? 2 : 1;
 }
 
@@ -129,6 +146,15 @@ static void shape(const struct lat *l, int type, int (*c)[3], int nc,
         }
         return;
     }
+    if (type == 14) {
+        for (int i = 0; i < 8; i++) {
+            memcpy(two[0], c[pyr_edges[i][0]], sizeof two[0]);
+            memcpy(two[1], c[pyr_edges[i][1]], sizeof two[1]);
+            e->n[e->nn++] = mean_tag(l, two, 2);
+        }
+        e->n[e->nn++] = mean_tag(l, c, 4);
+        return;
+    }
     if (nc <= 4) { /* line, triangle, quadrilateral: edges, centre */
         for (int i = 0; i < (nc == 2 ? 1 : nc); i++) {
             memcpy(two[0], c[i], sizeof two[0]);
@@ -164,9 +190,71 @@ static int is_pri(int type)
     return type == 6 || type == 13;
 }
 
+static int is_pyr(int type)
+{
+    return type == 7 || type == 14;
+}
+
+/* 6 times the signed volume of the tetrahedron (a, b, c, d). */
+static long vol6(const int *a, const int *b, const int *c, const int *d)
+{
+    long u[3][3];
+    for (int k = 0; k < 3; k++) {
+        u[0][k] = b[k] - a[k];
+        u[1][k] = c[k] - a[k];
+        u[2][k] = d[k] - a[k];
+    }
+    return u[0][0] * (u[1][1] * u[2][2] - u[1][2] * u[2][1]) -
+           u[0][1] * (u[1][0] * u[2][2] - u[1][2] * u[2][0]) +
+           u[0][2] * (u[1][0] * u[2][1] - u[1][1] * u[2][0]);
+}
+
+/* A cube's pyramids (and tetrahedra, with pyr_tets), corners c[8]. */
+static void pyr_cube(const struct gw_spec *s, const struct lat *l,
+                     int (*c)[3], int type, int phys, struct gw_mesh *m)
+{
+    int v[5][3];
+    if (s->pyr_tets) {
+        static const int base[4] = {0, 3, 7, 4}; /* x low, turned below */
+        for (int q = 0; q < 4; q++)
+            memcpy(v[q], c[base[q]], sizeof v[q]);
+        memcpy(v[4], c[6], sizeof v[4]);
+        if (vol6(v[0], v[1], v[3], v[4]) < 0) { /* turn the base */
+            memcpy(v[1], c[4], sizeof v[1]);
+            memcpy(v[3], c[3], sizeof v[3]);
+        }
+        shape(l, type, v, 5, add(m, type, phys));
+        int tt = type == 7 ? 4 : 11;
+        for (int t = 0; t < 4; t++) {
+            for (int q = 0; q < 4; q++)
+                memcpy(v[q], c[trans_tets[t][q]], sizeof v[q]);
+            if (vol6(v[0], v[1], v[2], v[3]) < 0) {
+                memcpy(v[1], c[trans_tets[t][2]], sizeof v[1]);
+                memcpy(v[2], c[trans_tets[t][1]], sizeof v[2]);
+            }
+            shape(l, tt, v, 4, add(m, tt, phys));
+        }
+        return;
+    }
+    for (int f = 0; f < 6; f++) {
+        /* the face's corners, counter-clockwise seen from inside */
+        for (int q = 0; q < 4; q++)
+            memcpy(v[q], c[hex_faces[f][(4 - q + f) % 4]], sizeof v[q]);
+        for (int k = 0; k < 3; k++) {
+            v[4][k] = 0;
+            for (int q = 0; q < 8; q++)
+                v[4][k] += c[q][k];
+            v[4][k] /= 8; /* exact: pyramids double the lattice */
+        }
+        shape(l, type, v, 5, add(m, type, phys));
+    }
+}
+
 /* The Gmsh type of cell idx. */
 static int cell_type(const struct gw_spec *s, const int *idx)
 {
+    if (s->type3 && idx[s->axis2] >= s->from3)
+        return s->type3;
     return s->type2 && idx[s->axis2] >= s->from2 ? s->type2 : s->type;
 }
 
@@ -192,6 +280,8 @@ static void cells(const struct gw_spec *s, const struct lat *l,
                     memcpy(t1[2], c[3], sizeof t1[0]);
                     shape(l, type, t0, 3, add(m, type, phys));
                     shape(l, type, t1, 3, add(m, type, phys));
+                } else if (is_pyr(type)) {
+                    pyr_cube(s, l, c, type, phys, m);
                 } else if (is_pri(type)) {
                     for (int h = 0; h < 2; h++) {
                         int v[6][3];
@@ -241,10 +331,11 @@ static void side(const struct gw_spec *s, const struct lat *l, int sd,
             if (l->nd == 3)
                 idx[b] = j;
             int type = cell_type(s, idx);
-            int tris = is_tet(type) || (is_pri(type) && k == 2);
-            int ftype = l->nd == 2 ? (l->o == 2 ? 8 : 1)
-                      : tris ? (l->o == 1 ? 2 : 9)
-                      : l->o == 1 ? 3 : type == 17 ? 16 : 10;
+            int tris = is_tet(type) || (is_pri(type) && k == 2) ||
+                       (is_pyr(type) && s->pyr_tets && sd != 0);
+            int ftype = l->nd == 2 ? (l->ord == 2 ? 8 : 1)
+                      : tris ? (l->ord == 1 ? 2 : 9)
+                      : l->ord == 1 ? 3 : type == 17 ? 16 : 10;
             const int(*pieces)[4] = tris ? tri : quad;
             int npieces = tris ? 2 : 1, nc = l->nd == 2 ? 2 : tris ? 3 : 4;
             for (int h = 0; h < npieces; h++) {
@@ -268,7 +359,13 @@ static void side(const struct gw_spec *s, const struct lat *l, int sd,
 
 void gw_make(const struct gw_spec *s, struct gw_mesh *m)
 {
-    struct lat l = {.nd = s->n[2] ? 3 : 2, .o = order_of(s->type)};
+    struct lat l = {.nd = s->n[2] ? 3 : 2, .o = order_of(s->type),
+                    .ord = order_of(s->type)};
+    /* pyramids around a cube's centre: the centre and the middles of
+     * the edges to it on the lattice too */
+    if (((is_pyr(s->type) || is_pyr(s->type2) || is_pyr(s->type3)) &&
+         !s->pyr_tets))
+        l.o *= 2;
     memset(m, 0, sizeof *m);
     l.L[2] = 1;
     for (int k = 0; k < l.nd; k++)
@@ -373,7 +470,7 @@ static int dim_of(int type)
 {
     return type == 15 ? 0 : type == 1 || type == 8 ? 1
          : type == 4 || type == 11 || type == 5 || type == 12 || type == 17 ||
-                   type == 6 || type == 13
+                   type == 6 || type == 13 || type == 7 || type == 14
              ? 3 : 2;
 }
 

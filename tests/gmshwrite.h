@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Gmsh .msh files written by the tests: structured meshes of quads,
- * triangles, tetrahedra, hexahedra or prisms, or of two of these in 3-D
+ * triangles, tetrahedra, hexahedra, prisms or pyramids, or of two or
+ * three of these in 3-D
  * (order 1 or 2, curved by a map),
  * with named sides, in versions 2.2 and 4.1, ASCII or binary, written
  * here without Gmsh so that the reader is checked against the format as
@@ -42,9 +43,13 @@ struct gw_mesh {
  * 3, 10, 16 quadrilaterals; 4, 11 tetrahedra, six a cube, their sides
  * triangles; 5, 12, 17 hexahedra; 6, 13 prisms, two a cube (its square
  * cut from (0, 0) to (1, 1), extruded along z), their sides
- * quadrilaterals, triangles on the z sides). With type2, the cells
- * from index from2 on along axis axis2 are of that type (of the same
- * order): a mesh of two types. The region is named
+ * quadrilaterals, triangles on the z sides; 7, 14 pyramids, six a cube
+ * around its centre, their sides quadrilaterals, or with pyr_tets one
+ * pyramid (on the cube's x-low face) and four tetrahedra, every other
+ * side cut as the tetrahedra's). With type2, the cells from index from2
+ * on along axis axis2 are of that type (of the same order), with type3
+ * those from from3 on of that one: a mesh of two or three types (for
+ * pyramids with tetrahedra: axis2 0). The region is named
  * region (NULL: physical tag 0); side s (x low, x high, y low, y high,
  * z low, z high) is named sides[s] (NULL: in no group). Node tags are
  * sparse (2 i + 101); element tags follow the boundary faces, then
@@ -53,6 +58,8 @@ struct gw_spec {
     int n[3];          /* n[2] = 0 for 2-D */
     int type;
     int type2, axis2, from2; /* type2 0: one type */
+    int type3, from3;        /* type3 0: none */
+    int pyr_tets;
     const char *region;
     const char *sides[6];
     void (*map)(double *x);

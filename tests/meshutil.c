@@ -15,6 +15,8 @@ int mu_face_corners(int etype, int f, int *corners)
                                   {1, 2, 6, 5}, {2, 3, 7, 6}, {4, 5, 6, 7}};
     static const int pri[5][4] = {{0, 2, 1}, {3, 4, 5}, {0, 1, 4, 3},
                                   {0, 3, 5, 2}, {1, 2, 5, 4}};
+    static const int pyr[5][4] = {{0, 1, 4}, {3, 0, 4}, {1, 2, 4},
+                                  {2, 3, 4}, {0, 3, 2, 1}};
     switch (etype) {
     case FRX_ETYPE_TRI:
         memcpy(corners, tri[f], sizeof tri[f]);
@@ -31,6 +33,9 @@ int mu_face_corners(int etype, int f, int *corners)
     case FRX_ETYPE_PRI:
         memcpy(corners, pri[f], sizeof pri[f]);
         return f < 2 ? 3 : 4;
+    case FRX_ETYPE_PYR:
+        memcpy(corners, pyr[f], sizeof pyr[f]);
+        return f < 4 ? 3 : 4;
     default:
         return 0;
     }
@@ -120,16 +125,18 @@ double mu_tet_volume6(const frx_mesh *m, uint32_t blk, uint32_t ele)
 double mu_volume(const frx_mesh *m, uint32_t blk, uint32_t ele)
 {
     /* each type cut into right-handed tetrahedra: a prism into three
-     * (the staircase 0123, 1234, 2345), a hexahedron into six around
-     * its diagonal 0-6 */
+     * (the staircase 0123, 1234, 2345), a pyramid into two by its base's
+     * diagonal 0-2, a hexahedron into six around its diagonal 0-6 */
     static const int tet[1][4] = {{0, 1, 2, 3}};
     static const int pri[3][4] = {{0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}};
+    static const int pyr[2][4] = {{0, 1, 2, 4}, {0, 2, 3, 4}};
     static const int hex[6][4] = {{0, 1, 2, 6}, {0, 5, 1, 6}, {0, 2, 3, 6},
                                   {0, 3, 7, 6}, {0, 4, 5, 6}, {0, 7, 4, 6}};
     int et = block(m, blk).etype;
     const int(*c)[4] = et == FRX_ETYPE_TET ? tet : et == FRX_ETYPE_PRI ? pri
-                                                                      : hex;
-    int n = et == FRX_ETYPE_TET ? 1 : et == FRX_ETYPE_PRI ? 3 : 6;
+                     : et == FRX_ETYPE_PYR ? pyr : hex;
+    int n = et == FRX_ETYPE_TET ? 1 : et == FRX_ETYPE_PRI ? 3
+          : et == FRX_ETYPE_PYR ? 2 : 6;
     double v = 0;
     for (int i = 0; i < n; i++)
         v += volume6(m, blk, ele, c[i]) / 6;
@@ -141,8 +148,8 @@ static int ncorners(int etype)
 {
     static const int n[] = {[FRX_ETYPE_TRI] = 3, [FRX_ETYPE_QUAD] = 4,
                             [FRX_ETYPE_TET] = 4, [FRX_ETYPE_HEX] = 8,
-                            [FRX_ETYPE_PRI] = 6};
-    return etype > 0 && etype <= FRX_ETYPE_PRI ? n[etype] : 0;
+                            [FRX_ETYPE_PRI] = 6, [FRX_ETYPE_PYR] = 5};
+    return etype > 0 && etype <= FRX_ETYPE_PYR ? n[etype] : 0;
 }
 
 double mu_orientation(const frx_mesh *m, uint32_t blk, uint32_t ele)
@@ -154,6 +161,10 @@ double mu_orientation(const frx_mesh *m, uint32_t blk, uint32_t ele)
      * corner 0 (along 0-1, 0-2, 0-3) */
     static const int prinb[6][3] = {{1, 2, 3}, {2, 0, 4}, {0, 1, 5},
                                     {5, 4, 0}, {3, 5, 1}, {4, 3, 2}};
+    /* a pyramid's base corners: their base neighbours and the apex (not
+     * the apex itself, where the map is degenerate) */
+    static const int pyrnb[4][3] = {{1, 3, 4}, {2, 0, 4}, {3, 1, 4},
+                                    {0, 2, 4}};
     frx_mesh_block b = block(m, blk);
     if (b.etype == FRX_ETYPE_TET)
         return mu_tet_volume6(m, blk, ele);
@@ -161,8 +172,8 @@ double mu_orientation(const frx_mesh *m, uint32_t blk, uint32_t ele)
     int nc = ncorners(b.etype);
     if (!nc)
         return -1; /* a type the tests do not know: fail */
-    const int(*nb)[3] = nc == 6 ? prinb : hexnb;
-    for (int i = 0; i < nc; i++) {
+    const int(*nb)[3] = nc == 6 ? prinb : nc == 5 ? pyrnb : hexnb;
+    for (int i = 0; i < (nc == 5 ? 4 : nc); i++) {
         const double *x = mu_shape_point(m, blk, ele, (size_t)i);
         double v;
         if (nc <= 4) {

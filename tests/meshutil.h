@@ -30,8 +30,9 @@ double mu_orientation(const frx_mesh *m, uint32_t blk, uint32_t ele);
  * tetrahedra): positive when right-handed. */
 double mu_tet_volume6(const frx_mesh *m, uint32_t blk, uint32_t ele);
 
-/* The signed volume of a tetrahedron, prism or hexahedron with plane
- * faces (its corners'), each cut into right-handed tetrahedra. */
+/* The signed volume of a tetrahedron, prism, pyramid or hexahedron
+ * with plane faces (its corners'), each cut into right-handed
+ * tetrahedra. */
 double mu_volume(const frx_mesh *m, uint32_t blk, uint32_t ele);
 
 /* 3-D: the normal its corner order gives face side s (counter-clockwise

@@ -555,8 +555,7 @@ START_TEST(mixed_tet_hex)
     assert_msg("at (1, 0.5, 0.5)), meets a triangle face of element ");
     assert_msg("a quadrilateral face meets triangles, and frx joins faces "
                "whole (a quadrilateral to a quadrilateral, a triangle to a "
-               "triangle): put prisms or pyramids between (frx takes no "
-               "pyramids yet)");
+               "triangle): put pyramids (or prisms) between them");
     gw_file_free(&f);
     gw_free(&m);
     gw_free(&h);
@@ -820,6 +819,155 @@ START_TEST(mixed_tet_pri)
     ck_assert_uint_eq(cross_faces(0, 1, 3), 2 * 2 * 2 * 2);
     check_outward(0);
     check_outward(1);
+    gw_free(&m);
+}
+END_TEST
+
+/* Pyramids of 5 and 14 nodes (Gmsh types 7 and 14), six a cube around
+ * its centre, bases started at other corners than the box's: their
+ * sides quadrilaterals (bases), triangles inside the cubes. */
+START_TEST(pyramids)
+{
+    struct gw_spec s = {.n = {2, 2, 2}, .type = 7, .region = "Fluid"};
+    memcpy(s.sides, four_sides, sizeof s.sides);
+    struct gw_mesh m;
+    size_t per[2];
+    gw_make(&s, &m);
+    static const int versions[4][2] = {{22, 0}, {22, 1}, {41, 0}, {41, 1}};
+    char id0[65] = "";
+    for (int v = 0; v < 4; v++) {
+        load_ok(&m, versions[v][0], versions[v][1]);
+        frx_mesh_info in = mc_info(mesh);
+        ck_assert_int_eq(in.ndims, 3);
+        ck_assert_uint_eq(in.neles, 48);
+        ck_assert_uint_eq(in.nblocks, 1);
+        frx_mesh_block B = mc_block(mesh, 0);
+        ck_assert_int_eq(B.etype, FRX_ETYPE_PYR);
+        ck_assert_int_eq(B.order, 1);
+        ck_assert_uint_eq(B.nshape, 5);
+        ck_assert_uint_eq(B.nfaces, 5);
+        /* 12 triangles inside each cube, a quadrilateral between two */
+        ck_assert_uint_eq(in.nifaces, 8 * 12 + 12);
+        ck_assert_uint_eq(in.nbcs, 6);
+        for (size_t i = 0; i < 6; i++) {
+            size_t nt, nq;
+            count_bc_faces(i, &nt, &nq);
+            ck_assert_str_eq(mc_bc(mesh, i).name, four_sides[i]);
+            ck_assert_uint_eq(nt, 0);
+            ck_assert_uint_eq(nq, 4);
+        }
+        check_shapes(&m, 7, 5, NULL);
+        check_geometry(per);
+        check_outward(0);
+        check_fills(s.n);
+        if (v == 0)
+            memcpy(id0, in.id, sizeof id0);
+        ck_assert_str_eq(in.id, id0);
+    }
+    gw_free(&m);
+    /* 14-node, straight: points 5..12 amid the edges (0,1) (0,3) (0,4)
+     * (1,2) (1,4) (2,3) (2,4) (3,4), 13 amid the base, Gmsh's order */
+    s.type = 14;
+    gw_make(&s, &m);
+    load_ok(&m, 41, 1);
+    frx_mesh_block B = mc_block(mesh, 0);
+    ck_assert_int_eq(B.order, 2);
+    ck_assert_uint_eq(B.nshape, 14);
+    static const int mid[9][4] = {
+        {0, 1, 0, 1}, {0, 3, 0, 3}, {0, 4, 0, 4}, {1, 2, 1, 2},
+        {1, 4, 1, 4}, {2, 3, 2, 3}, {2, 4, 2, 4}, {3, 4, 3, 4},
+        {0, 1, 2, 3}};
+    for (size_t e = 0; e < B.neles; e++)
+        for (int i = 0; i < 9; i++)
+            for (int k = 0; k < 3; k++) {
+                const double *x = B.shape + e * 14 * 3;
+                double want = 0;
+                for (int c = 0; c < 4; c++)
+                    want += x[mid[i][c] * 3 + k] / 4;
+                ck_assert_double_eq_tol(x[(5 + i) * 3 + k], want, 1e-15);
+            }
+    check_shapes(&m, 14, 14, NULL);
+    check_geometry(per);
+    check_outward(0);
+    check_fills(s.n);
+    gw_free(&m);
+    /* 14-node, curved in x and y, periodic in x and z */
+    s.map = bend_xy;
+    s.sides[0] = "periodic_x_l";
+    s.sides[1] = "periodic_x_r";
+    s.sides[4] = "periodic_z_l";
+    s.sides[5] = "periodic_z_r";
+    gw_make(&s, &m);
+    load_ok(&m, 22, 0);
+    frx_mesh_info in = mc_info(mesh);
+    ck_assert_uint_eq(in.nperiodic, 2);
+    ck_assert_uint_eq(in.nbcs, 2);
+    frx_mesh_periodic P = mc_periodic(mesh, 1);
+    ck_assert(P.shift[0] == 0 && P.shift[1] == 0 && P.shift[2] == 2);
+    check_shapes(&m, 14, 14, NULL);
+    check_geometry(per);
+    ck_assert_uint_eq(per[0], 2 * 2);
+    ck_assert_uint_eq(per[1], 2 * 2);
+    check_outward(0);
+    gw_free(&m);
+}
+END_TEST
+
+/* Hexahedra (x < 1), pyramids joining them to tetrahedra (1 < x < 2:
+ * a cube's pyramid on its x-low face, four tetrahedra about it) and
+ * tetrahedra (x > 2): a pyramid's base meets a hexahedron's
+ * quadrilateral, its sides the tetrahedra's triangles. Three blocks by
+ * type: tetrahedra, hexahedra, pyramids. */
+START_TEST(mixed_hex_pyr_tet)
+{
+    struct gw_spec s = {.n = {3, 2, 2}, .type = 5, .type2 = 7, .axis2 = 0,
+                        .from2 = 1, .type3 = 4, .from3 = 2, .pyr_tets = 1,
+                        .region = "fluid"};
+    memcpy(s.sides, four_sides, sizeof s.sides);
+    struct gw_mesh m;
+    size_t per[1];
+    gw_make(&s, &m);
+    load_ok(&m, 41, 0);
+    frx_mesh_info in = mc_info(mesh);
+    ck_assert_uint_eq(in.neles, 4 + 4 * 5 + 4 * 6);
+    ck_assert_uint_eq(in.nblocks, 3);
+    ck_assert_int_eq(mc_block(mesh, 0).etype, FRX_ETYPE_TET);
+    ck_assert_uint_eq(mc_block(mesh, 0).neles, 4 * 4 + 4 * 6);
+    ck_assert_int_eq(mc_block(mesh, 1).etype, FRX_ETYPE_HEX);
+    ck_assert_uint_eq(mc_block(mesh, 1).neles, 4);
+    ck_assert_int_eq(mc_block(mesh, 2).etype, FRX_ETYPE_PYR);
+    ck_assert_uint_eq(mc_block(mesh, 2).neles, 4);
+    ck_assert_uint_eq(cross_faces(1, 2, 4), 2 * 2); /* bases at x = 1 */
+    ck_assert_uint_eq(cross_faces(0, 1, 4) + cross_faces(0, 2, 4), 0);
+    /* a pyramid's sides: two inside its cube, one in y and one in z
+     * meeting the next cube's tetrahedra where there is one */
+    ck_assert_uint_eq(cross_faces(0, 2, 3), 4 * 2 + 2 + 2);
+    check_block_shapes(2, &m, 7, 5, NULL);
+    check_geometry(per);
+    for (size_t b = 0; b < 3; b++)
+        check_outward(b);
+    check_fills(s.n);
+    gw_free(&m);
+    /* order 2, curved, periodic in z: each side's quadrilaterals and
+     * triangles paired */
+    s.type = 12;
+    s.type2 = 14;
+    s.type3 = 11;
+    s.map = bend_xy;
+    s.sides[4] = "periodic_z_l";
+    s.sides[5] = "periodic_z_r";
+    gw_make(&s, &m);
+    load_ok(&m, 22, 1);
+    in = mc_info(mesh);
+    ck_assert_uint_eq(in.nperiodic, 1);
+    ck_assert_uint_eq(mc_block(mesh, 2).nshape, 14);
+    check_block_shapes(1, &m, 12, 27, NULL);
+    check_block_shapes(2, &m, 14, 14, NULL);
+    check_geometry(per);
+    ck_assert_uint_eq(per[0], 2 + 2 * 2 + 2 * 2);
+    ck_assert_uint_eq(cross_faces(0, 2, 3), 4 * 2 + 2 + 2 + 2);
+    for (size_t b = 0; b < 3; b++)
+        check_outward(b);
     gw_free(&m);
 }
 END_TEST
@@ -1499,19 +1647,44 @@ START_TEST(bad_prisms)
 }
 END_TEST
 
-/* Pyramids, 15-node prisms and third-order tetrahedra: named, and what
- * frx takes. */
+/* 13-node pyramids, 15-node prisms and third-order tetrahedra: named,
+ * and what frx takes; an inverted pyramid. */
 START_TEST(bad_unsupported_3d)
 {
-    static const char pyramid[] =
+    static const char pyramid13[] =
         "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n"
         "$Nodes\n5\n1 0 0 0\n2 1 0 0\n3 1 1 0\n4 0 1 0\n5 0 0 1\n"
         "$EndNodes\n"
-        "$Elements\n1\n7 7 2 1 1 1 2 3 4 5\n$EndElements\n";
-    expect_bad(pyramid, strlen(pyramid), FRX_ENOTSUP, "bad.msh:14: element "
-               "7 is a 5-node pyramid (Gmsh type 7): frx meshes are of "
-               "triangles and quadrilaterals (2-D) or tetrahedra, hexahedra "
-               "and prisms (3-D)", NULL);
+        "$Elements\n1\n7 19 2 1 1 1 2 3 4 5 1 1 1 1 1 1 1 1\n"
+        "$EndElements\n";
+    expect_bad(pyramid13, strlen(pyramid13), FRX_ENOTSUP, "bad.msh:14: "
+               "element 7 is a 13-node pyramid (Gmsh type 19): frx takes "
+               "pyramids of 5 and 14 nodes (Gmsh types 7 and 14), not 13; "
+               "mesh with Mesh.SecondOrderIncomplete = 0", NULL);
+    /* the base turning clockwise seen from the apex */
+    static const char inverted[] =
+        "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n"
+        "$Nodes\n5\n1 0 0 0\n2 1 0 0\n3 1 1 0\n4 0 1 0\n5 0.5 0.5 1\n"
+        "$EndNodes\n"
+        "$Elements\n1\n7 7 2 1 1 1 4 3 2 5\n$EndElements\n";
+    expect_bad(inverted, strlen(inverted), FRX_ECONFIG, "bad.msh:14: "
+               "element 7 (a 5-node pyramid (Gmsh type 7)) is inverted: its "
+               "Jacobian is negative", "at its point 0, node 1 at (0, 0, 0): "
+               "a pyramid's base corners 0-3 must turn counter-clockwise "
+               "seen from its apex 4");
+    /* 14-node: the middle of edge (0, 1) at t = 0.2 along it (the map's
+     * derivative there is (4 t - 1) (x1 - x0) at corner 0) */
+    static const char bent[] =
+        "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n"
+        "$Nodes\n14\n1 0 0 0\n2 1 0 0\n3 1 1 0\n4 0 1 0\n5 0.5 0.5 1\n"
+        "6 0.2 0 0\n7 0 0.5 0\n8 0.25 0.25 0.5\n9 1 0.5 0\n"
+        "10 0.75 0.25 0.5\n11 0.5 1 0\n12 0.75 0.75 0.5\n"
+        "13 0.25 0.75 0.5\n14 0.5 0.5 0\n$EndNodes\n"
+        "$Elements\n1\n7 14 2 1 1 1 2 3 4 5 6 7 8 9 10 11 12 13 14\n"
+        "$EndElements\n";
+    expect_bad(bent, strlen(bent), FRX_ECONFIG, "bad.msh:23: element 7 (a "
+               "14-node pyramid (Gmsh type 14)) is inverted: its Jacobian is "
+               "negative", "at its point 0, node 1 at (0, 0, 0)");
     static const char prism15[] =
         "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n"
         "$Nodes\n6\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n5 1 0 1\n"
@@ -1634,6 +1807,8 @@ static Suite *gmsh_suite(void)
     tcase_add_test(tc, prisms);
     tcase_add_test(tc, mixed_hex_pri);
     tcase_add_test(tc, mixed_tet_pri);
+    tcase_add_test(tc, pyramids);
+    tcase_add_test(tc, mixed_hex_pyr_tet);
     tcase_add_test(tc, unnamed);
     tcase_add_test(tc, case_keys);
     suite_add_tcase(s, tc);

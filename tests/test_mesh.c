@@ -681,6 +681,136 @@ START_TEST(box_pri_order2)
 }
 END_TEST
 
+/* Cells of 6 pyramids, one on each face, the apex at the centre. */
+START_TEST(box_pyr)
+{
+    make_ok("{type: box, lower: [0, 0, 0], upper: [1, 2, 3], n: [2, 2, 2], "
+            "etype: pyramid}");
+    frx_mesh_info in = mc_info(mesh);
+    ck_assert_int_eq(in.ndims, 3);
+    ck_assert_uint_eq(in.neles, 48);
+    ck_assert_uint_eq(in.nblocks, 1);
+    frx_mesh_block b = mc_block(mesh, 0);
+    ck_assert_int_eq(b.etype, FRX_ETYPE_PYR);
+    ck_assert_int_eq(b.order, 1);
+    ck_assert_uint_eq(b.nshape, 5);
+    /* 12 triangles inside each cube, a quadrilateral (two bases) on
+     * each of the 12 faces between cubes */
+    ck_assert_uint_eq(in.nifaces, 8 * 12 + 12);
+    ck_assert_uint_eq(in.nbcs, 6);
+    ck_assert_uint_eq(in.nperiodic, 0);
+    for (size_t i = 0; i < 6; i++) /* 2 x 2 bases */
+        ck_assert_uint_eq(mc_bc(mesh, i).nfaces, 4);
+    double lo[] = {0, 0, 0}, hi[] = {1, 2, 3};
+    check_solid(FRX_ETYPE_PYR, lo, hi);
+    check_orientation();
+    check_ifaces();
+    check_bcs(lo, hi);
+    check_face_count(5);
+    /* boundary faces are bases */
+    for (size_t i = 0; i < 6; i++)
+        for (size_t j = 0; j < mc_bc(mesh, i).nfaces; j++)
+            ck_assert_int_eq(mc_bc(mesh, i).faces[j].face, 4);
+    /* cell 0's first pyramid: its bottom face, turned to run
+     * counter-clockwise seen from the apex, the cell's centre */
+    const double want[5][3] = {{0, 0, 0}, {0.5, 0, 0}, {0.5, 1, 0},
+                               {0, 1, 0}, {0.25, 0.5, 0.75}};
+    for (int i = 0; i < 5; i++)
+        for (int k = 0; k < 3; k++)
+            ck_assert_double_eq(b.shape[i * 3 + k], want[i][k]);
+    /* triangles meet triangles, bases bases */
+    size_t n;
+    const frx_mesh_iface *f = ifaces(&n);
+    int ntri = 0, rots = 0;
+    for (size_t i = 0; i < n; i++) {
+        int nc = mu_face_ncorners(mesh, f[i].l);
+        ntri += nc == 3;
+        ck_assert_int_eq(f[i].l.face == 4, nc == 4);
+        ck_assert_int_eq(f[i].r.face == 4, nc == 4);
+        rots |= 1 << f[i].l.rot;
+    }
+    ck_assert_int_eq(ntri, 8 * 12);
+    ck_assert_int_gt(rots & (rots - 1), 0);
+}
+END_TEST
+
+START_TEST(box_pyr_periodic)
+{
+    make_ok("{type: box, lower: [-1, 0, 0], upper: [1, 2, 3], n: [2, 1, 2], "
+            "etype: pyramid, periodic: [yes, yes, yes]}");
+    frx_mesh_info in = mc_info(mesh);
+    ck_assert_uint_eq(in.neles, 24);
+    ck_assert_uint_eq(in.nbcs, 0);
+    ck_assert_uint_eq(in.nperiodic, 3);
+    ck_assert_uint_eq(in.nifaces, 5 * 24 / 2);
+    size_t n, nper[3] = {0, 0, 0};
+    const frx_mesh_iface *f = ifaces(&n);
+    for (size_t i = 0; i < n; i++)
+        if (f[i].periodic >= 0) {
+            nper[f[i].periodic]++;
+            ck_assert_int_eq(f[i].l.face, 4);
+            ck_assert_int_eq(f[i].r.face, 4);
+        }
+    ck_assert_uint_eq(nper[0], 1 * 2);
+    ck_assert_uint_eq(nper[1], 2 * 2);
+    ck_assert_uint_eq(nper[2], 2 * 1);
+    double lo[] = {-1, 0, 0}, hi[] = {1, 2, 3};
+    check_solid(FRX_ETYPE_PYR, lo, hi);
+    check_orientation();
+    check_ifaces();
+    check_face_count(5);
+    /* periodic in y only, boundaries on the others */
+    make_ok("{type: box, n: [3, 2, 1], etype: pyramid, "
+            "periodic: [no, yes, no]}");
+    in = mc_info(mesh);
+    ck_assert_uint_eq(in.neles, 36);
+    ck_assert_uint_eq(in.nperiodic, 1);
+    ck_assert_uint_eq(in.nbcs, 4);
+    ck_assert_str_eq(mc_bc(mesh, 0).name, "left");
+    ck_assert_uint_eq(mc_bc(mesh, 0).nfaces, 2 * 1);
+    ck_assert_str_eq(mc_bc(mesh, 3).name, "front");
+    ck_assert_uint_eq(mc_bc(mesh, 3).nfaces, 3 * 2);
+    double lo1[] = {0, 0, 0}, hi1[] = {1, 1, 1};
+    check_solid(FRX_ETYPE_PYR, lo1, hi1);
+    check_ifaces();
+    check_bcs(lo1, hi1);
+    check_face_count(5);
+}
+END_TEST
+
+/* Order 2: Gmsh's 14-node pyramid, 5..12 the middles of the edges
+ * (0,1) (0,3) (0,4) (1,2) (1,4) (2,3) (2,4) (3,4), 13 the centre of
+ * the base. */
+START_TEST(box_pyr_order2)
+{
+    make_ok("{type: box, upper: [2, 1, 1], n: [2, 1, 2], etype: pyramid, "
+            "order: 2, periodic: [yes, no, yes]}");
+    frx_mesh_block b = mc_block(mesh, 0);
+    ck_assert_int_eq(b.order, 2);
+    ck_assert_uint_eq(b.nshape, 14);
+    static const int mid[9][4] = {
+        {0, 1, 0, 1}, {0, 3, 0, 3}, {0, 4, 0, 4}, {1, 2, 1, 2},
+        {1, 4, 1, 4}, {2, 3, 2, 3}, {2, 4, 2, 4}, {3, 4, 3, 4},
+        {0, 1, 2, 3}};
+    for (size_t e = 0; e < b.neles; e++) {
+        const double *x = b.shape + e * 14 * 3;
+        for (int i = 0; i < 9; i++)
+            for (int k = 0; k < 3; k++) {
+                double m = 0;
+                for (int c = 0; c < 4; c++)
+                    m += x[mid[i][c] * 3 + k] / 4;
+                ck_assert_double_eq_tol(x[(5 + i) * 3 + k], m, 1e-15);
+            }
+    }
+    double lo[] = {0, 0, 0}, hi[] = {2, 1, 1};
+    check_solid(FRX_ETYPE_PYR, lo, hi);
+    check_orientation();
+    check_ifaces();
+    check_bcs(lo, hi);
+    check_face_count(5);
+}
+END_TEST
+
 /* The id is the global mesh's: stable, and changed by any change. */
 START_TEST(mesh_id)
 {
@@ -713,6 +843,12 @@ START_TEST(mesh_id)
     make_ok("{type: box, n: [2, 2, 2], etype: prism}");
     ck_assert_str_ne(mc_info(mesh).id, other);
     ck_assert_str_ne(mc_info(mesh).id, tet);
+    char pri[65];
+    memcpy(pri, mc_info(mesh).id, sizeof pri);
+    make_ok("{type: box, n: [2, 2, 2], etype: pyramid}");
+    ck_assert_str_ne(mc_info(mesh).id, other);
+    ck_assert_str_ne(mc_info(mesh).id, tet);
+    ck_assert_str_ne(mc_info(mesh).id, pri);
     for (size_t i = 0; i < sizeof changed / sizeof *changed; i++) {
         make_ok(changed[i]);
         memcpy(other, mc_info(mesh).id, sizeof other);
@@ -789,7 +925,12 @@ static const struct bad bad_cases[] = {
      "values: use quad or tri"},
     {"{type: box, n: [2, 2, 2], etype: tri}",
      "'mesh.etype' tri needs a 2-D box, but 'mesh.n' has 3 values: use hex, "
-     "tet or prism"},
+     "tet, prism or pyramid"},
+    {"{type: box, n: [4, 4], etype: pyramid}",
+     "case.yaml:3:37: 'mesh.etype' pyramid needs a 3-D box, but 'mesh.n' "
+     "has 2 values: use quad or tri"},
+    {"{type: box, n: [1024, 1024, 64], etype: pyramid}",
+     "'mesh.n' makes 402653184 elements, more than frx handles"},
     {"{type: box, n: [4, 4], etype: prism}",
      "case.yaml:3:37: 'mesh.etype' prism needs a 3-D box, but 'mesh.n' has "
      "2 values: use quad or tri"},
@@ -873,7 +1014,7 @@ START_TEST(config_check_keys)
                "'zero'");
     assert_msg("case.yaml:9:14: 'mesh.periodic[0]' must be true or false");
     assert_msg("case.yaml:10:10: 'mesh.etype' must be one of: quad, tri, "
-               "hex, tet, prism; got 'quadd' (did you mean 'quad'?)");
+               "hex, tet, prism, pyramid; got 'quadd' (did you mean 'quad'?)");
     assert_msg("case.yaml:11:3: unknown key 'nn' in 'mesh' (did you mean "
                "'n'?)");
     assert_msg("case.yaml:12:21: 'partition.method' must be one of: metis, "
@@ -912,6 +1053,9 @@ static Suite *mesh_suite(void)
     tcase_add_test(tc, box_pri);
     tcase_add_test(tc, box_pri_periodic);
     tcase_add_test(tc, box_pri_order2);
+    tcase_add_test(tc, box_pyr);
+    tcase_add_test(tc, box_pyr_periodic);
+    tcase_add_test(tc, box_pyr_order2);
     tcase_add_test(tc, mesh_id);
     tcase_add_test(tc, getters_checked);
     suite_add_tcase(s, tc);

@@ -103,6 +103,29 @@ frx_cli_test(mesh-partition-hex-pri-work 0
   "^     0          1    47[.]37%    50[.]00%$"
   mesh partition ${FRX_MESH_DATA}/hex-pri.msh -n 2 --method linear)
 
+# A box of pyramids: 6 a cube, 12 triangles inside each cube, bases
+# (quadrilaterals) between cubes and on the sides.
+frx_cli_test(mesh-info-pyr 0 "^  pyramid, order 2: 48$"
+  mesh info ${FRX_MESH_DATA}/pyr-box.yaml)
+frx_cli_test(mesh-info-pyr-faces 0
+  "^faces: +124 [(]108 interior, 8 periodic, 8 on boundaries[)]$"
+  mesh info ${FRX_MESH_DATA}/pyr-box.yaml)
+frx_cli_test(mesh-partition-pyr 0 "^cut faces: [0-9]+ of 124 "
+  mesh partition ${FRX_MESH_DATA}/pyr-box.yaml -n 3)
+# A hexahedron beside a cube of a pyramid and four tetrahedra
+# (hex-pyr-tet.msh): the pyramid's base meets the hexahedron, its sides
+# the tetrahedra; three types counted, one boundary of both kinds.
+frx_cli_test(mesh-info-hex-pyr-tet 0 "^  pyramid, order 1: 1$"
+  mesh info ${FRX_MESH_DATA}/hex-pyr-tet.msh)
+frx_cli_test(mesh-info-hex-pyr-tet-faces 0
+  "^faces: +21 [(]6 interior, 0 periodic, 15 on boundaries[)]$"
+  mesh info ${FRX_MESH_DATA}/hex-pyr-tet.msh)
+# by work: the hexahedron (18) against the pyramid (6) and the four
+# tetrahedra (3 each)
+frx_cli_test(mesh-partition-hex-pyr-tet-work 0
+  "^     0          1    50[.]00%    50[.]00%$"
+  mesh partition ${FRX_MESH_DATA}/hex-pyr-tet.msh -n 2 --method linear)
+
 # A case file's mesh (a box here), and -o in the help.
 frx_cli_test(mesh-info-case 0 "^  quadrilateral, order 1: 256$"
   mesh info ${PROJECT_SOURCE_DIR}/config/advection.yaml)

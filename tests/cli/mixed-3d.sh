@@ -1,14 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# mixed-3d.sh MPIEXEC FRX MSH: the ODE fixture on a Gmsh mesh of
-# hexahedra and prisms (tests/data/mesh/hex-pri.msh): checkpoints hold
-# /solution/hex and /solution/pri; 4 steps on 2 ranks give the bits of
-# 2 steps on 2 ranks, a checkpoint and 2 more restarted on 1; the VTK
-# output's cells are VTK_HEXAHEDRON (12) and VTK_WEDGE (13), one per
-# element. Runs in a folder of its own; needs h5diff and h5ls
-# (hdf5-tools).
+# mixed-3d.sh MPIEXEC FRX MSH [GROUPS CELLS]: the ODE fixture on a Gmsh
+# mesh of several 3-D types (default tests/data/mesh/hex-pri.msh's
+# hexahedra and prisms): checkpoints hold /solution/<t> for each t of
+# GROUPS (default "hex pri"); 4 steps on 2 ranks give the bits of 2
+# steps on 2 ranks, a checkpoint and 2 more restarted on 1; the VTK
+# output's cell types, sorted, are CELLS (default "12 13 13":
+# VTK_HEXAHEDRON, VTK_WEDGE, one per element). Runs in a folder of its
+# own; needs h5diff and h5ls (hdf5-tools).
 set -eu
-mpiexec=$1 frx=$2 msh=$3
+mpiexec=$1 frx=$2 msh=$3 groups=${4:-hex pri} cells=${5:-12 13 13}
 if ! command -v h5diff > /dev/null || ! command -v h5ls > /dev/null; then
     echo "SKIP: h5diff and h5ls are needed (Debian: hdf5-tools)"
     exit 77
@@ -37,7 +38,7 @@ write_case rest 4
 "$mpiexec" -n 2 "$frx" run full.yaml
 "$mpiexec" -n 2 "$frx" run half.yaml
 "$mpiexec" -n 1 "$frx" run rest.yaml --restart half-00000002.h5
-for t in hex pri; do
+for t in $groups; do
     h5ls "full-00000004.h5/solution/$t" | grep -q '^u ' ||
         fail "no /solution/$t/u in the checkpoint: $(h5ls -r full-00000004.h5)"
 done
@@ -59,6 +60,6 @@ for path in sys.argv[1:]:
 print(" ".join(str(t) for t in sorted(types)))
 PY
 )
-[ "$types" = "12 13 13" ] ||
-    fail "the VTK cells' types are '$types', want '12 13 13' (1 hexahedron, 2 prisms)"
-echo "mixed-3d.sh: hexahedra and prisms through checkpoints (/solution/hex, /solution/pri), a restart on 1 rank of 2 and VTK cells 12 and 13"
+[ "$types" = "$cells" ] ||
+    fail "the VTK cells' types are '$types', want '$cells'"
+echo "mixed-3d.sh: $msh through checkpoints (groups $groups under /solution), a restart on 1 rank of 2 and VTK cells $cells"

@@ -105,6 +105,13 @@ add_test(NAME solver-mixed-3d COMMAND ${FRX_OWN_TMPDIR} sh
   ${PROJECT_SOURCE_DIR}/tests/data/mesh/hex-pri.msh)
 set_tests_properties(solver-mixed-3d PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77
   ENVIRONMENT "${FRX_SOLVER_ENV}")
+# hexahedra, a pyramid and tetrahedra: /solution/pyr, VTK_PYRAMID (14)
+add_test(NAME solver-mixed-3d-pyr COMMAND ${FRX_OWN_TMPDIR} sh
+  ${CMAKE_CURRENT_SOURCE_DIR}/cli/mixed-3d.sh ${MPIEXEC_EXECUTABLE} ${FRX_EXE}
+  ${PROJECT_SOURCE_DIR}/tests/data/mesh/hex-pyr-tet.msh "tet hex pyr"
+  "10 10 10 10 12 14")
+set_tests_properties(solver-mixed-3d-pyr PROPERTIES TIMEOUT 120
+  SKIP_RETURN_CODE 77 ENVIRONMENT "${FRX_SOLVER_ENV}")
 # ranks that see different files (restart, checkpoint folder, a blocked
 # piece): every rank stops with the reason, nothing half made
 add_test(NAME solver-ranks-see-different-files COMMAND ${FRX_OWN_TMPDIR} sh

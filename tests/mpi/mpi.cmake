@@ -188,8 +188,8 @@ add_executable(test_mesh_parts mpi/test_mesh_parts.c meshutil.c gmshwrite.c)
 target_link_libraries(test_mesh_parts PRIVATE frx m)
 frx_target_defaults(test_mesh_parts)
 foreach(np 2 3 4)
-  foreach(case weights rules linear periodic tri hex tet pri hex-pri tet-pri
-      tiny tiny-linear too-few weights-mismatch)
+  foreach(case weights rules linear periodic tri hex tet pri pyr hex-pri
+      tet-pri hex-pyr-tet tiny tiny-linear too-few weights-mismatch)
     set(name mpi-mesh-${case}-np${np})
     add_test(NAME ${name} COMMAND ${FRX_MPIRUN} ${np}
       $<TARGET_FILE:test_mesh_parts> ${case})
@@ -197,9 +197,9 @@ foreach(np 2 3 4)
       ENVIRONMENT "${FRX_MPI_TEST_ENV}")
   endforeach()
 endforeach()
-# tetrahedra and prisms through a partitioned mesh file (frx mesh
-# partition -o), read on 3 ranks (as built) and 2 (merged)
-foreach(case tet pri)
+# tetrahedra, prisms and pyramids through a partitioned mesh file (frx
+# mesh partition -o), read on 3 ranks (as built) and 2 (merged)
+foreach(case tet pri pyr)
   add_test(NAME mpi-mesh-${case}-file COMMAND sh
     ${CMAKE_CURRENT_SOURCE_DIR}/mpi/box-parts.sh ${case}
     $<TARGET_FILE:frx-cli> $<TARGET_FILE:test_mesh_parts> ${FRX_MPIRUN})
@@ -249,6 +249,27 @@ if(FRX_SYSTEM_PYTHON3)
     ${MPIEXEC_EXECUTABLE} --oversubscribe ${MPIEXEC_NUMPROC_FLAG})
   set_tests_properties(mpi-vtk-reader-np3 PROPERTIES SKIP_RETURN_CODE 77
     TIMEOUT 120 ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+endif()
+# Pyramids in VTK output: cut into linear pyramids and tetrahedra (VTK
+# 9.1 has no Lagrange pyramid); VTK's reader checks that they fill each
+# element.
+add_executable(test_vtk_pyr mpi/test_vtk_pyr.c ${FRX_IO_SRC}/io_util.c
+  ${FRX_IO_SRC}/vtk.c)
+target_include_directories(test_vtk_pyr PRIVATE ${PROJECT_SOURCE_DIR}/core/src)
+target_link_libraries(test_vtk_pyr PRIVATE frx m)
+frx_target_defaults(test_vtk_pyr)
+add_test(NAME mpi-vtk-pyr-np2
+  COMMAND ${FRX_MPIRUN} 2 $<TARGET_FILE:test_vtk_pyr>)
+set_tests_properties(mpi-vtk-pyr-np2 PROPERTIES TIMEOUT 60
+  ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+if(FRX_SYSTEM_PYTHON3)
+  add_test(NAME mpi-vtk-pyr-reader COMMAND sh
+    ${CMAKE_CURRENT_SOURCE_DIR}/own-tmpdir.sh
+    sh ${CMAKE_CURRENT_SOURCE_DIR}/mpi/vtk-reader.sh ${FRX_SYSTEM_PYTHON3}
+    ${CMAKE_CURRENT_SOURCE_DIR}/mpi/vtk_pyr.py $<TARGET_FILE:test_vtk_pyr> 1
+    ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG})
+  set_tests_properties(mpi-vtk-pyr-reader PROPERTIES SKIP_RETURN_CODE 77
+    TIMEOUT 60 ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
 endif()
 # Set-up checks across ranks: graphs touching a buffer MPI holds, and
 # exchanges whose sides disagree, are refused at commit.

@@ -3,13 +3,15 @@
  *
  *   test_mesh_parts CASE
  *
- *   test_mesh_parts tet-file|pri-file FILE NPARTS
+ *   test_mesh_parts tet-file|pri-file|pyr-file FILE NPARTS
  *
  * CASE weights | rules | linear | periodic | tri | hex | tet | pri |
- * tiny | tiny-linear makes a box mesh, CASE hex-pri | tet-pri a Gmsh
- * file of two element types (rank 0 writes it with gmshwrite.c:
- * hexahedra beside prisms, their quadrilaterals meeting; tetrahedra
- * below prisms, their triangles meeting), and checks: every element on
+ * pyr | tiny | tiny-linear makes a box mesh, CASE hex-pri | tet-pri |
+ * hex-pyr-tet a Gmsh file of two or three element types (rank 0 writes
+ * it with gmshwrite.c: hexahedra beside prisms, their quadrilaterals
+ * meeting; tetrahedra below prisms, their triangles meeting; hexahedra,
+ * pyramids and tetrahedra along x, the pyramids' bases meeting the
+ * hexahedra, their sides the tetrahedra), and checks: every element on
  * exactly one
  * rank, and every rank at least one; each rank's share
  * within 5% of its weight (where weights are given); interior faces
@@ -21,7 +23,8 @@
  * every rank; the same partition when made twice. Rank 0 prints
  * "partition digest: X" (compared across runs by same-twice.sh).
  * CASE too-few | weights-mismatch expects every rank to refuse.
- * tet-file (pri-file) reads FILE, the tet (pri) case's box partitioned
+ * tet-file (pri-file, pyr-file) reads FILE, the tet (pri, pyr) case's
+ * box partitioned
  * for NPARTS ranks by frx mesh partition -o (box-parts.sh), and checks
  * the same; and that the box built has its id and, on NPARTS ranks, the
  * same parts. */
@@ -48,11 +51,14 @@ static int merged;
 
 /* ------------------------------------------------------------- cases */
 
-/* The tet and pri cases' boxes; box-parts.sh partitions the same. */
+/* The tet, pri and pyr cases' boxes; box-parts.sh partitions the same. */
 #define TET_MESH "mesh: {type: box, lower: [-1, 0, 0], upper: [1, 2, 3], " \
                  "n: [4, 3, 3], etype: tet, periodic: [yes, no, yes]}"
 #define PRI_MESH "mesh: {type: box, lower: [-1, 0, 0], upper: [1, 2, 3], " \
                  "n: [4, 3, 3], etype: prism, order: 2, "                   \
+                 "periodic: [yes, no, yes]}"
+#define PYR_MESH "mesh: {type: box, lower: [-1, 0, 0], upper: [1, 2, 3], " \
+                 "n: [3, 3, 2], etype: pyramid, order: 2, "                 \
                  "periodic: [yes, no, yes]}"
 
 /* The Gmsh file of a case of two types, and its folder (rank 0 removes
@@ -75,8 +81,8 @@ static void weights_list(char *buf, size_t n, const double *w)
     snprintf(buf + len, n - len, "]");
 }
 
-/* Rank 0 writes the Gmsh file of case hex-pri or tet-pri (gmshwrite.c)
- * and every rank learns its path; t's box [0, n]. */
+/* Rank 0 writes the Gmsh file of case hex-pri, tet-pri or hex-pyr-tet
+ * (gmshwrite.c) and every rank learns its path; t's box [0, n]. */
 static int write_mixed(const char *name, struct tcase *t)
 {
     int hex = !strcmp(name, "hex-pri");
@@ -88,7 +94,16 @@ static int write_mixed(const char *name, struct tcase *t)
                         .from2 = 2, .region = "fluid",
                         .sides = {"left", "right", "bottom", "top",
                                   "periodic_z_l", "periodic_z_r"}};
-    if (!hex) {
+    if (!strcmp(name, "hex-pyr-tet")) {
+        /* 3 x 2 x 2 cubes: hexahedra, a pyramid and four tetrahedra a
+         * cube, tetrahedra along x; periodic in z (quadrilaterals and
+         * triangles) */
+        s = (struct gw_spec){.n = {3, 2, 2}, .type = 12, .type2 = 14,
+                             .axis2 = 0, .from2 = 1, .type3 = 11,
+                             .from3 = 2, .pyr_tets = 1, .region = "fluid",
+                             .sides = {"left", "right", "bottom", "top",
+                                       "periodic_z_l", "periodic_z_r"}};
+    } else if (!hex) {
         s = (struct gw_spec){.n = {3, 2, 2}, .type = 4, .type2 = 6,
                              .axis2 = 2, .from2 = 1, .region = "fluid",
                              .sides = {"periodic_x_l", "periodic_x_r",
@@ -172,7 +187,11 @@ static int make_case(const char *name, struct tcase *t)
     } else if (!strcmp(name, "pri")) {
         t->hi[2] = 3;
         snprintf(t->yaml, sizeof t->yaml, "%s" PRI_MESH "\n", head);
-    } else if (!strcmp(name, "hex-pri") || !strcmp(name, "tet-pri")) {
+    } else if (!strcmp(name, "pyr")) {
+        t->hi[2] = 3;
+        snprintf(t->yaml, sizeof t->yaml, "%s" PYR_MESH "\n", head);
+    } else if (!strcmp(name, "hex-pri") || !strcmp(name, "tet-pri") ||
+               !strcmp(name, "hex-pyr-tet")) {
         if (write_mixed(name, t))
             return -1;
         snprintf(t->yaml, sizeof t->yaml, "%smesh: {type: gmsh, file: %s}\n",
@@ -566,18 +585,22 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     struct tcase t;
-    const char *file = argc == 4 && (!strcmp(argv[1], "tet-file") ||
-                                     !strcmp(argv[1], "pri-file"))
-                           ? argv[2] : NULL;
+    /* CASE-file: the box of CASE */
+    char box[8] = "";
+    if (argc == 4 && (!strcmp(argv[1], "tet-file") ||
+                      !strcmp(argv[1], "pri-file") ||
+                      !strcmp(argv[1], "pyr-file")))
+        memcpy(box, argv[1], 3);
+    const char *file = box[0] ? argv[2] : NULL;
     int nparts = file ? atoi(argv[3]) : 0;
     if ((argc != 2 && !file) || size > 64 ||
-        make_case(file ? (argv[1][0] == 't' ? "tet" : "pri") : argv[1],
-                  &t)) {
+        make_case(file ? box : argv[1], &t)) {
         if (rank == 0)
             fprintf(stderr, "usage: test_mesh_parts weights|rules|linear|"
-                    "periodic|tri|hex|tet|pri|hex-pri|tet-pri|tiny|"
-                    "tiny-linear|too-few|weights-mismatch (<= 64 ranks), or "
-                    "tet-file|pri-file FILE NPARTS\n");
+                    "periodic|tri|hex|tet|pri|pyr|hex-pri|tet-pri|"
+                    "hex-pyr-tet|tiny|tiny-linear|too-few|weights-mismatch "
+                    "(<= 64 ranks), or tet-file|pri-file|pyr-file FILE "
+                    "NPARTS\n");
         MPI_Finalize();
         return 2;
     }

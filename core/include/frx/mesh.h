@@ -19,11 +19,17 @@
  *   hexahedron 0:(0,3,2,1) 1:(0,1,5,4) 2:(0,4,7,3) 3:(1,2,6,5)
  *   4:(2,3,7,6) 5:(4,5,6,7); prism 0:(0,2,1) 1:(3,4,5) 2:(0,1,4,3)
  *   3:(0,3,5,2) 4:(1,2,5,4) (two triangles, then three
- *   quadrilaterals); each counter-clockwise seen from outside.
+ *   quadrilaterals); pyramid (corners 0..3 the base, counter-clockwise
+ *   seen from the apex 4) 0:(0,1,4) 1:(3,0,4) 2:(1,2,4) 3:(2,3,4)
+ *   4:(0,3,2,1) (four triangles, then the base); each counter-clockwise
+ *   seen from outside.
  *   A 10-node tetrahedron's points 4..9 are the middles of its edges
  *   (0,1) (1,2) (2,0) (3,0) (3,2) (3,1). An 18-node prism's points
  *   6..14 are the middles of its edges (0,1) (0,2) (0,3) (1,2) (1,4)
  *   (2,5) (3,4) (3,5) (4,5), 15..17 the centres of its faces 2, 3, 4.
+ *   A 14-node pyramid's points 5..12 are the middles of its edges
+ *   (0,1) (0,3) (0,4) (1,2) (1,4) (2,3) (2,4) (3,4), 13 the centre of
+ *   its base.
  * - In 2-D each side walks a shared face in its own counter-clockwise
  *   sense, so the two sides walk it in opposite directions: point k of
  *   one side meets point nfp-1-k of the other; rot is 0. In 3-D
@@ -34,7 +40,9 @@
  *   triangle). Both sides have the same rot. Faces meet whole: a
  *   triangle meets a triangle, a quadrilateral a quadrilateral, across
  *   blocks of different types too (a prism's triangle a tetrahedron's,
- *   its quadrilateral a hexahedron's).
+ *   its quadrilateral a hexahedron's, a pyramid's base a hexahedron's
+ *   or a prism's quadrilateral, its sides tetrahedra's or prisms'
+ *   triangles).
  * - Every face has a canonical side: for an interior face the side of
  *   the lower global element number (then the lower face number); for a
  *   periodic face the side on the pair's side 0. It is the l side of an
@@ -67,7 +75,7 @@ enum frx_etype {
     FRX_ETYPE_TET = 3,
     FRX_ETYPE_HEX = 4,
     FRX_ETYPE_PRI = 5, /* prism (wedge) */
-    FRX_ETYPE_PYR = 6
+    FRX_ETYPE_PYR = 6  /* pyramid */
 };
 
 typedef struct frx_mesh_info {

@@ -342,7 +342,12 @@ typedef struct frx_solver_block {
     /* output: nvis points per element at vis_pts [neles][nvis][ndims],
      * values vis_op [nvis][nupts] x the solution; written as one VTK
      * cell of type vtk_type (VTK_LAGRANGE_QUADRILATERAL = 70, ...) whose
-     * points are the nvis points in VTK's order */
+     * points are the nvis points in VTK's order. Pyramids (VTK 9.1 has
+     * no Lagrange pyramid): vtk_type 14 (VTK_PYRAMID) and the points of
+     * the equispaced lattice of an order n >= 1, layer by layer from
+     * the base (z = -1 + 2k/n, k = 0..n), each layer (m = n - k) row by
+     * row in y, x fastest (x, y = (2i - m)/n, (2j - m)/n): the core
+     * cuts them into linear pyramids and tetrahedra as PyFR 1.15 does */
     int vtk_type;
     size_t nvis;
     const double *vis_pts;

@@ -154,7 +154,7 @@ static const frx_option core_schema[] = {
     {.key = "mesh.periodic", .type = FRX_OPT_BOOL_LIST,
      .def = "[false, false]", .help = "box: periodic directions"},
     {.key = "mesh.etype", .type = FRX_OPT_ENUM,
-     .choices = "quad|tri|hex|tet|prism", .def = "quad (hex in 3-D)",
+     .choices = "quad|tri|hex|tet|prism|pyramid", .def = "quad (hex in 3-D)",
      .help = "box: the element type"},
     {.key = "mesh.order", .type = FRX_OPT_INT, .min = 1, .max = 2,
      .def = "1", .help = "box: shape order of the elements"},

@@ -17,7 +17,7 @@
 
 /* The highest enum frx_etype: tables by element type have
  * FRX__ETYPE_LAST + 1 entries (0 unused). */
-#define FRX__ETYPE_LAST FRX_ETYPE_PRI
+#define FRX__ETYPE_LAST FRX_ETYPE_PYR
 
 /* One block of the solution, copied to the host. */
 struct frx__io_block {
@@ -45,7 +45,9 @@ struct frx__io_fields {
  *   dir/<name>.pvd                        every step's file and time t
  * (<step> in at least 6 digits; folders made when missing). Each element
  * is one cell of the solver's vtk_type (0: linear where nvis is the
- * corner count, else Lagrange) whose points are vis_pts, with one point
+ * corner count, else Lagrange) whose points are vis_pts (a pyramid:
+ * vtk_type 0 or 14, nvis an equispaced lattice's points, cut into
+ * linear pyramids and tetrahedra as PyFR does: vtk.c), with one point
  * array per variable, vis_op x u, in the backend's precision; cell
  * arrays "rank" and "gid"; the time as field data TimeValue; appended
  * raw binary. Every file is written under a temporary name and renamed,

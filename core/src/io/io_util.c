@@ -165,6 +165,8 @@ const struct frx__io_etype *frx__io_etype(int etype)
         [FRX_ETYPE_TET] = {"tet", 3, 4, 10, 71},
         [FRX_ETYPE_HEX] = {"hex", 3, 8, 12, 72},
         [FRX_ETYPE_PRI] = {"pri", 3, 6, 13, 73},
+        /* no Lagrange pyramid before VTK 9.2: linear pieces (vtk.c) */
+        [FRX_ETYPE_PYR] = {"pyr", 3, 5, 14, 0},
     };
     if (etype < FRX_ETYPE_TRI || etype > FRX__ETYPE_LAST)
         return NULL;

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* frx: output for ParaView, VTK XML unstructured grids (io.h). Each
  * element is one cell with its own points (the solution is discontinuous
- * between elements); arrays are appended raw binary, each a UInt64 byte
+ * between elements), but for pyramids: VTK 9.1 (Debian's) has no
+ * Lagrange pyramid, so a pyramid's points (an equispaced lattice) are
+ * cut into linear pyramids and tetrahedra as PyFR 1.15's writer cuts
+ * them (pyr_cells). Arrays are appended raw binary, each a UInt64 byte
  * count then the values, at the offsets the XML header gives. */
 #include "io/io-impl.h"
 #include "io/io-util.h"
@@ -17,6 +20,15 @@
 
 /* ------------------------------------------------------- checking input */
 
+#define VTK_TETRA 10
+#define VTK_PYRAMID 14
+
+/* The points of a pyramid's equispaced lattice of order n. */
+static size_t pyr_npts(size_t n)
+{
+    return (n + 1) * (n + 2) * (2 * n + 3) / 6;
+}
+
 static size_t lagrange_npts(int etype, size_t p)
 {
     switch (etype) {
@@ -28,12 +40,122 @@ static size_t lagrange_npts(int etype, size_t p)
     }
 }
 
-/* The VTK cell type of block ib: the solver's vtk_type, or chosen from
- * nvis, checked against the element type and nvis. */
-static int cell_type(const struct frx__io_block *b, size_t ib, int *type)
+/* The VTK cells of each element of a block: n cells, of type[i], whose
+ * points are conn[end[i-1] .. end[i]) (end[-1] = 0), numbers of the
+ * element's own points. */
+struct cells {
+    size_t n, nconn;
+    uint8_t *type;
+    int64_t *end, *conn;
+};
+
+static void cells_free(struct cells *c)
+{
+    free(c->type);
+    free(c->end);
+    free(c->conn);
+    memset(c, 0, sizeof *c);
+}
+
+static int cells_alloc(struct cells *c, size_t n, size_t nconn)
+{
+    c->n = c->nconn = 0;
+    c->type = malloc(n * sizeof *c->type);
+    c->end = malloc(n * sizeof *c->end);
+    c->conn = malloc(nconn * sizeof *c->conn);
+    if (!c->type || !c->end || !c->conn) {
+        cells_free(c);
+        return frx_error(FRX_ENOMEM, "out of memory writing VTK output");
+    }
+    return FRX_OK;
+}
+
+static void add_cell(struct cells *c, int type, int npts, const int64_t *p)
+{
+    c->type[c->n] = (uint8_t)type;
+    for (int i = 0; i < npts; i++)
+        c->conn[c->nconn++] = p[i];
+    c->end[c->n++] = (int64_t)c->nconn;
+}
+
+/* A pyramid's lattice of order n cut as PyFR 1.15 cuts it
+ * (PyrShapeSubDiv): the points layer by layer from the base (m + 1 by
+ * m + 1 points in the layer of m = n .. 0, x fastest), each layer and
+ * the one above it holding m^2 pyramids on the layer's squares (apex
+ * up), (m - 1)^2 on the upper layer's squares (apex down, on the
+ * layer's inner points), and 2 m (m - 1) tetrahedra between. */
+static int pyr_cells(size_t n, struct cells *c)
+{
+    size_t ncells = 0;
+    for (size_t m = 1; m <= n; m++)
+        ncells += m * m + (m - 1) * (m - 1) + 2 * m * (m - 1);
+    int rc = cells_alloc(c, ncells, 5 * ncells);
+    int64_t l = 0; /* the layer's first point */
+    for (int64_t m = (int64_t)n; !rc && m > 0; m--) {
+        int64_t N = m + 1, u = l + N * N; /* the next layer's */
+#define LO(i, j) (l + (i) + N * (j))
+#define UP(i, j) (u + (i) + m * (j))
+        for (int64_t b = 0; b < m; b++)
+            for (int64_t a = 0; a < m; a++) {
+                int64_t p[5] = {LO(a, b), LO(a + 1, b), LO(a + 1, b + 1),
+                                LO(a, b + 1), UP(a, b)};
+                add_cell(c, VTK_PYRAMID, 5, p);
+            }
+        for (int64_t b = 0; b < m - 1; b++)
+            for (int64_t a = 0; a < m - 1; a++) {
+                int64_t p[5] = {UP(a, b + 1), UP(a + 1, b + 1), UP(a + 1, b),
+                                UP(a, b), LO(a + 1, b + 1)};
+                add_cell(c, VTK_PYRAMID, 5, p);
+            }
+        for (int64_t y = 0; y < m; y++)
+            for (int64_t x = 0; x < m - 1; x++) {
+                int64_t p[4] = {LO(x + 1, y), LO(x + 1, y + 1), UP(x, y),
+                                UP(x + 1, y)};
+                add_cell(c, VTK_TETRA, 4, p);
+            }
+        for (int64_t y = 0; y < m - 1; y++)
+            for (int64_t x = 0; x < m; x++) {
+                int64_t p[4] = {LO(x + 1, y + 1), LO(x, y + 1), UP(x, y),
+                                UP(x, y + 1)};
+                add_cell(c, VTK_TETRA, 4, p);
+            }
+#undef LO
+#undef UP
+        l = u;
+    }
+    return rc;
+}
+
+/* Pyramids: the solver's vtk_type 0 or VTK_PYRAMID, nvis a lattice's
+ * points; cut into cells. */
+static int pyr_block(const struct frx__io_block *b, size_t ib,
+                     struct cells *c)
+{
+    size_t nvis = b->sb->nvis, n = 1;
+    while (pyr_npts(n) < nvis)
+        n++;
+    int want = b->sb->vtk_type;
+    if ((want != 0 && want != VTK_PYRAMID) || pyr_npts(n) != nvis)
+        return frx_error(FRX_EINVAL, "output block %zu (pyr): VTK cell type "
+                         "%d with %zu points per element is not written: "
+                         "give %d (linear pyramids: VTK 9.1 has no Lagrange "
+                         "pyramid) and an equispaced lattice's points "
+                         "(%zu, %zu, %zu, ...: order n's (n+1)(n+2)(2n+3)/6)",
+                         ib, want, nvis, VTK_PYRAMID, pyr_npts(1),
+                         pyr_npts(2), pyr_npts(3));
+    return pyr_cells(n, c);
+}
+
+/* The VTK cells of block ib: one of the solver's vtk_type, or chosen
+ * from nvis, checked against the element type and nvis; pyramids cut
+ * (pyr_block). */
+static int block_cells(const struct frx__io_block *b, size_t ib,
+                       struct cells *c)
 {
     const struct frx__io_etype *et = frx__io_etype(b->etype);
     size_t nvis = b->sb->nvis;
+    if (b->etype == FRX_ETYPE_PYR)
+        return pyr_block(b, ib, c);
     int linear = nvis == et->ncorners, lagrange = 0;
     for (size_t p = 1; lagrange_npts(b->etype, p) <= nvis; p++)
         lagrange |= lagrange_npts(b->etype, p) == nvis;
@@ -42,8 +164,16 @@ static int cell_type(const struct frx__io_block *b, size_t ib, int *type)
         want = linear ? et->vtk_linear : et->vtk_lagrange;
     if ((want == et->vtk_linear && linear) ||
         (want == et->vtk_lagrange && lagrange)) {
-        *type = want;
-        return FRX_OK;
+        int rc = cells_alloc(c, 1, nvis);
+        for (size_t j = 0; !rc && j < nvis; j++)
+            c->conn[j] = (int64_t)j;
+        if (!rc) {
+            c->nconn = nvis;
+            c->type[0] = (uint8_t)want;
+            c->end[0] = (int64_t)nvis;
+            c->n = 1;
+        }
+        return rc;
     }
     return frx_error(FRX_EINVAL, "output block %zu (%s): VTK cell type %d "
                      "with %zu points per element is no VTK cell: use %d "
@@ -53,7 +183,7 @@ static int cell_type(const struct frx__io_block *b, size_t ib, int *type)
                      lagrange_npts(b->etype, 1), lagrange_npts(b->etype, 2));
 }
 
-static int check_fields(const struct frx__io_fields *f, int *types)
+static int check_fields(const struct frx__io_fields *f, struct cells *cells)
 {
     int rc = frx__io_check(f, "VTK output");
     for (size_t i = 0; !rc && i < f->nblocks; i++) {
@@ -68,7 +198,7 @@ static int check_fields(const struct frx__io_fields *f, int *types)
         if (!sb->nvis || !sb->vis_pts || !sb->vis_op)
             return frx_error(FRX_EINVAL, "VTK output: block %zu lacks "
                              "nvis, vis_pts or vis_op", i);
-        rc = cell_type(b, i, &types[i]);
+        rc = block_cells(b, i, &cells[i]);
     }
     return rc;
 }
@@ -124,10 +254,10 @@ struct arr {
 
 struct piece {
     const struct frx__io_fields *f;
-    const int *types;
+    const struct cells *cells; /* [nblocks] */
     int rank;
     double t;
-    uint64_t npts, ncells;
+    uint64_t npts, ncells, nconn;
     size_t narr;
     struct arr *arr;
 };
@@ -148,7 +278,7 @@ static void plan_arrays(struct piece *pc)
     pc->arr[n++] = (struct arr){A_RANK, 0, "Int32", 1, 4, pc->ncells, 0};
     pc->arr[n++] = (struct arr){A_GID, 0, "UInt64", 1, 8, pc->ncells, 0};
     pc->arr[n++] = (struct arr){A_POINTS, 0, "Float64", 3, 8, pc->npts, 0};
-    pc->arr[n++] = (struct arr){A_CONN, 0, "Int64", 1, 8, pc->npts, 0};
+    pc->arr[n++] = (struct arr){A_CONN, 0, "Int64", 1, 8, pc->nconn, 0};
     pc->arr[n++] = (struct arr){A_OFFSETS, 0, "Int64", 1, 8, pc->ncells, 0};
     pc->arr[n++] = (struct arr){A_TYPES, 0, "UInt8", 1, 1, pc->ncells, 0};
     uint64_t off = 0;
@@ -245,25 +375,36 @@ static void put_array(struct out *o, const struct piece *pc,
         out_put(o, &pc->t, 8);
         return;
     }
-    int64_t pt = 0;
+    int64_t pt = 0, off = 0; /* the element's first point, the cells' end */
     for (size_t ib = 0; ib < f->nblocks; ib++) {
         const struct frx__io_block *b = &f->blocks[ib];
         const frx_solver_block *sb = b->sb;
+        const struct cells *c = &pc->cells[ib];
         int32_t rank = pc->rank;
-        uint8_t type = (uint8_t)pc->types[ib];
-        for (size_t e = 0; e < sb->neles; e++) {
+        for (size_t e = 0; e < sb->neles; e++, pt += (int64_t)sb->nvis) {
             switch (a->kind) {
             case A_VAR: put_values(o, f, b, a->var, e, uk); break;
-            case A_RANK: out_put(o, &rank, 4); break;
-            case A_GID: out_put(o, &b->gid[e], 8); break;
-            case A_TYPES: out_put(o, &type, 1); break;
+            case A_RANK:
+                for (size_t i = 0; i < c->n; i++)
+                    out_put(o, &rank, 4);
+                break;
+            case A_GID:
+                for (size_t i = 0; i < c->n; i++)
+                    out_put(o, &b->gid[e], 8);
+                break;
+            case A_TYPES: out_put(o, c->type, c->n); break;
             case A_OFFSETS:
-                pt += (int64_t)sb->nvis;
-                out_put(o, &pt, 8);
+                for (size_t i = 0; i < c->n; i++) {
+                    int64_t end = off + c->end[i];
+                    out_put(o, &end, 8);
+                }
+                off += (int64_t)c->nconn;
                 break;
             case A_CONN:
-                for (size_t j = 0; j < sb->nvis; j++, pt++)
-                    out_put(o, &pt, 8);
+                for (size_t j = 0; j < c->nconn; j++) {
+                    int64_t q = pt + c->conn[j];
+                    out_put(o, &q, 8);
+                }
                 break;
             case A_POINTS:
                 for (size_t j = 0; j < sb->nvis; j++) {
@@ -296,7 +437,8 @@ static int write_piece(const char *path, struct piece *pc)
     for (size_t ib = 0; ib < f->nblocks; ib++) {
         const frx_solver_block *sb = f->blocks[ib].sb;
         pc->npts += (uint64_t)sb->neles * sb->nvis;
-        pc->ncells += sb->neles;
+        pc->ncells += (uint64_t)sb->neles * pc->cells[ib].n;
+        pc->nconn += (uint64_t)sb->neles * pc->cells[ib].nconn;
         if (sb->nupts > maxupts)
             maxupts = sb->nupts;
     }
@@ -471,9 +613,10 @@ int frx__vtk_write(MPI_Comm comm, const char *dir, const char *name,
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     int rc = FRX_OK;
-    int *types = calloc(f && f->nblocks ? f->nblocks : 1, sizeof *types);
+    size_t nb = f && f->nblocks ? f->nblocks : 1;
+    struct cells *cells = calloc(nb, sizeof *cells);
     char path[PATH_BYTES];
-    if (!types)
+    if (!cells)
         rc = frx_error(FRX_ENOMEM, "out of memory writing VTK output");
     else if (!dir || !*dir || !name || !*name || strpbrk(name, "/&<>\""))
         rc = frx_error(FRX_EINVAL, "VTK output: a folder and a name "
@@ -481,7 +624,7 @@ int frx__vtk_write(MPI_Comm comm, const char *dir, const char *name,
                        "'%s', '%s')", dir ? dir : "(null)",
                        name ? name : "(null)");
     if (!rc)
-        rc = check_fields(f, types);
+        rc = check_fields(f, cells);
     if (!rc && rank == 0 && !(rc = path_of(path, "%s/%s", dir, name)))
         rc = frx__io_mkdirs(path);
     rc = frx__io_agree(comm, rc);
@@ -491,7 +634,7 @@ int frx__vtk_write(MPI_Comm comm, const char *dir, const char *name,
      * .pvtu */
     char piece[PATH_BYTES] = "";
     if (!rc) {
-        struct piece pc = {.f = f, .types = types, .rank = rank, .t = t};
+        struct piece pc = {.f = f, .cells = cells, .rank = rank, .t = t};
         rc = path_of(path, "%s/%s/%s-%06" PRIu64 "-%d.vtu", dir, name, name,
                      step, rank);
         if (!rc && !(rc = write_piece(path, &pc)))
@@ -515,6 +658,8 @@ int frx__vtk_write(MPI_Comm comm, const char *dir, const char *name,
         remove(piece);
     if (rc && pvtu[0])
         remove(pvtu);
-    free(types);
+    for (size_t i = 0; cells && i < nb; i++)
+        cells_free(&cells[i]);
+    free(cells);
     return rc;
 }

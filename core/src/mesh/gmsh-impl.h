@@ -91,8 +91,8 @@ int frx__msh_error(const struct frx__msh *m, int code, uint64_t where,
 /* ------------------------------------- from the file to the global mesh */
 
 /* mesh_gmsh_shape.c. The smallest Jacobian determinant of an element's
- * shape map at its shape points x[nshape][ndims] (Gmsh order), and in
- * *at the point where it is. */
+ * shape map at its shape points x[nshape][ndims] (Gmsh order; a
+ * pyramid's at its base corners), and in *at the point where it is. */
 double frx__gmsh_min_jacobian(int etype, int order, const double *x,
                               int ndims, int *at);
 /* Complete an 8-node quadrilateral (20-node hexahedron) whose first 8

@@ -8,10 +8,14 @@
  * cell) and 2c + 1 (corners 0, 2, 3); with tetrahedra six, numbers
  * 6c .. 6c + 5 (Kuhn's split, tet_cells below); with prisms two,
  * numbers 2c and 2c + 1, the triangles of the tri box extruded along z
- * (pri_cells below). Shape points of order 2 are lattice points too:
- * each is the mean of some of the element's corners. Sides that are not periodic are boundaries named left/right
- * (x), bottom/top (y) and back/front (z); periodic directions make
- * pairs named x, y and z. */
+ * (pri_cells below); with pyramids six, numbers 6c .. 6c + 5, one on
+ * each face of the cube with its apex at the cube's centre (pyr_cells
+ * below). Shape points of order 2 are lattice points too: each is the
+ * mean of some of the element's corners. A pyramid's apex and (order
+ * 2) the middles of its edges to the apex are not: they are nodes of
+ * their own after the lattice's (pyr_node). Sides that are not
+ * periodic are boundaries named left/right (x), bottom/top (y) and
+ * back/front (z); periodic directions make pairs named x, y and z. */
 #include "mesh/mesh-impl.h"
 
 #include <stdio.h>
@@ -103,7 +107,7 @@ static const frx_cfgnode *read_list(const frx_cfgnode *mesh, const char *key,
 /* Elements a cell holds. */
 static size_t per_cell(int etype)
 {
-    if (etype == FRX_ETYPE_TET)
+    if (etype == FRX_ETYPE_TET || etype == FRX_ETYPE_PYR)
         return 6;
     return etype == FRX_ETYPE_TRI || etype == FRX_ETYPE_PRI ? 2 : 1;
 }
@@ -152,13 +156,13 @@ static int box_read(const frx_cfgnode *mesh, struct box *b)
     int et = -1;
     const frx_cfgnode *vet = frx_cfg_get(mesh, "etype");
     if (vet) {
-        int rc = frx__cfg_to_enum(vet, "quad|tri|hex|tet|prism", &et, msg,
-                                  sizeof msg);
+        int rc = frx__cfg_to_enum(vet, "quad|tri|hex|tet|prism|pyramid",
+                                  &et, msg, sizeof msg);
         converted(&nerr, rc, msg);
     }
     static const int etypes[] = {FRX_ETYPE_QUAD, FRX_ETYPE_TRI,
                                  FRX_ETYPE_HEX, FRX_ETYPE_TET,
-                                 FRX_ETYPE_PRI};
+                                 FRX_ETYPE_PRI, FRX_ETYPE_PYR};
     b->etype = et >= 0 ? etypes[et]
              : b->ndims == 3 ? FRX_ETYPE_HEX : FRX_ETYPE_QUAD;
     if (vet && et >= 0 && b->ndims &&
@@ -166,7 +170,8 @@ static int box_read(const frx_cfgnode *mesh, struct box *b)
         complain(&nerr, vet, "'mesh.etype' %s needs a %d-D box, but 'mesh.n' "
                  "has %d values: use %s", vet->text,
                  frx__etype(b->etype)->ndims, b->ndims,
-                 b->ndims == 3 ? "hex, tet or prism" : "quad or tri");
+                 b->ndims == 3 ? "hex, tet, prism or pyramid"
+                               : "quad or tri");
     const frx_cfgnode *vord = frx_cfg_get(mesh, "order");
     if (vord)
         converted(&nerr, frx__cfg_to_long(vord, 1, FRX__MAX_ORDER, &order,
@@ -236,6 +241,18 @@ static const int tet_cells[6][4] = {
  * them). Each cube's z faces are cut by that diagonal, its x and y
  * faces whole: the faces conform, across periodic sides too. */
 static const int pri_cells[2][6] = {{0, 1, 2, 4, 5, 6}, {0, 2, 3, 4, 6, 7}};
+/* A cube's six pyramids: one on each face (the hexahedron's faces in
+ * its order), the base the face's corners turned to run
+ * counter-clockwise seen from inside, the apex the cube's centre (cell
+ * point 8). Neighbouring cubes meet base to base. */
+#define CENTRE 8
+static const int pyr_cells[6][5] = {
+    {0, 1, 2, 3, CENTRE}, {0, 4, 5, 1, CENTRE}, {0, 3, 7, 4, CENTRE},
+    {1, 5, 6, 2, CENTRE}, {2, 6, 7, 3, CENTRE}, {4, 7, 6, 5, CENTRE}};
+static const unsigned char pyr_shape[] = {
+    1,    2,    4,    8,    16,                                 /* corners */
+    0x03, 0x09, 0x11, 0x06, 0x12, 0x0c, 0x14, 0x18,             /* edges */
+    0x0f};                                                      /* base */
 static const int tri_cells[2][3] = {{0, 1, 2}, {0, 2, 3}};
 static const int quad_cell[4] = {0, 1, 2, 3};
 static const int hex_cell[8] = {0, 1, 2, 3, 4, 5, 6, 7};
@@ -243,7 +260,16 @@ static const int hex_cell[8] = {0, 1, 2, 3, 4, 5, 6, 7};
 struct lattice {
     int ndims;
     uint64_t m[3]; /* intervals per direction */
+    uint64_t npts; /* its points; pyramids' own nodes follow */
 };
+
+/* Nodes of its own a pyramid box's cell has after the lattice: its
+ * centre (order 1), or the middles of the lines from its corners to
+ * its centre (order 2: the centre is a lattice point). */
+static size_t cell_extra(const struct box *b)
+{
+    return b->etype != FRX_ETYPE_PYR ? 0 : b->order == 1 ? 1 : 8;
+}
 
 static uint64_t node_id(const struct lattice *L, const uint64_t *p)
 {
@@ -253,46 +279,90 @@ static uint64_t node_id(const struct lattice *L, const uint64_t *p)
     return id;
 }
 
+/* Coordinate k at lattice place t (an interval's fraction too). */
+static double lattice_x(const struct box *b, const struct lattice *L, int k,
+                        double t)
+{
+    double m = (double)L->m[k];
+    /* exact at both ends: lower for t = 0, upper for t = m */
+    return (b->lo[k] * (m - t) + b->hi[k] * t) / m;
+}
+
 static int make_nodes(const struct box *b, const struct lattice *L,
                       struct frx__gmesh *g)
 {
-    g->nnodes = 1;
+    size_t ncells = 1, extra = cell_extra(b);
     for (int k = 0; k < b->ndims; k++)
-        g->nnodes *= L->m[k] + 1;
+        ncells *= (size_t)b->n[k];
+    g->nnodes = L->npts + ncells * extra;
     g->nodes = frx__calloc(g->nnodes * (size_t)b->ndims, sizeof *g->nodes,
                            "box mesh nodes");
     if (!g->nodes)
         return FRX_ENOMEM;
-    for (size_t id = 0; id < g->nnodes; id++) {
+    for (size_t id = 0; id < L->npts; id++) {
         size_t r = id;
         for (int k = 0; k < b->ndims; k++) {
-            uint64_t i = r % (L->m[k] + 1), m = L->m[k];
+            uint64_t i = r % (L->m[k] + 1);
             r /= L->m[k] + 1;
-            /* exact at both ends: lower for i = 0, upper for i = m */
             g->nodes[id * (size_t)b->ndims + (size_t)k] =
-                (b->lo[k] * (double)(m - i) + b->hi[k] * (double)i) /
-                (double)m;
+                lattice_x(b, L, k, (double)i);
+        }
+    }
+    /* pyramids: cell c's centre, or the middle of the line from its
+     * corner j to its centre, as node npts + extra*c + j */
+    for (size_t c = 0; c < ncells * extra; c++) {
+        size_t r = c / extra;
+        int j = (int)(c % extra);
+        for (int k = 0; k < b->ndims; k++) {
+            double off = extra == 1 ? 0.5 : (cell_corner[j][k] + 0.5) / 2;
+            double t = (double)(r % (size_t)b->n[k]) + off;
+            r /= (size_t)b->n[k];
+            g->nodes[(L->npts + c) * (size_t)b->ndims + (size_t)k] =
+                lattice_x(b, L, k, t * b->order);
         }
     }
     return FRX_OK;
 }
 
-/* Shape points of one element: the cell's lattice corner `base`, its
- * corners as cell corners, the masks of its shape points. */
-static void element_nodes(const struct lattice *L, int order,
-                          const uint64_t *base, const int *corners,
+/* A pyramid's shape point that involves its apex (cell point CENTRE):
+ * the apex, or the middle of the edge from it to cell corner j, in
+ * cell c. */
+static uint64_t pyr_node(const struct box *b, const struct lattice *L,
+                         size_t c, const uint64_t *base, int j)
+{
+    uint64_t extra = cell_extra(b);
+    if (j == CENTRE && b->order == 2) {
+        uint64_t p[3] = {base[0] + 1, base[1] + 1, base[2] + 1};
+        return node_id(L, p);
+    }
+    return L->npts + extra * c + (j == CENTRE ? 0 : (uint64_t)j);
+}
+
+/* Shape points of element e (of cell c): the cell's lattice corner
+ * `base`, its corners as cell points, the masks of its shape points. */
+static void element_nodes(const struct box *b, const struct lattice *L,
+                          size_t c, const uint64_t *base, const int *corners,
                           const unsigned char *shape, size_t nshape,
                           uint64_t *out)
 {
+    int order = b->order;
     for (size_t s = 0; s < nshape; s++) {
+        if (b->etype == FRX_ETYPE_PYR && shape[s] & 0x10) {
+            /* the apex, or the edge to it from base corner i */
+            int i = 0;
+            while (i < 4 && !(shape[s] >> i & 1))
+                i++;
+            out[s] = pyr_node(b, L, c, base, i < 4 ? corners[i] : CENTRE);
+            continue;
+        }
         uint64_t p[3] = {0, 0, 0};
         unsigned cnt = 0;
-        for (int c = 0; c < 8; c++) {
-            if (!(shape[s] >> c & 1))
+        for (int i = 0; i < 8; i++) {
+            if (!(shape[s] >> i & 1))
                 continue;
             cnt++;
             for (int k = 0; k < L->ndims; k++)
-                p[k] += (uint64_t)order * (uint64_t)cell_corner[corners[c]][k];
+                p[k] += (uint64_t)order * (uint64_t)cell_corner[corners[i]][k];
         }
         for (int k = 0; k < L->ndims; k++)
             p[k] = base[k] + p[k] / cnt; /* exact: see the file's head */
@@ -320,6 +390,7 @@ static int make_elements(const struct box *b, const struct lattice *L,
                                : b->etype == FRX_ETYPE_QUAD ? quad_shape
                                : b->etype == FRX_ETYPE_TET ? tet_shape
                                : b->etype == FRX_ETYPE_PRI ? pri_shape
+                               : b->etype == FRX_ETYPE_PYR ? pyr_shape
                                                            : hex_shape;
     for (size_t c = 0; c < ncells; c++) {
         uint64_t base[3] = {0, 0, 0};
@@ -334,11 +405,12 @@ static int make_elements(const struct box *b, const struct lattice *L,
                                : b->etype == FRX_ETYPE_QUAD ? quad_cell
                                : b->etype == FRX_ETYPE_TET ? tet_cells[h]
                                : b->etype == FRX_ETYPE_PRI ? pri_cells[h]
+                               : b->etype == FRX_ETYPE_PYR ? pyr_cells[h]
                                                            : hex_cell;
             g->etype[e] = b->etype;
             g->order[e] = b->order;
             g->eoff[e] = e * nshape;
-            element_nodes(L, b->order, base, corners, shape, nshape,
+            element_nodes(b, L, c, base, corners, shape, nshape,
                           g->enodes + e * nshape);
         }
     }
@@ -444,8 +516,11 @@ int frx__mesh_box(const frx_cfgnode *mesh, struct frx__gmesh *g)
     if (box_read(mesh, &b))
         return FRX_ECONFIG; /* frx_errmsg() lists every problem */
     struct lattice L = {.ndims = b.ndims};
-    for (int k = 0; k < b.ndims; k++)
+    L.npts = 1;
+    for (int k = 0; k < b.ndims; k++) {
         L.m[k] = (uint64_t)b.order * (uint64_t)b.n[k];
+        L.npts *= L.m[k] + 1;
+    }
     g->ndims = b.ndims;
     char where[300];
     snprintf(g->source, sizeof g->source, "%s: the box mesh",

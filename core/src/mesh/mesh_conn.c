@@ -152,7 +152,11 @@ static void make_key(const struct conn *c, const uint64_t *corners, int nn,
  * element. A tetrahedron's is the same at every corner (its map is
  * linear): (x1 - x0, x2 - x0, x3 - x0) right-handed; each row below is
  * an even permutation of (0, 1, 2, 3). A prism's corners 0, 1, 2 turn
- * counter-clockwise seen from corners 3, 4, 5 (above them). */
+ * counter-clockwise seen from corners 3, 4, 5 (above them). A
+ * pyramid's base corners turn counter-clockwise seen from its apex:
+ * each base corner, its two neighbours and the apex are a right-handed
+ * tetrahedron (the map is degenerate at the apex, which is not
+ * checked). */
 static int check_element(const struct conn *c, uint64_t e)
 {
     static const int hexnb[8][3] = {{1, 3, 4}, {2, 0, 5}, {3, 1, 6},
@@ -162,11 +166,15 @@ static int check_element(const struct conn *c, uint64_t e)
                                     {0, 2, 1}};
     static const int prinb[6][3] = {{1, 2, 3}, {2, 0, 4}, {0, 1, 5},
                                     {5, 4, 0}, {3, 5, 1}, {4, 3, 2}};
+    static const int pyrnb[4][3] = {{1, 3, 4}, {2, 0, 4}, {3, 1, 4},
+                                    {0, 2, 4}};
     const struct frx__etype_info *t = type_of(c, e);
     const int(*nb)[3] = t->etype == FRX_ETYPE_TET ? tetnb
-                      : t->etype == FRX_ETYPE_PRI ? prinb : hexnb;
+                      : t->etype == FRX_ETYPE_PRI ? prinb
+                      : t->etype == FRX_ETYPE_PYR ? pyrnb : hexnb;
+    int ncheck = t->etype == FRX_ETYPE_PYR ? 4 : t->ncorners;
     const uint64_t *en = c->g->enodes + c->g->eoff[e];
-    for (int i = 0; i < t->ncorners; i++) {
+    for (int i = 0; i < ncheck; i++) {
         const double *x = node_at(c, en[i]);
         double v;
         if (t->ndims == 2) {
@@ -604,8 +612,8 @@ static int setup(struct conn *c, const struct frx__gmesh *g)
             return frx_error(FRX_ENOTSUP, "%s: element %zu has type %d of "
                              "order %d with %zu shape points: frx takes "
                              "triangles, quadrilaterals (2-D), tetrahedra, "
-                             "hexahedra and prisms (3-D) of order 1 or 2 "
-                             "with all their points",
+                             "hexahedra, prisms and pyramids (3-D) of "
+                             "order 1 or 2 with all their points",
                              g->source, e, g->etype[e], g->order[e],
                              g->eoff[e + 1] - g->eoff[e]);
         c->foff[e + 1] = c->foff[e] + (size_t)t->nfaces;

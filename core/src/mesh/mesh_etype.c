@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The element types the core handles: corners, faces in Gmsh's order
- * (its MTriangle, MQuadrangle, MTetrahedron, MHexahedron and MPrism
- * lists, each face counter-clockwise seen from outside) and shape
- * points per order. Faces meet whole, by their corners: a triangle
- * (a tetrahedron's, a prism's) meets a triangle, a quadrilateral (a
- * hexahedron's, a prism's) a quadrilateral. Where a quadrilateral
- * touches two triangles their faces are loose and the mesh is refused
- * (mesh_gmsh_faces.c says why): frx has no pyramids to join them. */
+ * (its MTriangle, MQuadrangle, MTetrahedron, MHexahedron, MPrism and
+ * MPyramid lists, each face counter-clockwise seen from outside) and
+ * shape points per order. Faces meet whole, by their corners: a
+ * triangle (a tetrahedron's, a prism's, a pyramid's side) meets a
+ * triangle, a quadrilateral (a hexahedron's, a prism's, a pyramid's
+ * base) a quadrilateral. Where a quadrilateral touches two triangles
+ * their faces are loose and the mesh is refused (mesh_gmsh_faces.c
+ * says why): a pyramid or prisms must join them. */
 #include "mesh/mesh-impl.h"
 
 static const struct frx__etype_info types[] = {
@@ -38,6 +39,14 @@ static const struct frx__etype_info types[] = {
      .face = {{0, 2, 1}, {3, 4, 5}, {0, 1, 4, 3}, {0, 3, 5, 2},
               {1, 2, 5, 4}},
      .nshape = {0, 6, 18}, .gmsh = {0, 6, 13}},
+    /* reference corners (-1,-1,-1) (1,-1,-1) (1,1,-1) (-1,1,-1) (0,0,1):
+     * the base 0 1 2 3, then the apex; order 2 adds the middles of
+     * edges 0-1 0-3 0-4 1-2 1-4 2-3 2-4 3-4, then the base's centre
+     * (Gmsh's 14-node pyramid) */
+    {.etype = FRX_ETYPE_PYR, .name = "pyramid", .ndims = 3,
+     .ncorners = 5, .nfaces = 5, .fnc = {3, 3, 3, 3, 4},
+     .face = {{0, 1, 4}, {3, 0, 4}, {1, 2, 4}, {2, 3, 4}, {0, 3, 2, 1}},
+     .nshape = {0, 5, 14}, .gmsh = {0, 7, 14}},
 };
 
 const struct frx__etype_info *frx__etype(int etype)

@@ -15,11 +15,12 @@
  *
  * Nodes no element of the mesh uses are dropped; the rest keep the
  * file's order. A 2-D mesh must lie in a plane z = constant. Elements
- * are triangles and quadrilaterals (2-D), tetrahedra, hexahedra and
- * prisms (3-D), of order 1 or 2, their points in Gmsh's order. 8-node
- * quadrilaterals and 20-node hexahedra are completed to 9 and 27 points
- * (exactly: mesh_gmsh_shape.c); the 15-node prism is refused (its
- * completion to 18 points is not written). Every check names the place
+ * are triangles and quadrilaterals (2-D), tetrahedra, hexahedra,
+ * prisms and pyramids (3-D), of order 1 or 2, their points in Gmsh's
+ * order. 8-node quadrilaterals and 20-node hexahedra are completed to 9
+ * and 27 points (exactly: mesh_gmsh_shape.c); the 15-node prism and the
+ * 13-node pyramid are refused (their completion to 18 and 14 points is
+ * not written). Every check names the place
  * in the file (line, or byte offset in a binary file). */
 #include "mesh/gmsh-impl.h"
 
@@ -255,7 +256,8 @@ static int frx_type(const struct frx__msh *m, const struct frx__msh_ele *e,
         {16, FRX_ETYPE_QUAD, 2}, {4, FRX_ETYPE_TET, 1},
         {11, FRX_ETYPE_TET, 2},  {5, FRX_ETYPE_HEX, 1},
         {12, FRX_ETYPE_HEX, 2},  {17, FRX_ETYPE_HEX, 2},
-        {6, FRX_ETYPE_PRI, 1},   {13, FRX_ETYPE_PRI, 2}};
+        {6, FRX_ETYPE_PRI, 1},   {13, FRX_ETYPE_PRI, 2},
+        {7, FRX_ETYPE_PYR, 1},   {14, FRX_ETYPE_PYR, 2}};
     for (size_t i = 0; i < sizeof map / sizeof *map; i++)
         if (map[i][0] == e->type) {
             *etype = map[i][1];
@@ -267,16 +269,22 @@ static int frx_type(const struct frx__msh *m, const struct frx__msh_ele *e,
     frx__gmsh_type_name(t, tn, sizeof tn);
     if (strcmp(t->shape, "triangle") && strcmp(t->shape, "quadrilateral") &&
         strcmp(t->shape, "tetrahedron") && strcmp(t->shape, "hexahedron") &&
-        strcmp(t->shape, "prism"))
+        strcmp(t->shape, "prism") && strcmp(t->shape, "pyramid"))
         return frx__msh_error(m, FRX_ENOTSUP, e->where, "element %llu is %s: "
                               "frx meshes are of triangles and "
                               "quadrilaterals (2-D) or tetrahedra, "
-                              "hexahedra and prisms (3-D)",
+                              "hexahedra, prisms and pyramids (3-D)",
                               (unsigned long long)e->tag, tn);
     if (t->num == 18) /* the serendipity prism */
         return frx__msh_error(m, FRX_ENOTSUP, e->where, "element %llu is %s: "
                               "frx takes prisms of 6 and 18 nodes (Gmsh "
                               "types 6 and 13), not 15; mesh with "
+                              "Mesh.SecondOrderIncomplete = 0",
+                              (unsigned long long)e->tag, tn);
+    if (t->num == 19) /* the serendipity pyramid */
+        return frx__msh_error(m, FRX_ENOTSUP, e->where, "element %llu is %s: "
+                              "frx takes pyramids of 5 and 14 nodes (Gmsh "
+                              "types 7 and 14), not 13; mesh with "
                               "Mesh.SecondOrderIncomplete = 0",
                               (unsigned long long)e->tag, tn);
     return frx__msh_error(m, FRX_ENOTSUP, e->where, "element %llu is %s, of "
@@ -321,6 +329,9 @@ static int check_jacobian(const struct build *B, size_t e, const double *x)
                  : g->etype[e] == FRX_ETYPE_PRI
                         ? "a prism's corners 0-2 must turn "
                           "counter-clockwise seen from corners 3-5"
+                 : g->etype[e] == FRX_ETYPE_PYR
+                        ? "a pyramid's base corners 0-3 must turn "
+                          "counter-clockwise seen from its apex 4"
                         : "a hexahedron's corners 0-3 must turn "
                           "counter-clockwise seen from corners 4-7");
 }

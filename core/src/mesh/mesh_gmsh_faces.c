@@ -340,8 +340,7 @@ static int quad_meets_triangle(const struct faces *F, size_t r)
                               "quadrilateral face meets triangles, and frx "
                               "joins faces whole (a quadrilateral to a "
                               "quadrilateral, a triangle to a triangle): "
-                              "put prisms or pyramids between (frx takes no "
-                              "pyramids yet)", f,
+                              "put pyramids (or prisms) between them", f,
                               (unsigned long long)file_ele(b, e)->tag,
                               face_text(b, c, 4, ft, sizeof ft),
                               ele_text(b, p->s / FRX__MAX_FACES, t1,

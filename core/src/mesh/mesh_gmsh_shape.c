@@ -12,7 +12,11 @@
  * [-1, 1]^d with Gmsh's corner order. Order-2 points are the means of
  * corner sets: edges, then (hexahedron, prism) quadrilateral faces,
  * then (quadrilateral, hexahedron) the centre. A prism's shape
- * functions are a triangle's times a line's.
+ * functions are a triangle's times a line's. A pyramid's map is not
+ * polynomial at its apex: it is checked at its base corners only, each
+ * by the three edges from it (to its base neighbours and the apex),
+ * their tangents there (order 1: the edges; order 2: the quadratic
+ * through the edge's middle) right-handed.
  *
  * Completion is exact: the 8-node quadrilateral's map lies in the span
  * of the 9-node one's (and the 20-node hexahedron's in the 27-node
@@ -210,9 +214,49 @@ static void grad(int etype, int order, const double (*r)[3], int n,
     }
 }
 
+/* Gmsh's pyramid edges, points 5..12 (MPyramid::edges_pyramid). */
+static const int pyr_edges[8][2] = {{0, 1}, {0, 3}, {0, 4}, {1, 2},
+                                    {1, 4}, {2, 3}, {2, 4}, {3, 4}};
+
+/* The tangent at corner a of its edge to corner b: b - a (order 1),
+ * or 4 m - 3 a - b through the edge's middle m (order 2). */
+static void pyr_tangent(int order, const double *x, int a, int b,
+                        double *t)
+{
+    int m = 0;
+    while (m < 7 && !((pyr_edges[m][0] == a && pyr_edges[m][1] == b) ||
+                      (pyr_edges[m][0] == b && pyr_edges[m][1] == a)))
+        m++;
+    for (int d = 0; d < 3; d++)
+        t[d] = order == 1 ? x[3 * b + d] - x[3 * a + d]
+                          : 4 * x[3 * (5 + m) + d] - 3 * x[3 * a + d] -
+                                x[3 * b + d];
+}
+
+static double pyr_min_jacobian(int order, const double *x, int *at)
+{
+    double best = 0;
+    for (int i = 0; i < 4; i++) {
+        double u[3][3];
+        pyr_tangent(order, x, i, (i + 1) % 4, u[0]);
+        pyr_tangent(order, x, i, (i + 3) % 4, u[1]);
+        pyr_tangent(order, x, i, 4, u[2]);
+        double det = u[0][0] * (u[1][1] * u[2][2] - u[1][2] * u[2][1]) -
+                     u[0][1] * (u[1][0] * u[2][2] - u[1][2] * u[2][0]) +
+                     u[0][2] * (u[1][0] * u[2][1] - u[1][1] * u[2][0]);
+        if (i == 0 || det < best) {
+            best = det;
+            *at = i;
+        }
+    }
+    return best;
+}
+
 double frx__gmsh_min_jacobian(int etype, int order, const double *x,
                               int ndims, int *at)
 {
+    if (etype == FRX_ETYPE_PYR)
+        return pyr_min_jacobian(order, x, at);
     double r[27][3], best = 0;
     int n = ref_points(etype, order, r);
     for (int q = 0; q < n; q++) {

@@ -9,8 +9,8 @@
  * numbers, sized by weight. Either gives every rank an element (there
  * are at least as many elements as ranks). In a mesh of several element
  * types each element counts by its type's cost (PyFR's default weights:
- * a hexahedron 18, a prism 10, a quadrilateral 6, a triangle or a
- * tetrahedron 3), so a part's share is of the work, not of the element
+ * a hexahedron 18, a prism 10, a quadrilateral or a pyramid 6, a
+ * triangle or a tetrahedron 3), so a part's share is of the work, not of the element
  * count; a mesh of one type is split by count, as before. */
 #include "mesh/mesh-impl.h"
 
@@ -75,7 +75,8 @@ int frx__etype_cost(int etype)
     switch (etype) {
     case FRX_ETYPE_HEX: return 18;
     case FRX_ETYPE_PRI: return 10;
-    case FRX_ETYPE_QUAD: return 6;
+    case FRX_ETYPE_QUAD:
+    case FRX_ETYPE_PYR: return 6;
     default: return 3; /* triangles, tetrahedra */
     }
 }
