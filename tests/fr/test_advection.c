@@ -7,18 +7,19 @@
  *
  *   convergence   the L2 error falls at order >= p + 0.8 under
  *                 refinement, p = 1..4 (quadrilaterals, hexahedra,
- *                 tetrahedra, prisms, and Gmsh meshes of hexahedra
- *                 beside prisms and tetrahedra under prisms; triangles
+ *                 tetrahedra, prisms, pyramids, and Gmsh meshes of
+ *                 hexahedra beside prisms, tetrahedra under prisms and
+ *                 hexahedra beside pyramids and tetrahedra; triangles
  *                 and boundaries with the exact solution at p = 1..3, on
- *                 3-D boxes p = 1..2; tetrahedra, prisms and mixed
- *                 meshes in the 2-rank job only); the finer meshes with
+ *                 3-D boxes p = 1..2; tetrahedra, prisms, pyramids and
+ *                 mixed meshes in the 2-rank job only); the finer meshes with
  *                 argv[2] = long
  *   agreement     the solution on this job's ranks and backends equals
  *                 the one of 1 rank on openmp to 1e-12 of its largest
  *                 value (checkpoints, which hold elements in global
  *                 order whatever the partition, compared value by
- *                 value), on quadrilaterals, hexahedra, tetrahedra and
- *                 prisms; so does
+ *                 value), on quadrilaterals, hexahedra, tetrahedra,
+ *                 prisms and pyramids; so does
  *                 the solution with the velocity as a
  *                 per-point field (auxiliary fields, as a base flow:
  *                 saved at every interface at t = 0, exchanged once)
@@ -110,7 +111,8 @@ static double run_on(frx_config *cfg, frx_backend *be, frx_comm *comm)
  * the x boundaries). */
 static double error_at(int p, int n, const char *etype, int periodic)
 {
-    int hex = !strcmp(etype, "hex") || !strcmp(etype, "tet") || !strcmp(etype, "prism");
+    int hex = !strcmp(etype, "hex") || !strcmp(etype, "tet") || !strcmp(etype, "prism") ||
+              !strcmp(etype, "pyramid");
     char nn[64];
     snprintf(nn, sizeof nn, hex ? "%d, %d, %d" : "%d, %d", n, n, n);
     frx_config *cfg = config(
@@ -199,6 +201,17 @@ START_TEST(convergence_pri)
 }
 END_TEST
 
+/* pyramids: 6 a cube around its centre (bases meeting bases, triangles
+ * meeting triangles); p = 3 from 2 to 4 cubes a side gains only 3.70,
+ * from 4 to 8 3.96; p = 4 from 2 to 4 4.89 */
+START_TEST(convergence_pyr)
+{
+    static const int n0[] = {4, 4, 4, 2};
+    assert_orders_from("pyramid", 1, 4, n0);
+    assert_orders("pyramid", 0, 2, 4);
+}
+END_TEST
+
 /* -------------------------------------------------------- agreement */
 
 /* /solution/<etype>/u of a checkpoint, rank 0; its value count in *n. */
@@ -255,15 +268,24 @@ static const char *agree_pri_case =
     "time: {scheme: rk4, t-end: 0.1, cfl: 0.4}\n"
     "checkpoint: {interval: 1000000, file: '%s/agree-%s.h5'}\n";
 
-/* kind: 0 quadrilaterals, 1 hexahedra, 2 tetrahedra, 3 prisms */
+/* pyramids: their bases and triangles both between ranks */
+static const char *agree_pyr_case =
+    "solver: {name: advection, order: 3, velocity: [1, -0.7, 0.4]%s}\n"
+    "mesh: {type: box, n: [3, 2, 2], upper: [2, 1, 1], etype: pyramid,\n"
+    "       periodic: [true, true, true]}\n"
+    "time: {scheme: rk4, t-end: 0.1, cfl: 0.4}\n"
+    "checkpoint: {interval: 1000000, file: '%s/agree-%s.h5'}\n";
+
+/* kind: 0 quadrilaterals, 1 hexahedra, 2 tetrahedra, 3 prisms, 4
+ * pyramids */
 static void agree(int field, int kind)
 {
     char file[4200], ref[4200];
     int hex = kind > 0; /* 3-D */
-    static const char *const jobs[] = {"job", "hex", "tet", "pri"};
+    static const char *const jobs[] = {"job", "hex", "tet", "pri", "pyr"};
     static const char *const *cases[] = {&agree_case, &agree_hex_case, &agree_tet_case,
-                                         &agree_pri_case};
-    static const char *const etypes[] = {"quad", "hex", "tet", "pri"};
+                                         &agree_pri_case, &agree_pyr_case};
+    static const char *const etypes[] = {"quad", "hex", "tet", "pri", "pyr"};
     const char *job = field ? "field" : jobs[kind], *text_case = *cases[kind],
                *etype = etypes[kind];
     snprintf(file, sizeof file, "%s/agree-%s.h5", tmpdir, job);
@@ -304,7 +326,11 @@ static void agree(int field, int kind)
         printf("advection%s%s on %d rank(s), %s: L2 error %.12e (1 rank, "
                "openmp: %.12e); largest difference %.3e of the largest "
                "value\n", field ? " (velocity field)" : "",
-               kind == 3 ? " (prisms)" : kind == 2 ? " (tetrahedra)" : hex ? " (hexahedra)" : "",
+               kind == 4   ? " (pyramids)"
+               : kind == 3 ? " (prisms)"
+               : kind == 2 ? " (tetrahedra)"
+               : hex       ? " (hexahedra)"
+                           : "",
                nranks, spec, e, eref, diff);
         free(u);
         free(r);
@@ -324,6 +350,7 @@ START_TEST(agreement)
     agree(0, 1);
     agree(0, 2);
     agree(0, 3);
+    agree(0, 4);
 }
 END_TEST
 
@@ -606,13 +633,70 @@ END_TEST
  * squares meet), kind 1 the box's 6 tetrahedra a cube where z < 1/2
  * under prisms (their triangles meet); a prism cube holds the two prisms
  * either side of its xy square's (0,0)-(1,1) diagonal, as the
- * tetrahedra's tops are cut. Periodic in x and y (periodic_x_l/_r, y),
- * the z = 0 and z = 1 sides "bottom" and "top". */
-enum { MX_HEX, MX_TET, MX_PRI };
+ * tetrahedra's tops are cut. Kind 2: hexahedra where x < 1/2 beside
+ * cubes cut about their centre into four pyramids on their x and y
+ * faces (squares meeting the hexahedra's and each other's) and four
+ * tetrahedra, the pyramids on their z faces cut along that diagonal
+ * (their triangles meet the pyramids' and the next cube's in z).
+ * Periodic in x and y (periodic_x_l/_r, y), the z = 0 and z = 1 sides
+ * "bottom" and "top". */
+enum { MX_HEX, MX_TET, MX_PRI, MX_PYR };
 
 static int mixed_kind(int kind, int n, int i, int k)
 {
+    if (kind == 2)
+        return i < n / 2 ? MX_HEX : MX_PYR;
     return kind == 0 ? (i < n / 2 ? MX_HEX : MX_PRI) : (k < n / 2 ? MX_TET : MX_PRI);
+}
+
+/* The volume sign of corners a, b, c, d: (b - a) x (c - a) . (d - a). */
+static double orient(const double *a, const double *b, const double *c,
+                     const double *d)
+{
+    double u[3], v[3], w[3];
+    for (int m = 0; m < 3; m++)
+        u[m] = b[m] - a[m], v[m] = c[m] - a[m], w[m] = d[m] - a[m];
+    return (u[1] * v[2] - u[2] * v[1]) * w[0] + (u[2] * v[0] - u[0] * v[2]) * w[1] +
+           (u[0] * v[1] - u[1] * v[0]) * w[2];
+}
+
+/* A pyramid cube's elements (MX_PYR): node numbers from grid (i, j, k)
+ * corners and the centre node c; each right-handed (a pyramid's base
+ * counter-clockwise seen from its apex: (1-0) x (3-0) . (apex-0) > 0). */
+static void write_pyr_cube(FILE *e, int *id, int i, int j, int k, int L, int c)
+{
+    double ctr[3] = {i + 0.5, j + 0.5, k + 0.5};
+    for (int d = 0; d < 3; d++)
+        for (int side = 0; side < 2; side++) {
+            int q[4][3]; /* the face's corners, round it */
+            for (int m = 0; m < 4; m++) {
+                int a = m == 1 || m == 2, b = m >= 2;
+                q[m][d] = side;
+                q[m][(d + 1) % 3] = a;
+                q[m][(d + 2) % 3] = b;
+            }
+            double x[4][3];
+            int nd[4];
+            for (int m = 0; m < 4; m++) {
+                for (int r = 0; r < 3; r++)
+                    x[m][r] = (r == 0 ? i : r == 1 ? j : k) + q[m][r];
+                nd[m] = 1 + (i + q[m][0]) + L * ((j + q[m][1]) + L * (k + q[m][2]));
+            }
+            if (d != 2) {
+                int flip = orient(x[0], x[1], x[3], ctr) < 0;
+                fprintf(e, "%d 7 2 1 1 %d %d %d %d %d\n", (*id)++, nd[0],
+                        nd[flip ? 3 : 1], nd[2], nd[flip ? 1 : 3], c);
+                continue;
+            }
+            /* z faces: two tetrahedra either side of the (0,0)-(1,1)
+             * diagonal, which is corners 0 and 2 here */
+            for (int t = 0; t < 2; t++) {
+                int o = t ? 3 : 1;
+                int flip = orient(x[0], x[o], x[2], ctr) < 0;
+                fprintf(e, "%d 4 2 1 1 %d %d %d %d\n", (*id)++, nd[0],
+                        nd[flip ? 2 : o], nd[flip ? o : 2], c);
+            }
+        }
 }
 
 static void write_mixed(const char *path, int n, int kind)
@@ -621,7 +705,7 @@ static void write_mixed(const char *path, int n, int kind)
     for (int k = 0; k < n; k++)
         for (int i = 0; i < n; i++) {
             int t = mixed_kind(kind, n, i, k);
-            nel += n * (t == MX_HEX ? 1 : t == MX_TET ? 6 : 2);
+            nel += n * (t == MX_HEX ? 1 : t == MX_TET ? 6 : t == MX_PYR ? 8 : 2);
         }
     char *body = NULL;
     size_t len = 0;
@@ -643,7 +727,7 @@ static void write_mixed(const char *path, int n, int kind)
                         c[m][(d + 1) % 3] = a + (m == 1 || m == 3);
                         c[m][(d + 2) % 3] = b + (m >= 2);
                     }
-                    if (t == MX_HEX || (t == MX_PRI && d != 2)) {
+                    if (t == MX_HEX || ((t == MX_PRI || t == MX_PYR) && d != 2)) {
                         fprintf(e, "%d 3 2 %d %d %d %d %d %d\n", id++, tag, tag,
                                 NODE(c[0][0], c[0][1], c[0][2]), NODE(c[1][0], c[1][1], c[1][2]),
                                 NODE(c[3][0], c[3][1], c[3][2]), NODE(c[2][0], c[2][1], c[2][2]));
@@ -671,6 +755,8 @@ static void write_mixed(const char *path, int n, int kind)
                                 fprintf(e, " %d", NODE(i + tri[q][m][0], j + tri[q][m][1], k + z));
                         fprintf(e, "\n");
                     }
+                } else if (t == MX_PYR) {
+                    write_pyr_cube(e, &id, i, j, k, L, L * L * L + 1 + i + n * (j + n * k));
                 } else if (t == MX_HEX) {
                     fprintf(e, "%d 5 2 1 1 %d %d %d %d %d %d %d %d\n", id++,
                             NODE(i, j, k), NODE(i + 1, j, k), NODE(i + 1, j + 1, k),
@@ -694,12 +780,18 @@ static void write_mixed(const char *path, int n, int kind)
     fprintf(f, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n7\n"
             "3 1 \"fluid\"\n2 2 \"periodic_x_l\"\n2 3 \"periodic_x_r\"\n"
             "2 4 \"periodic_y_l\"\n2 5 \"periodic_y_r\"\n2 6 \"bottom\"\n"
-            "2 7 \"top\"\n$EndPhysicalNames\n$Nodes\n%d\n", L * L * L);
+            "2 7 \"top\"\n$EndPhysicalNames\n$Nodes\n%d\n",
+            L * L * L + (kind == 2 ? n * n * n : 0));
     for (int k = 0; k < L; k++)
         for (int j = 0; j < L; j++)
             for (int i = 0; i < L; i++)
                 fprintf(f, "%d %.17g %.17g %.17g\n", NODE(i, j, k),
                         (double)i / n, (double)j / n, (double)k / n);
+    for (int k = 0; kind == 2 && k < n; k++) /* the cubes' centres */
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++)
+                fprintf(f, "%d %.17g %.17g %.17g\n", L * L * L + 1 + i + n * (j + n * k),
+                        (i + 0.5) / n, (j + 0.5) / n, (k + 0.5) / n);
 #undef NODE
     fprintf(f, "$EndNodes\n$Elements\n%d\n%s$EndElements\n", id - 1, body);
     free(body);
@@ -708,12 +800,12 @@ static void write_mixed(const char *path, int n, int kind)
 
 /* The L2 error at t = 0.25 of order p on write_mixed's mesh of n^3
  * cubes, the exact solution on its bottom and top. */
-static double mixed_error(int p, int n, int lower)
+static double mixed_error(int p, int n, int kind)
 {
     char msh[4200], mesh[4400];
-    snprintf(msh, sizeof msh, "%s/mixed-%d-%d.msh", tmpdir, lower, n);
+    snprintf(msh, sizeof msh, "%s/mixed-%d-%d.msh", tmpdir, kind, n);
     if (rank == 0)
-        write_mixed(msh, n, lower);
+        write_mixed(msh, n, kind);
     MPI_Barrier(MPI_COMM_WORLD);
     snprintf(mesh, sizeof mesh, "mesh: {type: gmsh, file: '%s'}", msh);
     frx_config *cfg = config(
@@ -726,22 +818,26 @@ static double mixed_error(int p, int n, int lower)
     return e;
 }
 
-/* Hexahedra beside prisms, tetrahedra under prisms: the solution
- * converges at order >= p + 0.8 across the types' faces. */
+/* Hexahedra beside prisms, tetrahedra under prisms, hexahedra beside
+ * pyramids and tetrahedra: the solution converges at order >= p + 0.8
+ * across the types' faces. */
 START_TEST(convergence_mixed)
 {
-    static const int n0[2][4] = {{4, 4, 4, 4}, {4, 6, 4, 4}};
-    for (int lower = 0; lower < 2; lower++)
+    static const int n0[3][4] = {{4, 4, 4, 4}, {4, 6, 4, 4}, {4, 4, 4, 4}};
+    static const char *const what[3] = {
+        "hexahedra beside prisms", "tetrahedra under prisms",
+        "hexahedra beside pyramids and tetrahedra"};
+    for (int kind = 0; kind < 3; kind++)
         for (int p = 1; p <= 4; p++) {
-            int n = n0[lower][p - 1];
-            double e0 = mixed_error(p, n, lower), e1 = mixed_error(p, 2 * n, lower);
+            int n = n0[kind][p - 1];
+            double e0 = mixed_error(p, n, kind), e1 = mixed_error(p, 2 * n, kind);
             double order = log2(e0 / e1);
             if (rank == 0)
-                printf("advection on %s prisms p = %d: n %d -> %d: L2 error "
-                       "%.3e -> %.3e, order %.2f\n", lower ? "tetrahedra under" : "hexahedra beside",
-                       p, n, 2 * n, e0, e1, order);
-            ck_assert_msg(order >= p + 0.8, "%s prisms p = %d: order %.3f < %.1f",
-                          lower ? "tetrahedra under" : "hexahedra beside", p, order, p + 0.8);
+                printf("advection on %s p = %d: n %d -> %d: L2 error "
+                       "%.3e -> %.3e, order %.2f\n", what[kind], p, n, 2 * n, e0, e1,
+                       order);
+            ck_assert_msg(order >= p + 0.8, "%s p = %d: order %.3f < %.1f", what[kind], p,
+                          order, p + 0.8);
         }
 }
 END_TEST
@@ -913,6 +1009,7 @@ static Suite *advection_suite(void)
         tcase_add_test(tc, convergence_hex);
         tcase_add_test(tc, convergence_tet);
         tcase_add_test(tc, convergence_pri);
+        tcase_add_test(tc, convergence_pyr);
         tcase_add_test(tc, convergence_mixed);
     } else {
         if (!strcmp(spec, "openmp")) {
@@ -926,6 +1023,7 @@ static Suite *advection_suite(void)
             if (nranks == 2) {
                 tcase_add_test(tc, convergence_tet);
                 tcase_add_test(tc, convergence_pri);
+                tcase_add_test(tc, convergence_pyr);
                 tcase_add_test(tc, convergence_mixed);
             }
         }
