@@ -32,26 +32,34 @@ add_test(NAME euler-fields COMMAND test_euler_fields)
 set_tests_properties(euler-fields PROPERTIES ENVIRONMENT "${FRX_TEST_ENV}")
 
 # Order of accuracy >= p + 0.5 under refinement (20 x 20 to 40 x 40 box
-# meshes, t = 0.5), quadrilaterals, triangles, hexahedra, tetrahedra and
-# prisms (the vortex extruded along z), HLLC for every p and Rusanov
-# (PyFR's case's flux) for p = 3.
+# meshes, t = 0.5), quadrilaterals, triangles, hexahedra, tetrahedra,
+# prisms and pyramids (the vortex extruded along z; pyramids, 6 a cube,
+# from 10 x 10 to 20 x 20), HLLC for every p and Rusanov (PyFR's case's
+# flux) for p = 3.
 foreach(run "1 quad hllc" "2 quad hllc" "3 quad hllc" "1 tri hllc"
             "2 tri hllc" "3 tri hllc" "3 quad rusanov" "1 hex hllc"
             "2 hex hllc" "3 hex hllc" "1 tet hllc" "2 tet hllc" "3 tet hllc"
-            "1 prism hllc" "2 prism hllc" "3 prism hllc")
+            "1 prism hllc" "2 prism hllc" "3 prism hllc"
+            "1 pyramid hllc 10 20" "2 pyramid hllc 10 20"
+            "3 pyramid hllc 10 20")
   string(REPLACE " " ";" run "${run}")
   list(GET run 0 p)
   list(GET run 1 etype)
   list(GET run 2 rs)
+  set(meshes 20 40)
+  list(LENGTH run len)
+  if(len EQUAL 5)
+    list(SUBLIST run 3 2 meshes)
+  endif()
   set(name euler-order-p${p}-${etype}-${rs})
   add_test(NAME ${name} COMMAND sh ${FRX_VORTEX_SH} order
-    ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:frx-cli> ${p} ${etype} ${rs} 20 40)
+    ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:frx-cli> ${p} ${etype} ${rs} ${meshes})
   set_tests_properties(${name} PROPERTIES TIMEOUT 300
     ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
 endforeach()
 
 # 1 rank, 2 ranks and 2 ranks with rank 1 on opencl agree to 1e-12.
-foreach(run "3 quad" "2 tri" "2 hex" "2 tet" "2 prism")
+foreach(run "3 quad" "2 tri" "2 hex" "2 tet" "2 prism" "2 pyramid")
   string(REPLACE " " ";" run "${run}")
   list(GET run 0 p)
   list(GET run 1 etype)
@@ -67,7 +75,7 @@ foreach(run "3 quad" "2 tri" "2 hex" "2 tet" "2 prism")
 endforeach()
 
 # A uniform flow through every boundary kind stays uniform (2 ranks).
-foreach(etype quad tri hex tet prism)
+foreach(etype quad tri hex tet prism pyramid)
   add_test(NAME euler-boundaries-uniform-${etype} COMMAND sh ${FRX_VORTEX_SH}
     uniform ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:frx-cli> ${etype})
   set_tests_properties(euler-boundaries-uniform-${etype} PROPERTIES

@@ -63,7 +63,7 @@ export TMPDIR="$dir" # each mpirun its own session directory
 one_variant="openmp: {products: generated/r4}, opencl: {products: generated/r4}"
 
 # 3-D element types
-is3d() { [ "$1" = hex ] || [ "$1" = tet ] || [ "$1" = prism ]; }
+is3d() { [ "$1" = hex ] || [ "$1" = tet ] || [ "$1" = prism ] || [ "$1" = pyramid ]; }
 
 # The vortex's fields; with an argument hex or tet, extruded along z (w = 0).
 fields() {
@@ -86,11 +86,12 @@ $(fields "${3:-}")
 END
 }
 
-box() { # n etype (hex: n x n x 2, 4 deep; tet: n x n x 1 cubes, 2 deep)
+box() { # n etype (hex: n x n x 2, 4 deep; tet, prism, pyramid: n x n x 1
+       # cubes, 2 deep)
     if [ "$2" = hex ]; then
         echo "mesh: {type: box, n: [$1, $1, 2], lower: [-10, -10, 0]," \
              "upper: [10, 10, 4], periodic: [true, true, true]}"
-    elif [ "$2" = tet ] || [ "$2" = prism ]; then
+    elif [ "$2" = tet ] || [ "$2" = prism ] || [ "$2" = pyramid ]; then
         echo "mesh: {type: box, n: [$1, $1, 1], lower: [-10, -10, 0]," \
              "upper: [10, 10, 2], periodic: [true, true, true], etype: $2}"
     else

@@ -12,7 +12,8 @@
 # The cases cover what the solvers generate: advection, lee, euler and
 # navier-stokes (every boundary kind, Sutherland's law, ldg-beta 0.3 and
 # 0.5, the gradient's exchange) on
-# quadrilaterals and triangles (on hexahedra and tetrahedra too),
+# quadrilaterals and triangles (on hexahedra, tetrahedra, prisms and
+# pyramids too, and meshes of several of them),
 # on 2 ranks (the faces shared with a
 # peer), every boundary kind, every flux (lee: upwind, rusanov; euler:
 # rusanov, hllc), every time scheme (rk4, ssp-rk3, rk45: the lincomb
@@ -93,6 +94,16 @@ advection-hex-pri-rk4)
   boundaries: {wall: {type: exact}}
 mesh: {type: gmsh, file: '$here/../data/mesh/hex-pri.msh'}
 time: {scheme: rk4, cfl: 0.5, steps: 4}" ;;
+advection-hex-pyr-tet-rk4)
+    # a hexahedron, a pyramid on it and four tetrahedra round the
+    # pyramid: squares and triangles of three types in one set
+    body="solver:
+  name: advection
+  order: 3
+  velocity: [1, 0.5, 0.25]
+  boundaries: {wall: {type: exact}}
+mesh: {type: gmsh, file: '$here/../data/mesh/hex-pyr-tet.msh'}
+time: {scheme: rk4, cfl: 0.5, steps: 4}" ;;
 lee-quad-upwind)
     body="solver:
   name: lee
@@ -161,10 +172,10 @@ $vortex
 mesh: {type: box, n: [6, 6], lower: [-10, -10], upper: [10, 10],
        periodic: [true, true]}
 time: {scheme: rk45, dt: 0.01, t-end: 0.05}" ;;
-euler-hex-hllc|euler-tet-hllc|euler-pri-hllc)
-    # 3-D: hexahedra (tetrahedra, prisms), a far field and a slip wall,
-    # an inflow in z
-    etype=$(echo "$name" | sed 's/^euler-\([a-z]*\)-hllc$/\1/; s/^pri$/prism/')
+euler-hex-hllc|euler-tet-hllc|euler-pri-hllc|euler-pyr-hllc)
+    # 3-D: hexahedra (tetrahedra, prisms, pyramids), a far field and a
+    # slip wall, an inflow in z
+    etype=$(echo "$name" | sed 's/^euler-\([a-z]*\)-hllc$/\1/; s/^pri$/prism/; s/^pyr$/pyramid/')
     body="solver:
   name: euler
   order: 2

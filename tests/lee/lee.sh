@@ -5,7 +5,7 @@
 #       order >= P + 0.8 from N1 x N1 to N2 x N2 elements, every variable
 #   lee.sh FRX MPIRUN DATA converge3d ETYPE FLUX P N1 N2   the same in
 #       3-D (wave3d.yaml: an acoustic and a vorticity wave) on N1^3 and
-#       N2^3 cubes (ETYPE hex, or tet: 6 tetrahedra a cube)
+#       N2^3 cubes (ETYPE hex, or tet, prism, pyramid: 6, 2, 6 a cube)
 #   lee.sh FRX MPIRUN DATA extruded FLUX   shear3d.yaml (a shear flow
 #       across z, sources, far field and slip wall, 2 ranks) against its 2-D
 #       twin in (x, y): the integrals of rho'^2, u'^2, w'^2 (v'^2 in

@@ -25,7 +25,7 @@ foreach(run "1 2" "2 1" "2 2" "3 2" "3 2 cfl")
 endforeach()
 
 # Flows that the boundary kinds hold stay uniform to 1e-12.
-foreach(etype quad tri hex tet prism)
+foreach(etype quad tri hex tet prism pyramid)
   add_test(NAME navier-stokes-uniform-${etype} COMMAND sh ${FRX_NS_SH} uniform
     ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:frx-cli> ${etype})
   set_tests_properties(navier-stokes-uniform-${etype} PROPERTIES TIMEOUT 300

@@ -59,7 +59,7 @@ export TMPDIR="$dir" # each mpirun its own session directory
 # would): no candidates to compile and time.
 one_variant="openmp: {products: generated/r4}, opencl: {products: generated/r4}"
 
-is3d() { [ "$1" = hex ] || [ "$1" = tet ] || [ "$1" = prism ]; }
+is3d() { [ "$1" = hex ] || [ "$1" = tet ] || [ "$1" = prism ] || [ "$1" = pyramid ]; }
 
 # The L2 errors of a run's summary: "var value" a line.
 errors() {
@@ -340,6 +340,11 @@ uniform)
     fs="{type: char-riem-inv, rho: 1.2, u: 0.2, v: 0.3$w, p: 1}"
     zfs=
     is3d "$etype" && zfs="back: $fs, front: $fs"
+    # pyramids' viscous terms are stable to a smaller dt (under 5e-4 on
+    # these cells, over 1e-3 on the other types: sys_kernels.c,
+    # fr__viscous_dt_factor)
+    dt=0.001
+    [ "$etype" = pyramid ] && dt=0.0003
     run() { # name velocity boundaries
         cat > $1.yaml <<END
 backend: {name: openmp, precision: double, $one_variant}
@@ -352,7 +357,7 @@ solver:
   ics: {rho: 1.2, $2, p: 1}
   exact: {rho: 1.2, $2, p: 1}
   boundaries: {$3}
-time: {scheme: ssp-rk3, dt: 0.001, steps: 40}
+time: {scheme: ssp-rk3, dt: $dt, steps: 40}
 progress: {mode: off}
 END
         "$mpiexec" -n 2 "$frx" run $1.yaml > $1.txt 2>&1 ||

@@ -302,13 +302,15 @@ static int wave_bind(fr_system *s, frx_matrix *const *u)
     struct fr_wave *w = &v[s->nwaves++];
     w->u0 = u[0];
     w->k = calloc(s->nblocks, sizeof *w->k);
-    frx_arg *a = calloc(4 + s->phys.nconsts, sizeof *a);
+    frx_arg *a = calloc(5 + s->phys.nconsts, sizeof *a);
     int rc = w->k && a ? FRX_OK : frx_error(FRX_ENOMEM, "fr: out of memory");
     for (size_t i = 0; i < s->nblocks && !rc; i++) {
         size_t na = 0;
         a[na++] = frx_arg_matrix(u[i]);
         a[na++] = frx_arg_matrix(s->blk[i].invh);
         a[na++] = frx_arg_reduce();
+        if (s->phys.diffusivity)
+            a[na++] = frx_arg_scalar(fr__viscous_dt_factor(s, s->blk[i].el));
         if (s->phys.naux)
             a[na++] = frx_arg_matrix(s->blk[i].aux);
         na += (size_t)fr__bind_consts(s, a + na);

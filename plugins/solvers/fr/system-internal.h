@@ -171,6 +171,7 @@ int fr__register_kernels(fr_system *s);
 void fr__free_knames(fr_system *s);
 /* The physics' constants as kernel arguments, after a kernel's own. */
 int fr__bind_consts(const fr_system *s, frx_arg *a);
+double fr__viscous_dt_factor(const fr_system *s, const fr_element *el);
 
 /* sys_bcs.c: solver.boundaries against the mesh's boundaries, and
  * their values at points (for the kinds' checks). */

@@ -199,8 +199,9 @@ typedef struct fr_physics {
     /* The diffusivity for max_dt's viscous limit: from u[NVARS] (and
      * a[NAUX]) set nu, the largest of the point's diffusion
      * coefficients (mu/rho, gamma mu/(Pr rho)); NULL: none.
-     * dt = cfl / max over points of (s invh + nu invh^2 (p+1)^2/(2p+1))
-     * with invh max_dt's metric above. */
+     * dt = cfl / max over points of (s invh + nu invh^2 (p+1)^2/(2p+1)
+     * f) with invh max_dt's metric above, f 2.5 on pyramids (their
+     * viscous terms' tighter limit), else 1. */
     const char *diffusivity;
 } fr_physics;
 
