@@ -68,11 +68,11 @@ add_test(NAME fr-sdk-versions COMMAND ${FRX_MPIRUN} 1 $<TARGET_FILE:test_fr_sdk>
 set_tests_properties(fr-sdk-versions PROPERTIES TIMEOUT 120
   ENVIRONMENT "${FRX_MPI_TEST_ENV}")
 
-# Hexahedra's VTK output through VTK's own reader (python3-vtk9; skipped
+# 3-D elements. VTK output through VTK.s own reader (python3-vtk9; skipped
 # where it is not installed)
 find_program(FRX_SYSTEM_PYTHON3_FR python3 PATHS /usr/bin NO_DEFAULT_PATH)
 if(FRX_SYSTEM_PYTHON3_FR)
-  foreach(etype hex tet prism)
+  foreach(etype hex tet prism pyramid)
     add_test(NAME fr-advection-${etype}-vtk COMMAND ${FRX_OWN_TMPDIR} sh
       ${CMAKE_CURRENT_SOURCE_DIR}/fr/vtk3d.sh ${FRX_SYSTEM_PYTHON3_FR}
       ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:frx-cli> ${etype})

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# vtk3d.sh PYTHON MPIEXEC FRX [hex|tet|prism]: advection on 5 x 4 x 3
-# cubes (hexahedra, 6 tetrahedra or 2 prisms each; p = 3, 2 ranks) writes
+# vtk3d.sh PYTHON MPIEXEC FRX [hex|tet|prism|pyramid]: advection on 5 x 4
+# x 3 cubes (hexahedra, 6 tetrahedra, 2 prisms or 6 pyramids each; p =
+# 3, 2 ranks) writes
 # its VTK output
 # at t = 0, and vtk3d.py loads it with VTK's own reader (ParaView's):
 # cell types, where each cell's points are, the initial wave there.
