@@ -13,11 +13,20 @@
  * memory where frx's choice runs faster per column in cache than that
  * bound allows.
  *
- *   build/bench/matmul [BACKEND] [MBYTES] [ONLY]   (default openmp, 256)
+ *   build/bench/matmul [BACKEND] [MBYTES] [ONLY] [SET]
+ *                                  (default openmp, 256, all, tensor)
  *
- * ONLY: just the operators whose name ("hex p2 interp") contains it. */
+ * ONLY: just the operators whose name ("hex p2 interp") contains it
+ * ("" for all). SET: tensor (the operators above, built here from 1-D
+ * Gauss-Legendre points) or elements: the operators the Euler RHS
+ * multiplies, as the FR layer builds them (libfrx-fr), for every element
+ * type at p = 1..4: M0 (solution to flux points), M132 (the transformed
+ * flux's divergence, less the correction of its normal part) and M3
+ * (the correction of the interface jumps): "pyr p3 M132". */
 #include "fr_operators.h"
 #include "timing.h"
+
+#include "element_ops.h"
 
 #include <frx/frx.h>
 
@@ -384,11 +393,34 @@ static void print_row(const struct row *r)
     printf(" %5.2f%s\n", r->bound / f->t, membound ? "m" : "c");
 }
 
+/* SET elements: bench_element_op's operators (element_ops.c). */
+static size_t element_operators(fr_operator *ops, size_t max)
+{
+    size_t n = 0;
+    for (; n < max; n++) {
+        fr_operator *o = &ops[n];
+        *o = (fr_operator){0};
+        int rc = bench_element_op(n, o->name, sizeof o->name, &o->m, &o->k,
+                                  &o->a);
+        if (rc < 0)
+            die("an FR element's operator");
+        if (rc == 0)
+            break;
+    }
+    return n;
+}
+
 int main(int argc, char **argv)
 {
     const char *backend = argc > 1 ? argv[1] : "openmp";
     size_t mbytes = argc > 2 ? (size_t)atol(argv[2]) : 256;
     const char *only = argc > 3 ? argv[3] : "";
+    const char *set = argc > 4 ? argv[4] : "tensor";
+    if (strcmp(set, "tensor") && strcmp(set, "elements")) {
+        fprintf(stderr, "bench/matmul: SET is tensor or elements, not "
+                        "'%s'\n", set);
+        return 2;
+    }
     frx_config *cfg;
     frx_backend *be = bench_backend("bench/matmul", backend, &cfg);
     if (!be)
@@ -404,14 +436,18 @@ int main(int argc, char **argv)
            "the backend: the bound uses %.1f GB/s\n", backend,
            omp_get_max_threads(), mbytes, NVAR, ROUNDS, REPEATS, host, dev,
            stream);
-    fr_operator ops[20];
+    fr_operator ops[72];
     size_t nops = 0;
-    for (size_t p = 1; p <= 6; p++)
-        for (int op = FR_INTERP; op <= FR_GRAD; op++)
-            ops[nops++] = fr_make(2, p, (enum fr_op)op);
-    for (size_t p = 1; p <= 4; p++)
-        for (int op = FR_INTERP; op <= FR_GRAD; op++)
-            ops[nops++] = fr_make(3, p, (enum fr_op)op);
+    if (!strcmp(set, "elements")) {
+        nops = element_operators(ops, sizeof ops / sizeof *ops);
+    } else {
+        for (size_t p = 1; p <= 6; p++)
+            for (int op = FR_INTERP; op <= FR_GRAD; op++)
+                ops[nops++] = fr_make(2, p, (enum fr_op)op);
+        for (size_t p = 1; p <= 4; p++)
+            for (int op = FR_INTERP; op <= FR_GRAD; op++)
+                ops[nops++] = fr_make(3, p, (enum fr_op)op);
+    }
     int header = 0;
     for (size_t i = 0; i < nops; i++) {
         struct row r;
