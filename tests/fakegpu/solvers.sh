@@ -94,16 +94,6 @@ advection-hex-pri-rk4)
   boundaries: {wall: {type: exact}}
 mesh: {type: gmsh, file: '$here/../data/mesh/hex-pri.msh'}
 time: {scheme: rk4, cfl: 0.5, steps: 4}" ;;
-advection-hex-pyr-tet-rk4)
-    # a hexahedron, a pyramid on it and four tetrahedra round the
-    # pyramid: squares and triangles of three types in one set
-    body="solver:
-  name: advection
-  order: 3
-  velocity: [1, 0.5, 0.25]
-  boundaries: {wall: {type: exact}}
-mesh: {type: gmsh, file: '$here/../data/mesh/hex-pyr-tet.msh'}
-time: {scheme: rk4, cfl: 0.5, steps: 4}" ;;
 lee-quad-upwind)
     body="solver:
   name: lee
