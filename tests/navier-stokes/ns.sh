@@ -24,8 +24,8 @@
 #   mms MPIEXEC FRX P ETYPE N1 N2 [PYFR...]  the steady manufactured
 #       solution of mms-2d.yaml (quad, tri: N x N on [0, 2]^2) or
 #       mms-3d.yaml (hex, tet: N^3 cubes on [0, 2]^3; mms.py made both)
-#       held by its source terms, from itself to t = 0.5 (RK4, time.cfl
-#       0.5) on 2 ranks: every variable's L2 error must fall at order
+#       held by its source terms, from itself to t = 0.5 (or
+#       $FRX_NS_MMS_T; RK4, time.cfl 0.5) on 2 ranks: every variable's L2 error must fall at order
 #       >= P + 0.8 from N1 to N2 for odd P. For even P this scheme (PyFR
 #       1.15's, Rusanov and LDG with beta 1/2) gives about P + 1/2 here,
 #       PyFR to 8 digits the same numbers (docs/navier-stokes.md): >= P +
