@@ -6,6 +6,8 @@
 #include "kernels.h"
 #include "testutil.h"
 
+#include <frx/plugin.h>
+
 #include <check.h>
 #include <dirent.h>
 #include <math.h>
@@ -1533,6 +1535,105 @@ START_TEST(graph_orders_by_intent)
 }
 END_TEST
 
+/* Kernels that touch the same memory only as the same matrix (element i
+ * work item i's) or not at all may run on a worker without waiting for
+ * the others (FRX_EXEC_SAME_WORKERS, on a backend that runs batches:
+ * openmp); others wait. The chain runs three times and must give what
+ * the same updates give in order on the host. */
+START_TEST(graph_same_workers)
+{
+    register_all();
+    uint64_t rng = 77;
+    size_t q = frx_backend_soasz(be), n = 4 * q, h = 2 * q; /* chunks */
+    void *hu, *hf, *hw;
+    frx_matrix *u = rand_matrix(2, 3, n, &rng, &hu);
+    frx_matrix *f = rand_matrix(2, 3, n, &rng, &hf);
+    frx_matrix *w = rand_matrix(2, 3, h, &rng, &hw);
+    frx_matrix *ulo, *uhi, *flo, *fhi, *fmid;
+    ck_assert_int_eq(frx_matrix_slice(u, 0, h, &ulo), FRX_OK);
+    ck_assert_int_eq(frx_matrix_slice(u, h, n, &uhi), FRX_OK);
+    ck_assert_int_eq(frx_matrix_slice(f, 0, h, &flo), FRX_OK);
+    ck_assert_int_eq(frx_matrix_slice(f, h, n, &fhi), FRX_OK);
+    ck_assert_int_eq(frx_matrix_slice(f, q, q + h, &fmid), FRX_OK);
+    /* y += a*x, and whether it may skip the wait */
+    struct { frx_matrix *x, *y; double a; int same; } st[] = {
+        {u, f, 1, 0},      /* the batch's first */
+        {u, f, 2, 1},      /* f again, item by item */
+        {f, u, 0.5, 1},    /* reads f, writes u: as the same matrices */
+        {ulo, fhi, 1, 0},  /* fhi is part of f: other items */
+        {ulo, flo, 3, 1},  /* flo's rows miss fhi's */
+        {uhi, flo, 1, 1},  /* uhi only read in the group */
+        {flo, uhi, -1, 1}, /* flo item by item, uhi misses ulo */
+        {fmid, w, 1, 0},   /* fmid holds other items of flo and fhi */
+    };
+    size_t ns = sizeof st / sizeof *st;
+    frx_kernel *k[8];
+    frx_graph *g;
+    ck_assert_int_eq(frx_graph_create(be, &g), FRX_OK);
+    for (size_t i = 0; i < ns; i++) {
+        frx_arg a[] = {frx_arg_matrix(st[i].x), frx_arg_matrix(st[i].y),
+                       frx_arg_scalar(st[i].a)};
+        ck_assert_int_eq(frx_kernel_create(be, "tk_axpy", 2,
+                                           frx_matrix_neles(st[i].y), a, 3,
+                                           &k[i]), FRX_OK);
+        int node;
+        ck_assert_int_eq(frx_graph_add_kernel(g, k[i], NULL, 0, &node),
+                         FRX_OK);
+        ck_assert_int_eq(node, (int)i);
+    }
+    ck_assert_int_eq(frx_graph_commit(g), FRX_OK);
+    int order[8];
+    ck_assert_int_eq(frx_graph_order(g, order, ns), FRX_OK);
+    int batches = strcmp(backend_name, "openmp") == 0;
+    for (size_t i = 0; i < ns; i++) {
+        uint32_t fl;
+        ck_assert_int_eq(order[i], (int)i);
+        ck_assert_int_eq(frx_graph_node_flags(g, (int)i, &fl), FRX_OK);
+        ck_assert_msg(!!(fl & FRX_EXEC_SAME_WORKERS) == (batches && st[i].same),
+                      "node %zu: flags %u", i, (unsigned)fl);
+    }
+    uint32_t fl;
+    ck_assert_int_eq(frx_graph_node_flags(g, (int)ns, &fl), FRX_EINVAL);
+    /* the host's: matrix m's value (r, v, e), e counted from e0 */
+    double *m[3] = {malloc(2 * 3 * n * sizeof(double)),
+                    malloc(2 * 3 * n * sizeof(double)),
+                    malloc(2 * 3 * h * sizeof(double))};
+    const void *hm[3] = {hu, hf, hw};
+    size_t ne[3] = {n, n, h};
+    for (int j = 0; j < 3; j++)
+        for (size_t i = 0; i < 2 * 3 * ne[j]; i++)
+            m[j][i] = tu_get(be, hm[j], i);
+    struct { int x; size_t x0; int y; size_t y0; } ref[] = {
+        {0, 0, 1, 0}, {0, 0, 1, 0}, {1, 0, 0, 0}, {0, 0, 1, h},
+        {0, 0, 1, 0}, {0, h, 1, 0}, {1, 0, 0, h}, {1, q, 2, 0}};
+    for (int rep = 0; rep < 3; rep++) {
+        ck_assert_int_eq(frx_graph_run(g), FRX_OK);
+        for (size_t i = 0; i < ns; i++) {
+            size_t cnt = frx_matrix_neles(st[i].y);
+            for (size_t r = 0; r < 2 * 3; r++)
+                for (size_t e = 0; e < cnt; e++)
+                    m[ref[i].y][r * ne[ref[i].y] + ref[i].y0 + e] +=
+                        st[i].a * m[ref[i].x][r * n + ref[i].x0 + e];
+        }
+    }
+    frx_matrix *all[3] = {u, f, w};
+    for (int j = 0; j < 3; j++) {
+        void *got = read_matrix(all[j]);
+        for (size_t i = 0; i < 2 * 3 * ne[j]; i++)
+            assert_close(tu_get(be, got, i), m[j][i], "u, f, w", i);
+        free(got);
+        free(m[j]);
+    }
+    frx_graph_destroy(g);
+    for (size_t i = 0; i < ns; i++)
+        frx_kernel_destroy(k[i]);
+    frx_matrix *sl[] = {ulo, uhi, flo, fhi, fmid, u, f, w};
+    for (size_t i = 0; i < 8; i++)
+        frx_matrix_destroy(sl[i]);
+    free(hu), free(hf), free(hw);
+}
+END_TEST
+
 static Suite *kernels_suite(void)
 {
     Suite *s = suite_create("kernels");
@@ -1569,6 +1670,7 @@ static Suite *kernels_suite(void)
     tcase_add_test(tc, cache_corrupted_entry_rebuilt);
     tcase_add_test(tc, cache_dir_writable_by_others_refused);
     tcase_add_test(tc, graph_orders_by_intent);
+    tcase_add_test(tc, graph_same_workers);
     suite_add_tcase(s, tc);
     return s;
 }

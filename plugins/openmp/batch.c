@@ -6,7 +6,15 @@
  * 1.1 us against 0.4 us for a barrier on the 2-core development machine,
  * and an RHS evaluation of a small case is tens of kernels of a few
  * microseconds. Any other call runs what is held first, so the backend
- * still looks synchronous to everything but a batch. */
+ * still looks synchronous to everything but a batch.
+ *
+ * A kernel the graph flags FRX_EXEC_SAME_WORKERS (plugin.h) runs after
+ * the one before it without the barrier: every generated kernel, and
+ * every generated product, splits its chunks of elements over the team
+ * with schedule(static), and OpenMP gives two such loops of one count
+ * in one parallel region the same split, so each thread starts on
+ * elements only it touched in the group. A library's product (libxsmm:
+ * its own split) keeps the barriers on both sides. */
 #include "openmp.h"
 
 #include <stdlib.h>
@@ -14,6 +22,7 @@
 struct omp_held {
     void (*team)(const omp_kp *); /* a kernel's team entry, or NULL */
     size_t kp;                    /* its parameters: s->held_kp + kp */
+    int same; /* a kernel flagged FRX_EXEC_SAME_WORKERS */
     /* else a product: its team entry, plan and operands */
     void (*product_team)(const void *plan, const frx_product_exec *e);
     const void *plan;
@@ -48,7 +57,8 @@ static struct omp_held *hold(struct omp_state *s)
 }
 
 omp_kp *frx_openmp_hold_kernel(struct omp_state *s,
-                               void (*team)(const omp_kp *), size_t nparams)
+                               void (*team)(const omp_kp *), size_t nparams,
+                               uint32_t flags)
 {
     omp_kp *kp = grow(s->held_kp, &s->kp_cap, s->nkp + nparams, sizeof *kp);
     if (!kp) {
@@ -60,6 +70,7 @@ omp_kp *frx_openmp_hold_kernel(struct omp_state *s,
     if (!h)
         return NULL;
     h->team = team;
+    h->same = (flags & FRX_EXEC_SAME_WORKERS) != 0;
     h->kp = s->nkp;
     s->nkp += nparams;
     return kp + h->kp;
@@ -87,13 +98,18 @@ void frx_openmp_flush(struct omp_state *s)
     const struct omp_held *held = s->held;
     const omp_kp *kp = s->held_kp;
 #pragma omp parallel
-    for (size_t i = 0; i < n; i++) {
-        if (held[i].team)
-            held[i].team(kp + held[i].kp);
-        else
-            held[i].product_team(held[i].plan, &held[i].e);
-        if (i + 1 < n) {
+    {
+        int split = 1; /* the group so far splits as kernels do */
+        for (size_t i = 0; i < n; i++) {
+            if (held[i].team)
+                held[i].team(kp + held[i].kp);
+            else
+                held[i].product_team(held[i].plan, &held[i].e);
+            split = split && held[i].team;
+            if (i + 1 < n && !(split && held[i + 1].same)) {
 #pragma omp barrier
+                split = 1;
+            }
         }
     }
     s->nheld = s->nkp = 0;

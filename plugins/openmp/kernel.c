@@ -181,7 +181,9 @@ int frx_openmp_kernel_launch(void *state, void *prog, const frx_launch *l)
     if (!held)
         frx_openmp_flush(s);
     omp_kp small[32] = {{0}};
-    omp_kp *kp = held ? frx_openmp_hold_kernel(s, pr->team, l->nparams)
+    uint32_t flags = FRX_SIZE_HOLDS(frx_launch, l, flags) ? l->flags : 0;
+    omp_kp *kp = held ? frx_openmp_hold_kernel(s, pr->team, l->nparams,
+                                               flags)
                : l->nparams <= 32 ? small : calloc(l->nparams, sizeof *kp);
     if (!kp)
         return held ? FRX_ENOMEM : frx_error(FRX_ENOMEM, "openmp: out of "

@@ -38,8 +38,10 @@ int frx_openmp_batch_end(void *state);
 int frx_openmp_sync(void *state);
 void frx_openmp_flush(struct omp_state *s); /* run what is held */
 void frx_openmp_batch_free(struct omp_state *s);
+/* flags: the launch's (FRX_EXEC_SAME_WORKERS: no barrier before it) */
 omp_kp *frx_openmp_hold_kernel(struct omp_state *s,
-                               void (*team)(const omp_kp *), size_t nparams);
+                               void (*team)(const omp_kp *), size_t nparams,
+                               uint32_t flags);
 /* team: the product's run on the team of the caller's parallel region,
  * no barrier (product.c) */
 int frx_openmp_hold_product(struct omp_state *s,

@@ -24,7 +24,7 @@ extern "C" {
 /* ABI of the plugin interface (plugin.h). Bump the major on any change
  * that breaks a compiled plugin; the minor when fields are appended. */
 #define FRX_ABI_MAJOR 1
-#define FRX_ABI_MINOR 11
+#define FRX_ABI_MINOR 12
 #define FRX_VERSION "0.1.0"
 
 /* ---------------------------------------------------------------- errors */
@@ -530,6 +530,12 @@ FRX_EXTERN int frx_graph_commit(frx_graph *g);
 FRX_EXTERN int frx_graph_run(frx_graph *g);
 /* The committed order: order[k] is the k-th node run (n entries). */
 FRX_EXTERN int frx_graph_order(const frx_graph *g, int *order, size_t n);
+/* ABI 1.12: what the commit tells the backend of a node when it runs
+ * (frx_exec_flags, <frx/plugin.h>): FRX_EXEC_SAME_WORKERS where the
+ * backend runs batches and the node may start on a worker that is done
+ * with its own share of the nodes before it. */
+FRX_EXTERN int frx_graph_node_flags(const frx_graph *g, int node,
+                                    uint32_t *flags);
 
 #ifdef __cplusplus
 }

@@ -171,8 +171,18 @@ typedef struct frx_launch {
  * frx_pack_args.flags; read them only where the struct's size holds
  * them). FRX_EXEC_NO_WAITERS: no later node of the graph depends on
  * this command, so a backend may skip making a completion event for it;
- * it must still order it before later commands on the same buffers. */
-enum frx_exec_flags { FRX_EXEC_NO_WAITERS = 1 };
+ * it must still order it before later commands on the same buffers.
+ * FRX_EXEC_SAME_WORKERS (ABI 1.12), on a kernel or product of a batch:
+ * this command and every one before it back to the last without the
+ * flag (its "group") are kernels without views, xchg matrices or
+ * reductions, and products; where two of them touch the same memory,
+ * one writing, they touch it as the same matrix, whose element i
+ * belongs to work item i of both, or not at all (disjoint rows, whole
+ * chunks). So a backend that gives work item i of every command of a
+ * group to the same worker (OpenMP: schedule(static) over the same
+ * number of chunks) may let a worker start this command as soon as it
+ * has done its own share of the others, without a barrier. */
+enum frx_exec_flags { FRX_EXEC_NO_WAITERS = 1, FRX_EXEC_SAME_WORKERS = 2 };
 
 /* An operator product a library provider runs: C = alpha*A*B + beta*C,
  * row-major, A m x k, B k x n, C m x n, offsets and leading dimensions in

@@ -88,6 +88,11 @@ typedef struct frx__access {
     int inflight;
     const void *req;
     const char *what;
+    /* a matrix argument: the matrix, and whether its element i belongs
+     * to the command's work item i (a kernel's matrix argument, a
+     * product's B and C; not a broadcast row or a product's A) */
+    const struct frx_matrix *m;
+    int by_item;
 } frx__access;
 
 enum { FRX__INFLIGHT_START = 1, FRX__INFLIGHT_WAIT = 2 };

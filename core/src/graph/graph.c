@@ -484,6 +484,78 @@ static void batches(const frx_backend *be, struct step *steps, size_t n)
     }
 }
 
+/* FRX_EXEC_SAME_WORKERS (plugin.h): may a node be in a group? A
+ * product, or a kernel whose arguments are all matrices and scalars (no
+ * view, xchg matrix or reduction). */
+static int item_wise(const struct node *nd)
+{
+    if (nd->type == NODE_PRODUCT)
+        return 1;
+    if (nd->type != NODE_KERNEL)
+        return 0;
+    const frx__access *x;
+    size_t nx = accesses(nd, &x);
+    for (size_t i = 0; i < nx; i++)
+        if (x[i].res && !x[i].m)
+            return 0;
+    return 1;
+}
+
+static int same_matrix(const frx_matrix *a, const frx_matrix *b)
+{
+    return a->offset == b->offset && a->nrow == b->nrow &&
+           a->nvar == b->nvar && a->neles == b->neles &&
+           a->leaddim == b->leaddim;
+}
+
+/* May b (item-wise, after a in a batch) skip waiting for a? Wherever
+ * they touch the same allocation, one writing: the same matrix, element
+ * i work item i's in both, or rows that do not meet. */
+static int shares_workers(const struct node *a, const struct node *b)
+{
+    const frx__access *x, *y;
+    size_t nx = accesses(a, &x), ny = accesses(b, &y);
+    for (size_t i = 0; i < nx; i++)
+        for (size_t j = 0; j < ny; j++) {
+            if (!x[i].res || x[i].res != y[j].res ||
+                !(x[i].writes || y[j].writes))
+                continue;
+            if (x[i].by_item && y[j].by_item && same_matrix(x[i].m, y[j].m))
+                continue;
+            size_t at;
+            if (frx__matrices_meet(x[i].m, y[j].m, &at))
+                return 0;
+        }
+    return 1;
+}
+
+/* Flag each kernel and product of a batch that may share the workers of
+ * every node of its group (the nodes since the last one not flagged). */
+static void same_workers(frx_graph *g, const int *order,
+                         const struct step *steps)
+{
+    size_t g0 = 0;
+    int in = 0;
+    for (size_t k = 0; k < g->n; k++) {
+        struct node *nd = &g->nodes[order[k]];
+        if (steps[k].batch & BATCH_FIRST) {
+            in = 1;
+            g0 = k;
+        } else if (in) {
+            int ok = item_wise(nd);
+            for (size_t j = g0; ok && j < k; j++)
+                ok = item_wise(&g->nodes[order[j]]) &&
+                     shares_workers(&g->nodes[order[j]], nd);
+            if (ok)
+                nd->flags |= FRX_EXEC_SAME_WORKERS;
+            else
+                g0 = k;
+        }
+        if (steps[k].batch & BATCH_LAST)
+            in = 0;
+    }
+}
+
 /* profile: true: each step's entry, by its kind and name. */
 static int profile_slots(frx_backend *be, struct step *steps, size_t n)
 {
@@ -591,8 +663,10 @@ int frx_graph_commit(frx_graph *g)
     }
     if (g->be->prof)
         rc = profile_slots(g->be, steps, n);
-    else
+    else {
         batches(g->be, steps, n);
+        same_workers(g, order, steps);
+    }
     if (rc) {
         free(edge), free(indeg), free(urgent), free(done), free(waited);
         free(order), free(steps);
@@ -637,6 +711,16 @@ int frx_graph_run(frx_graph *g)
             return rc;
         }
     }
+    return FRX_OK;
+}
+
+int frx_graph_node_flags(const frx_graph *g, int node, uint32_t *flags)
+{
+    if (!g || !g->order || !flags || node < 0 || (size_t)node >= g->n)
+        return frx_error(FRX_EINVAL, "frx_graph_node_flags: commit the "
+                         "graph first and name one of its %zu nodes",
+                         g ? g->n : 0);
+    *flags = g->nodes[node].flags;
     return FRX_OK;
 }
 

@@ -471,7 +471,8 @@ static void bind(frx_kernel *k, const frx__karg *a, const frx_arg *g,
         p[1] = i64val(m->offset / fs);
         if (a->kind == FRX__K_MATRIX)
             p[2] = i64val(m->leaddim);
-        *acc = (frx__access){.res = m->alloc, .writes = writes};
+        *acc = (frx__access){.res = m->alloc, .writes = writes, .m = m,
+                             .by_item = a->kind == FRX__K_MATRIX};
         frx__matrix_range(m, &acc->lo, &acc->hi);
         m->refs++;
         *held = *g;

@@ -20,6 +20,9 @@ typedef struct frx__pgen {
                          written into the code */
     size_t width;     /* C with OpenMP: chunks a thread takes at a time,
                          each block of rows going over all of them */
+    size_t nvar;      /* C with OpenMP: B's and C's variables, so that the
+                         team splits chunks of elements as kernels do
+                         (0: split chunks of columns) */
     int stream;       /* C with OpenMP, beta = 0: streaming stores (chunks
                          aligned to 64 bytes) */
     int loops;        /* loop over runs of nonzero columns, reading A from

@@ -164,6 +164,7 @@ static void add_generated(frx_product *p, const double *a, size_t rows,
     c->gen.ldb = p->b->leaddim;
     c->gen.ldc = p->c->leaddim;
     c->gen.width = width_for(p);
+    c->gen.nvar = p->c->nvar;
     c->gen.stream = stream;
     c->gen.phased = phased;
     c->gen.vec = vec;
@@ -718,13 +719,13 @@ int frx_product_create_using(frx_matrix *a, frx_matrix *b, frx_matrix *c,
     size_t lo, hi;
     frx__matrix_range(a, &lo, &hi);
     p->acc[0] = (frx__access){.res = a->alloc, .writes = 0, .lo = lo,
-                               .hi = hi};
+                               .hi = hi, .m = a};
     frx__matrix_range(b, &lo, &hi);
     p->acc[1] = (frx__access){.res = b->alloc, .writes = 0, .lo = lo,
-                               .hi = hi};
+                               .hi = hi, .m = b, .by_item = 1};
     frx__matrix_range(c, &lo, &hi);
     p->acc[2] = (frx__access){.res = c->alloc, .writes = 1, .lo = lo,
-                               .hi = hi};
+                               .hi = hi, .m = c, .by_item = 1};
     *out = p;
     return FRX_OK;
 }

@@ -256,6 +256,7 @@ static void prelude(struct gen *s)
             g->vec > 1 ? ", a vector of columns a work-item" : "");
     if (g->target == FRX_TARGET_C_OPENMP)
         fprintf(f, "#include <stdint.h>\n"
+                   "#ifdef _OPENMP\n#include <omp.h>\n#endif\n"
                    "typedef union { void *p; int64_t i; double d; } frx_kp;\n");
     if (g->target == FRX_TARGET_OPENCL && s->dbl)
         fprintf(f, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
@@ -327,6 +328,7 @@ static void openmp_body(struct gen *s)
     const frx__pgen *g = s->g;
     FILE *f = s->f;
     size_t S = g->soasz, W = g->width * S;
+    size_t V = (g->nvar ? g->nvar : 1) * S; /* columns a chunk of elements */
     s->host = 1;
     host_vectors(s);
     fprintf(f, "\n#if defined(__GNUC__) && !defined(__clang__)\n"
@@ -347,20 +349,28 @@ static void openmp_body(struct gen *s)
                "    const fpdtype_t *a = a_b + a_o, *b = b_b + b_o;\n"
                "    fpdtype_t *c = c_b + c_o;\n"
                "    const frx_ix64 lda = a_ld;\n"
-               "    const int nb = (_nfull + %zu - 1) / %zu;\n"
+               "    /* this thread's chunks of elements, as a kernel's "
+               "schedule(static) loop\n"
+               "     * of the same count gives them to it */\n"
+               "    const int nc = _n / %zu;\n"
+               "    int c0 = 0, c1 = 0;\n"
                "#pragma omp for schedule(static) nowait\n"
-               "    for (int ib = 0; ib < nb; ib++) {\n"
-               "        const int j0 = ib*%zu, nq = (_nfull - j0) / %zu;\n"
+               "    for (int ic = 0; ic < nc; ic++) {\n"
+               "        if (c1 == 0)\n"
+               "            c0 = ic;\n"
+               "        c1 = ic + 1;\n"
+               "    }\n"
+               "    const int j1 = c1*%zu < _nfull ? c1*%zu : _nfull;\n"
+               "    for (int j0 = c0*%zu; j0 < j1; j0 += %zu) {\n"
+               "        const int nq = (j1 - j0) / %zu;\n"
                "        frx_cols(a, lda, b + j0, c + j0, nq < %zu ? nq : "
                "%zu, alpha, beta);\n"
                "    }\n"
                "    FRX_FENCE(); /* this thread's streaming stores */\n",
-            W, W, W, S, g->width, g->width);
-    /* the last columns, by one thread of the team while the others may
-     * still be on theirs (different columns of C) */
-    fprintf(f, "    if (_rem <= 0)\n"
+            V, V, V, V, W, S, g->width, g->width);
+    /* the last chunk, where it is partly C's, by the thread that has it */
+    fprintf(f, "    if (_rem <= 0 || c1 != nc || c1 == 0)\n"
                "        return;\n"
-               "#pragma omp single nowait\n"
                "    {\n"
                "    fpdtype_t keep[%zu];\n"
                "    for (int j0 = _nfull; j0 < _n; j0 += %zu) {\n"
