@@ -207,15 +207,36 @@ static int gradient_part(fr_system *s, frx_graph *g, const struct fr_blk *p,
     return rc;
 }
 
+static int part_at_peer(const struct fr_blk *b, size_t e0, size_t e1);
+
+/* What a stretch does: the flux at the solution points and its
+ * divergence, after (STRETCH_INTERP, parts with no face on a peer) the
+ * solution at the flux points, read from the part's u while it is in
+ * cache; or the correction and the divergence's sign and metric. */
+enum { STRETCH_FLUX, STRETCH_CORRECT, STRETCH_INTERP };
+
+/* ufp = M0 u over elements [e0, e1) of block i. */
+static int interp_part(fr_system *s, frx_graph *g, size_t i, frx_matrix *u,
+                       size_t e0, size_t e1)
+{
+    frx_matrix *pu, *pufp;
+    int rc = slice(s, u, e0, e1, &pu);
+    if (!rc)
+        rc = slice(s, s->blk[i].ufp, e0, e1, &pufp);
+    return rc ? rc : product(s, g, s->blk[i].m0, pu, pufp, 0);
+}
+
 /* The two element-local stretches of the RHS over elements [e0, e1) of
- * block i: the flux at the solution points and its divergence (late 0),
- * or the correction and the divergence's sign and metric (late 1). */
+ * block i (what: STRETCH_*). */
 static int stretch(fr_system *s, frx_graph *g, size_t i, frx_matrix *u,
-                   frx_matrix *f, size_t e0, size_t e1, int late)
+                   frx_matrix *f, size_t e0, size_t e1, int what)
 {
     struct fr_blk p;
     frx_matrix *pu = NULL, *pf;
+    int late = what == STRETCH_CORRECT;
     int rc = part(s, i, u, f, e0, e1, late, &p, &pu, &pf);
+    if (!rc && what == STRETCH_INTERP && !part_at_peer(&s->blk[i], e0, e1))
+        rc = interp_part(s, g, i, u, e0, e1);
     if (rc)
         return rc;
     if (!late && s->viscous && (rc = gradient_part(s, g, &p, pu)))
@@ -264,9 +285,10 @@ enum { PARTS_ALL, PARTS_OFF_PEERS, PARTS_AT_PEERS };
 /* A stretch over block i, a part at a time: what one pass writes (tf,
  * f) is still in cache when the next reads it, and tf, one part long,
  * stays there from one part to the next. which: all parts, or only
- * those without (or with) an element on a face shared with a peer. */
+ * those without (or with) an element on a face shared with a peer;
+ * what: STRETCH_*. */
 static int stretches(fr_system *s, frx_graph *g, size_t i, frx_matrix *u,
-                     frx_matrix *f, int late, int which)
+                     frx_matrix *f, int what, int which)
 {
     const struct fr_blk *b = &s->blk[i];
     size_t n = b->neles, step = fr__stretch_elements(s, b), taken = 0;
@@ -275,13 +297,29 @@ static int stretches(fr_system *s, frx_graph *g, size_t i, frx_matrix *u,
         size_t e1 = e0 + step < n ? e0 + step : n;
         if (which == PARTS_ALL ||
             part_at_peer(b, e0, e1) == (which == PARTS_AT_PEERS))
-            rc = stretch(s, g, i, u, f, e0, e1, late), taken++;
+            rc = stretch(s, g, i, u, f, e0, e1, what), taken++;
     }
-    if (!rc && which == PARTS_OFF_PEERS && b->at_peer && !s->parts_logged) {
+    if (!rc && which == PARTS_OFF_PEERS && what == STRETCH_CORRECT &&
+        b->at_peer && !s->parts_logged) {
         frx_log(FRX_LOG_INFO, "fr: block %zu: %zu of its %zu parts are "
                 "corrected before the wait for the peers' flux points", i,
                 taken, (n + step - 1) / step);
         s->parts_logged = 1;
+    }
+    return rc;
+}
+
+/* ufp = M0 u over the parts of block i with a face on a peer. */
+static int interp_at_peers(fr_system *s, frx_graph *g, size_t i,
+                           frx_matrix *u)
+{
+    const struct fr_blk *b = &s->blk[i];
+    size_t n = b->neles, step = fr__stretch_elements(s, b);
+    int rc = FRX_OK;
+    for (size_t e0 = 0; e0 < n && !rc && b->at_peer; e0 += step) {
+        size_t e1 = e0 + step < n ? e0 + step : n;
+        if (part_at_peer(b, e0, e1))
+            rc = interp_part(s, g, i, u, e0, e1);
     }
     return rc;
 }
@@ -392,11 +430,11 @@ static int viscous_interiors(fr_system *s, frx_graph *g,
 {
     int rc = face_kernels(s, g, 0, 1, 0, 0);
     for (size_t i = 0; i < s->nblocks && !rc; i++)
-        rc = stretches(s, g, i, u[i], f[i], 0, PARTS_OFF_PEERS);
+        rc = stretches(s, g, i, u[i], f[i], STRETCH_FLUX, PARTS_OFF_PEERS);
     rc = rc ? rc : progress(s, g, 0);
     rc = rc ? rc : face_kernels(s, g, 1, 1, !early, 0);
     for (size_t i = 0; i < s->nblocks && !rc; i++)
-        rc = stretches(s, g, i, u[i], f[i], 0, PARTS_AT_PEERS);
+        rc = stretches(s, g, i, u[i], f[i], STRETCH_FLUX, PARTS_AT_PEERS);
     return rc ? rc : start_exchanges(s, g, 1);
 }
 
@@ -407,9 +445,15 @@ int fr_system_build_rhs(fr_system *s, frx_matrix *const *u,
     /* an extension at after-exchange-waits sees the solution at every
      * interface before any common flux: the peers waited for first */
     int early = frx_extend_wants(s->extend, "after-exchange-waits");
-    /* the solution at the flux points, then off to the peers */
-    for (size_t i = 0; i < s->nblocks && !rc; i++)
+    /* the solution at the flux points, then off to the peers: at once
+     * where the common solutions (viscous) or an extension want it at
+     * every interface before the interiors; else only the parts at the
+     * peers, and the others' in their stretches, while u is in cache */
+    int in_parts = !s->viscous && !early;
+    for (size_t i = 0; i < s->nblocks && !rc && !in_parts; i++)
         rc = product(s, g, s->blk[i].m0, u[i], s->blk[i].ufp, 0);
+    for (size_t i = 0; i < s->nblocks && !rc && in_parts; i++)
+        rc = interp_at_peers(s, g, i, u[i]);
     rc = rc ? rc : start_exchanges(s, g, 0);
     for (size_t i = 0; i < s->nfaces && !rc && early; i++)
         if (s->faces[i].kind == FR_FACES_PEER)
@@ -424,20 +468,23 @@ int fr_system_build_rhs(fr_system *s, frx_matrix *const *u,
         rc = viscous_interiors(s, g, u, f, early);
     int waited = early || s->viscous;
     for (size_t i = 0; i < s->nblocks && !rc && !s->viscous; i++)
-        rc = stretches(s, g, i, u[i], f[i], 0, PARTS_ALL);
+        rc = stretches(s, g, i, u[i], f[i],
+                       in_parts ? STRETCH_INTERP : STRETCH_FLUX, PARTS_ALL);
     rc = rc ? rc : progress(s, g, s->viscous);
     rc = rc ? rc : face_kernels(s, g, 0, 0, 0, 0);
     rc = rc ? rc : progress(s, g, s->viscous);
     /* the correction of the parts that need nothing from the peers, so
      * that a rank a little behind its peer keeps it from waiting */
     for (size_t i = 0; i < s->nblocks && !rc; i++)
-        rc = stretches(s, g, i, u[i], f[i], 1, PARTS_OFF_PEERS);
+        rc = stretches(s, g, i, u[i], f[i], STRETCH_CORRECT,
+                       PARTS_OFF_PEERS);
     rc = rc ? rc : face_kernels(s, g, 1, 0, !waited, s->viscous);
     /* every interface's common flux is in ufp now */
     if (!rc)
         rc = frx_extend_rhs(s->extend, "after-common-fluxes", g, u, f);
     for (size_t i = 0; i < s->nblocks && !rc; i++)
-        rc = stretches(s, g, i, u[i], f[i], 1, PARTS_AT_PEERS);
+        rc = stretches(s, g, i, u[i], f[i], STRETCH_CORRECT,
+                       PARTS_AT_PEERS);
     for (size_t i = 0; i < s->nfaces && !rc; i++) {
         struct fr_faces *fs = &s->faces[i];
         if (fs->kind != FR_FACES_PEER)
