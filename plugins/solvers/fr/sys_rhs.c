@@ -207,13 +207,23 @@ static int gradient_part(fr_system *s, frx_graph *g, const struct fr_blk *p,
     return rc;
 }
 
-static int part_at_peer(const struct fr_blk *b, size_t e0, size_t e1);
+/* Does a part [e0, e1) of block b hold an element with a face shared
+ * with a peer rank? */
+static int part_at_peer(const struct fr_blk *b, size_t e0, size_t e1)
+{
+    for (size_t e = e0; b->at_peer && e < e1; e++)
+        if (b->at_peer[e])
+            return 1;
+    return 0;
+}
 
 /* What a stretch does: the flux at the solution points and its
  * divergence, after (STRETCH_INTERP, parts with no face on a peer) the
  * solution at the flux points, read from the part's u while it is in
- * cache; or the correction and the divergence's sign and metric. */
-enum { STRETCH_FLUX, STRETCH_CORRECT, STRETCH_INTERP };
+ * cache; the correction and the divergence's sign and metric; or only
+ * the solution at the flux points (STRETCH_M0, the parts at a peer,
+ * before the exchanges start). */
+enum { STRETCH_FLUX, STRETCH_CORRECT, STRETCH_INTERP, STRETCH_M0 };
 
 /* ufp = M0 u over elements [e0, e1) of block i. */
 static int interp_part(fr_system *s, frx_graph *g, size_t i, frx_matrix *u,
@@ -226,11 +236,13 @@ static int interp_part(fr_system *s, frx_graph *g, size_t i, frx_matrix *u,
     return rc ? rc : product(s, g, s->blk[i].m0, pu, pufp, 0);
 }
 
-/* The two element-local stretches of the RHS over elements [e0, e1) of
+/* An element-local stretch of the RHS over elements [e0, e1) of
  * block i (what: STRETCH_*). */
 static int stretch(fr_system *s, frx_graph *g, size_t i, frx_matrix *u,
                    frx_matrix *f, size_t e0, size_t e1, int what)
 {
+    if (what == STRETCH_M0)
+        return interp_part(s, g, i, u, e0, e1);
     struct fr_blk p;
     frx_matrix *pu = NULL, *pf;
     int late = what == STRETCH_CORRECT;
@@ -269,16 +281,6 @@ size_t fr__stretch_elements(const fr_system *s, const struct fr_blk *b)
     return (n + sz - 1) / sz * sz;
 }
 
-/* Does a part [e0, e1) of block b hold an element with a face shared
- * with a peer rank? */
-static int part_at_peer(const struct fr_blk *b, size_t e0, size_t e1)
-{
-    for (size_t e = e0; b->at_peer && e < e1; e++)
-        if (b->at_peer[e])
-            return 1;
-    return 0;
-}
-
 /* Which parts a call of stretches takes. */
 enum { PARTS_ALL, PARTS_OFF_PEERS, PARTS_AT_PEERS };
 
@@ -305,21 +307,6 @@ static int stretches(fr_system *s, frx_graph *g, size_t i, frx_matrix *u,
                 "corrected before the wait for the peers' flux points", i,
                 taken, (n + step - 1) / step);
         s->parts_logged = 1;
-    }
-    return rc;
-}
-
-/* ufp = M0 u over the parts of block i with a face on a peer. */
-static int interp_at_peers(fr_system *s, frx_graph *g, size_t i,
-                           frx_matrix *u)
-{
-    const struct fr_blk *b = &s->blk[i];
-    size_t n = b->neles, step = fr__stretch_elements(s, b);
-    int rc = FRX_OK;
-    for (size_t e0 = 0; e0 < n && !rc && b->at_peer; e0 += step) {
-        size_t e1 = e0 + step < n ? e0 + step : n;
-        if (part_at_peer(b, e0, e1))
-            rc = interp_part(s, g, i, u, e0, e1);
     }
     return rc;
 }
@@ -453,7 +440,7 @@ int fr_system_build_rhs(fr_system *s, frx_matrix *const *u,
     for (size_t i = 0; i < s->nblocks && !rc && !in_parts; i++)
         rc = product(s, g, s->blk[i].m0, u[i], s->blk[i].ufp, 0);
     for (size_t i = 0; i < s->nblocks && !rc && in_parts; i++)
-        rc = interp_at_peers(s, g, i, u[i]);
+        rc = stretches(s, g, i, u[i], f[i], STRETCH_M0, PARTS_AT_PEERS);
     rc = rc ? rc : start_exchanges(s, g, 0);
     for (size_t i = 0; i < s->nfaces && !rc && early; i++)
         if (s->faces[i].kind == FR_FACES_PEER)
