@@ -12,6 +12,9 @@
  * Operator products are generated for FR operators of quadrilaterals and
  * hexahedra (compile_products) and compiled the same way.
  *
+ * Sources are compiled in batches (compile_units says how): one compile
+ * a source took most of this test's time.
+ *
  * With DIR: instead, every kernel source under DIR (*.cu, in DIR and its
  * folders; the same name once) is compiled the same way: those the
  * solvers' runs on frx-fakegpu kept (tests/fakegpu/solvers.sh), which
@@ -64,8 +67,163 @@ static int compile_one(const struct gpu_rtc *r, const char *opt,
     return bad;
 }
 
-static int compile_all(const struct gpu_rtc *r, int target,
-                       const struct arch *a, const char *opt, int *total)
+/* ------------------------------------------------------------ batches */
+
+/* A source to compile and what a failure calls it. */
+struct unit {
+    char *what, *src;
+};
+
+static struct units {
+    struct unit *u;
+    size_t n, cap;
+} units;
+
+/* Takes what and src (malloc'd); 1 where out of memory. */
+static int unit_add(char *what, char *src)
+{
+    if (units.n == units.cap) {
+        size_t cap = units.cap ? 2 * units.cap : 256;
+        struct unit *u = what && src ? realloc(units.u, cap * sizeof *u)
+                                     : NULL;
+        if (!u) {
+            printf("FAIL: out of memory\n");
+            free(what);
+            free(src);
+            return 1;
+        }
+        units.u = u;
+        units.cap = cap;
+    }
+    units.u[units.n++] = (struct unit){what, src};
+    return 0;
+}
+
+static void units_free(void)
+{
+    for (size_t i = 0; i < units.n; i++) {
+        free(units.u[i].what);
+        free(units.u[i].src);
+    }
+    free(units.u);
+    units = (struct units){0};
+}
+
+#define BATCH 40
+#define IDENT "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+
+/* The names a source defines at file scope that a next source in the
+ * same program could see: its macros (#define NAME at a line's start)
+ * and its entry points (extern "C" ... void NAME(), whose names C++
+ * namespaces do not separate). Written to f as "#define NAME NAMEtag"
+ * (entries, before) or "#undef NAME" (both, after). */
+static void names_of(FILE *f, const char *src, const char *tag, int after)
+{
+    for (const char *s = src; (s = strstr(s, "extern \"C\"")); s++) {
+        const char *v = strstr(s, " void ");
+        if (!v)
+            break;
+        v += 6;
+        size_t n = strspn(v, IDENT);
+        if (after)
+            fprintf(f, "#undef %.*s\n", (int)n, v);
+        else
+            fprintf(f, "#define %.*s %.*s%s\n", (int)n, v, (int)n, v, tag);
+    }
+    for (const char *line = src; after && line; line = strchr(line, '\n')) {
+        line += *line == '\n';
+        if (strncmp(line, "#define ", 8) == 0)
+            fprintf(f, "#undef %.*s\n", (int)strspn(line + 8, IDENT),
+                    line + 8);
+    }
+}
+
+/* units[first, first + n) as one program: each source in a namespace of
+ * its own, its entry points renamed and its macros undefined after it,
+ * so that none sees what another defined (a source that would not
+ * compile alone does not compile here either). */
+static char *batch_source(size_t first, size_t n)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    for (size_t i = first; i < first + n; i++) {
+        char tag[32];
+        snprintf(tag, sizeof tag, "_frx_batch%zu", i - first);
+        names_of(f, units.u[i].src, tag, 0);
+        fprintf(f, "namespace frx_batch%zu {\n%s\n}\n", i - first,
+                units.u[i].src);
+        names_of(f, units.u[i].src, tag, 1);
+    }
+    return fclose(f) == 0 ? buf : (free(buf), NULL);
+}
+
+/* Every unit, BATCH to a program: a program that compiles with an empty
+ * log passes its units; otherwise each of them is compiled alone, so
+ * that a failure names its source. Empties units. */
+static int compile_units(const struct gpu_rtc *r, const char *opt,
+                         int *total)
+{
+    int failed = 0;
+    for (size_t first = 0; first < units.n; first += BATCH) {
+        size_t n = units.n - first < BATCH ? units.n - first : BATCH;
+        char *src = n > 1 ? batch_source(first, n) : NULL, *code = NULL,
+             *log = NULL, what[64];
+        size_t size;
+        const char *opts[] = {opt};
+        snprintf(what, sizeof what, "batch of %zu", n);
+        int ok = src && frx_gpu_rtc_compile(r, what, src, opts, 1, &code,
+                                            &size, &log) == FRX_OK &&
+                 only_space(log ? log : "");
+        free(src);
+        free(code);
+        free(log);
+        for (size_t i = first; !ok && i < first + n; i++)
+            failed += compile_one(r, opt, units.u[i].what, units.u[i].src);
+        *total += (int)n;
+    }
+    units_free();
+    return failed;
+}
+
+/* The batches keep their sources apart: two that each define a type, a
+ * macro and an entry point of the same names compile as one batch; a
+ * source that uses the macro and the type of the one before it does
+ * not (it would not compile alone). 0 if so. */
+static int batches_isolate(const struct gpu_rtc *r, const char *opt)
+{
+    static const char one[] = "typedef double frx_t;\n#define FRX_ONE 1\n"
+                              "extern \"C\" __global__ void k(frx_t *x) "
+                              "{ x[0] = FRX_ONE; }\n",
+                      uses[] = "extern \"C\" __global__ void k(frx_t *x) "
+                               "{ x[0] = FRX_ONE; }\n";
+    int ok[2];
+    for (int i = 0; i < 2; i++) {
+        if (unit_add(strdup("one"), strdup(one)) ||
+            unit_add(strdup("uses"), strdup(i ? uses : one)))
+            return 1;
+        char *src = batch_source(0, 2), *code = NULL, *log = NULL;
+        size_t size;
+        const char *opts[] = {opt};
+        ok[i] = src && frx_gpu_rtc_compile(r, "isolation", src, opts, 1,
+                                           &code, &size, &log) == FRX_OK &&
+                only_space(log ? log : "");
+        free(src);
+        free(code);
+        free(log);
+        units_free();
+    }
+    if (!ok[0] || ok[1])
+        printf("FAIL: %s: %s\n", r->name, !ok[0]
+               ? "two sources that define the same names do not compile "
+                 "as one batch"
+               : "a batch lets a source use another's macro and type");
+    return !ok[0] || ok[1];
+}
+
+static int add_all(int target, const struct arch *a)
 {
     int failed = 0;
     const int precisions[] = {FRX_DOUBLE, FRX_SINGLE};
@@ -82,10 +240,8 @@ static int compile_all(const struct gpu_rtc *r, int target,
                 failed++;
                 continue;
             }
-            failed += compile_one(r, opt, tk_all[k]->name, src);
-            (*total)++;
-            free(src);
             free(entry);
+            failed += unit_add(strdup(tk_all[k]->name), src);
         }
         for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++) {
             char *src, what[64];
@@ -96,9 +252,7 @@ static int compile_all(const struct gpu_rtc *r, int target,
                 failed++;
                 continue;
             }
-            failed += compile_one(r, opt, what, src);
-            (*total)++;
-            free(src);
+            failed += unit_add(strdup(what), src);
         }
     }
     return failed;
@@ -109,9 +263,7 @@ static int compile_all(const struct gpu_rtc *r, int target,
  * and loops (an operator past the unrolling limit), in both precisions.
  * (Every operator compiles the same constructs with other literals; the
  * conformance tests run them all.) */
-static int compile_products(const struct gpu_rtc *r, int target,
-                            const struct arch *a, const char *opt,
-                            int *total)
+static int add_products(int target, const struct arch *a)
 {
     static const struct {
         size_t dim, p;
@@ -136,10 +288,8 @@ static int compile_products(const struct gpu_rtc *r, int target,
                 failed++;
                 continue;
             }
-            failed += compile_one(r, opt, what, src);
-            (*total)++;
-            free(src);
             free(entry);
+            failed += unit_add(strdup(what), src);
         }
         free(o.a);
     }
@@ -226,8 +376,7 @@ static char *slurp(const char *path)
     return s;
 }
 
-static int compile_kept(const struct gpu_rtc *r, const char *opt,
-                        int *total)
+static int add_kept(void)
 {
     int failed = 0;
     for (size_t i = 0; i < kept.n; i++) {
@@ -238,9 +387,7 @@ static int compile_kept(const struct gpu_rtc *r, const char *opt,
             failed++;
             continue;
         }
-        failed += compile_one(r, opt, kept.paths[i], src);
-        (*total)++;
-        free(src);
+        failed += unit_add(strdup(kept.paths[i]), src);
     }
     return failed;
 }
@@ -313,15 +460,12 @@ int main(int argc, char **argv)
         snprintf(opt, sizeof opt, nv ? "--gpu-architecture=%s"
                                      : "--offload-arch=%s", archs[a].name);
         int before = failed, total_before = total;
-        if (dir) {
-            failed += compile_kept(&r, opt, &total);
-        } else {
-            failed += compile_all(&r, nv ? FRX_TARGET_CUDA : FRX_TARGET_HIP,
-                                  &archs[a], opt, &total);
-            failed += compile_products(&r, nv ? FRX_TARGET_CUDA
-                                              : FRX_TARGET_HIP,
-                                       &archs[a], opt, &total);
-        }
+        int target = nv ? FRX_TARGET_CUDA : FRX_TARGET_HIP;
+        failed += batches_isolate(&r, opt);
+        failed += dir ? add_kept()
+                      : add_all(target, &archs[a]) +
+                            add_products(target, &archs[a]);
+        failed += compile_units(&r, opt, &total);
         printf("%s: %d kernels compiled, %s\n", archs[a].name,
                total - total_before, failed == before ? "ok" : "FAILED");
         compiled_archs++;
