@@ -32,7 +32,8 @@ add_test(NAME euler-fields COMMAND test_euler_fields)
 set_tests_properties(euler-fields PROPERTIES ENVIRONMENT "${FRX_TEST_ENV}")
 
 # Order of accuracy >= p + 0.5 under refinement (20 x 20 to 40 x 40 box
-# meshes, t = 0.5), quadrilaterals, triangles, hexahedra, tetrahedra,
+# meshes, t = 0.5; hexahedra, tetrahedra and prisms to t = 0.25, half
+# the cost), quadrilaterals, triangles, hexahedra, tetrahedra,
 # prisms and pyramids (the vortex extruded along z; pyramids, 6 a cube,
 # from 10 x 10 to 20 x 20), HLLC for every p and Rusanov (PyFR's case's
 # flux) for p = 3.
