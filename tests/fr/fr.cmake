@@ -36,7 +36,8 @@ set_tests_properties(fr-expr-kernels-fakegpu PROPERTIES TIMEOUT 600
   ENVIRONMENT "${FRX_TEST_ENV};FRX_PLUGIN_PATH=${FRX_FAKEGPU_DIR}")
 
 # The advection solver plugin on the FR system, under mpirun: the
-# convergence orders (openmp; the finer meshes under the label `long`),
+# convergence orders (openmp, 1 rank; on finer meshes, on 2 ranks, with
+# -DFRX_LONG_TESTS=ON, label `long`),
 # the solution on 1 to 4 ranks, on opencl and on openmp + opencl (rank 1
 # on opencl, weight 2) against 1 rank on openmp, and the refusals.
 frx_check_test(test_advection fr/test_advection.c testutil.c)
@@ -56,10 +57,13 @@ foreach(run IN LISTS advection_runs)
     SKIP_RETURN_CODE 77 TIMEOUT 1500
     ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
 endforeach()
-add_test(NAME fr-advection-long-openmp-np2 COMMAND ${FRX_MPIRUN} 2
-  $<TARGET_FILE:test_advection> openmp long)
-set_tests_properties(fr-advection-long-openmp-np2 PROPERTIES LABELS long
-  TIMEOUT 1200 ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+# the orders on finer meshes, on 2 ranks (FRX_LONG_TESTS)
+if(FRX_LONG_TESTS)
+  add_test(NAME fr-advection-long-openmp-np2 COMMAND ${FRX_MPIRUN} 2
+    $<TARGET_FILE:test_advection> openmp long)
+  set_tests_properties(fr-advection-long-openmp-np2 PROPERTIES LABELS long
+    TIMEOUT 1200 ENVIRONMENT "${FRX_MPI_TEST_ENV};OMP_NUM_THREADS=1")
+endif()
 
 # The FR SDK's version checks (fr/test_fr_sdk.c), under mpirun.
 frx_check_test(test_fr_sdk fr/test_fr_sdk.c testutil.c)

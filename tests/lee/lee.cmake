@@ -37,10 +37,12 @@ foreach(p 1 2 3 4)
   math(EXPR i "${p} - 1")
   list(GET FRX_LEE_RUSANOV_N1 ${i} n1)
   list(GET FRX_LEE_RUSANOV_N2 ${i} n2)
-  frx_lee_test(converge-long-p${p} converge upwind ${p} 16 32)
   frx_lee_test(converge-long-rusanov-p${p} converge rusanov ${p} ${n1} ${n2})
-  set_tests_properties(lee-converge-long-p${p}
-    lee-converge-long-rusanov-p${p} PROPERTIES LABELS long)
+  # upwind on the finer meshes too: the check above again (FRX_LONG_TESTS)
+  if(FRX_LONG_TESTS)
+    frx_lee_test(converge-long-p${p} converge upwind ${p} 16 32)
+    set_tests_properties(lee-converge-long-p${p} PROPERTIES LABELS long)
+  endif()
 endforeach()
 
 # 3-D: an acoustic and two vorticity waves (wave3d.yaml) on periodic
