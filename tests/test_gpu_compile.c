@@ -82,19 +82,20 @@ static struct units {
 /* Takes what and src (malloc'd); 1 where out of memory. */
 static int unit_add(char *what, char *src)
 {
-    if (units.n == units.cap) {
-        size_t cap = units.cap ? 2 * units.cap : 256;
-        struct unit *u = what && src ? realloc(units.u, cap * sizeof *u)
-                                     : NULL;
-        if (!u) {
-            printf("FAIL: out of memory\n");
-            free(what);
-            free(src);
-            return 1;
-        }
-        units.u = u;
-        units.cap = cap;
+    size_t cap = units.n < units.cap ? units.cap
+                 : units.cap         ? 2 * units.cap
+                                     : 256;
+    struct unit *u = what && src && cap != units.cap
+                         ? realloc(units.u, cap * sizeof *u)
+                         : units.u;
+    if (!what || !src || !u) {
+        printf("FAIL: out of memory\n");
+        free(what);
+        free(src);
+        return 1;
     }
+    units.u = u;
+    units.cap = cap;
     units.u[units.n++] = (struct unit){what, src};
     return 0;
 }
