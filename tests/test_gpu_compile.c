@@ -10,7 +10,7 @@
  * (ctest's skip) with the reason when the library is missing.
  *
  * Operator products are generated for FR operators of quadrilaterals and
- * hexahedra (compile_products) and compiled the same way.
+ * hexahedra (add_products) and compiled the same way.
  *
  * Sources are compiled in batches (compile_units says how): one compile
  * a source took most of this test's time.
@@ -139,6 +139,21 @@ static void names_of(FILE *f, const char *src, const char *tag, int after)
     }
 }
 
+/* 1 if src (a batch) compiles with an empty log; says nothing. */
+static int compiles_clean(const struct gpu_rtc *r, const char *opt,
+                          const char *what, const char *src)
+{
+    char *code = NULL, *log = NULL;
+    size_t size;
+    const char *opts[] = {opt};
+    int ok = src && frx_gpu_rtc_compile(r, what, src, opts, 1, &code, &size,
+                                        &log) == FRX_OK &&
+             only_space(log ? log : "");
+    free(code);
+    free(log);
+    return ok;
+}
+
 /* units[first, first + n) as one program: each source in a namespace of
  * its own, its entry points renamed and its macros undefined after it,
  * so that none sees what another defined (a source that would not
@@ -170,17 +185,10 @@ static int compile_units(const struct gpu_rtc *r, const char *opt,
     int failed = 0;
     for (size_t first = 0; first < units.n; first += BATCH) {
         size_t n = units.n - first < BATCH ? units.n - first : BATCH;
-        char *src = n > 1 ? batch_source(first, n) : NULL, *code = NULL,
-             *log = NULL, what[64];
-        size_t size;
-        const char *opts[] = {opt};
+        char *src = n > 1 ? batch_source(first, n) : NULL, what[64];
         snprintf(what, sizeof what, "batch of %zu", n);
-        int ok = src && frx_gpu_rtc_compile(r, what, src, opts, 1, &code,
-                                            &size, &log) == FRX_OK &&
-                 only_space(log ? log : "");
+        int ok = compiles_clean(r, opt, what, src);
         free(src);
-        free(code);
-        free(log);
         for (size_t i = first; !ok && i < first + n; i++)
             failed += compile_one(r, opt, units.u[i].what, units.u[i].src);
         *total += (int)n;
@@ -205,15 +213,9 @@ static int batches_isolate(const struct gpu_rtc *r, const char *opt)
         if (unit_add(strdup("one"), strdup(one)) ||
             unit_add(strdup("uses"), strdup(i ? uses : one)))
             return 1;
-        char *src = batch_source(0, 2), *code = NULL, *log = NULL;
-        size_t size;
-        const char *opts[] = {opt};
-        ok[i] = src && frx_gpu_rtc_compile(r, "isolation", src, opts, 1,
-                                           &code, &size, &log) == FRX_OK &&
-                only_space(log ? log : "");
+        char *src = batch_source(0, 2);
+        ok[i] = compiles_clean(r, opt, "isolation", src);
         free(src);
-        free(code);
-        free(log);
         units_free();
     }
     if (!ok[0] || ok[1])
