@@ -3,10 +3,14 @@
  * on which boundary, and which periodic faces pair up.
  *
  * A "side" is one face of one element, numbered foff[e] + f. Sides meet
- * when their sorted corner nodes are equal (an open-addressing hash
- * table: linear time). Periodic sides meet when the corners of one,
- * moved by the pair's shift, are the corners of the other within a
- * millionth of the face's size. */
+ * when their sorted corner nodes are equal. Each corner node lists the
+ * elements that have it (a CSR table built in one pass), so the sides
+ * that share a side's corners are found among the elements of its
+ * lowest corner: linear time, memory a few words per element corner,
+ * and elements near in number stay near in memory (no hash table over
+ * every side). Periodic sides meet when the corners of one, moved by
+ * the pair's shift, are the corners of the other within a millionth of
+ * the face's size. */
 #include "mesh/mesh-impl.h"
 
 #include <math.h>
@@ -18,10 +22,9 @@ struct conn {
     const struct frx__gmesh *g;
     size_t nsides;
     size_t *foff;      /* [neles + 1] */
-    int stride;        /* key words per side: most corners of a face */
-    uint64_t *keys;    /* [nsides][stride] sorted corners, NONE-padded */
-    uint64_t *table;   /* side per slot, NONE where empty */
-    size_t mask;
+    int nf;            /* faces of every element where one type; else 0 */
+    size_t *inc_off;   /* [nnodes + 1] node n's elements are */
+    uint64_t *inc;     /* inc[inc_off[n] .. inc_off[n + 1]), ascending */
     uint64_t *partner; /* [nsides] the other side, or NONE */
     uint16_t *rot;     /* [nsides] rotation to the partner (3-D) */
     int32_t *group;    /* [nsides] 0; 1 + boundary; -(1 + 2 pair + side) */
@@ -37,6 +40,8 @@ static const struct frx__etype_info *type_of(const struct conn *c,
 
 static uint64_t side_ele(const struct conn *c, uint64_t s)
 {
+    if (c->nf)
+        return s / (uint64_t)c->nf;
     size_t lo = 0, hi = c->g->neles; /* last e with foff[e] <= s */
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
@@ -48,15 +53,21 @@ static uint64_t side_ele(const struct conn *c, uint64_t s)
     return lo;
 }
 
-/* The corners of a side as global nodes, in the element's face order. */
-static int side_corners(const struct conn *c, uint64_t s, uint64_t *out)
+/* Corners of element e's face f as global nodes, in the face's order. */
+static int face_corners(const struct conn *c, uint64_t e, int f,
+                        uint64_t *out)
 {
-    uint64_t e = side_ele(c, s);
-    int f = (int)(s - c->foff[e]);
     const struct frx__etype_info *t = type_of(c, e);
     for (int k = 0; k < t->fnc[f]; k++)
         out[k] = c->g->enodes[c->g->eoff[e] + (size_t)t->face[f][k]];
     return t->fnc[f];
+}
+
+/* The corners of a side as global nodes, in the element's face order. */
+static int side_corners(const struct conn *c, uint64_t s, uint64_t *out)
+{
+    uint64_t e = side_ele(c, s);
+    return face_corners(c, e, (int)(s - c->foff[e]), out);
 }
 
 static const double *node_at(const struct conn *c, uint64_t n)
@@ -90,15 +101,7 @@ static const char *describe(const struct conn *c, uint64_t s, char *buf,
     return buf;
 }
 
-/* ------------------------------------------------------- the hash */
-
-static uint64_t mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
+/* ------------------------------------------------- finding sides */
 
 static void sort_key(uint64_t *k, int n)
 {
@@ -110,38 +113,102 @@ static void sort_key(uint64_t *k, int n)
         }
 }
 
-static size_t slot_of(const struct conn *c, const uint64_t *key)
+/* The sides other than skip whose corners, sorted, are key[0 .. nn):
+ * how many, the first two of them in found[] (ascending). Any such side
+ * is a face of an element that has key[0], the lowest corner. */
+static int sides_with(const struct conn *c, const uint64_t *key, int nn,
+                      uint64_t skip, uint64_t found[2])
 {
-    uint64_t h = 0;
-    for (int i = 0; i < c->stride; i++)
-        h = mix(h ^ key[i]);
-    return (size_t)h & c->mask;
-}
-
-/* The side whose sorted corners are key, or NONE; *slot is where it is
- * or where it would go. */
-static uint64_t lookup(const struct conn *c, const uint64_t *key,
-                       size_t *slot)
-{
-    size_t i = slot_of(c, key);
-    for (;; i = (i + 1) & c->mask) {
-        uint64_t s = c->table[i];
-        if (s == FRX__NONE ||
-            !memcmp(c->keys + s * (uint64_t)c->stride, key,
-                    (size_t)c->stride * sizeof *key)) {
-            *slot = i;
-            return s;
+    int n = 0;
+    const uint64_t node = key[0];
+    for (size_t i = c->inc_off[node]; i < c->inc_off[node + 1]; i++) {
+        uint64_t e = c->inc[i];
+        const struct frx__etype_info *t = type_of(c, e);
+        for (int f = 0; f < t->nfaces; f++) {
+            uint64_t s = c->foff[e] + (uint64_t)f, k[FRX__MAX_FNC];
+            if (s == skip || t->fnc[f] != nn)
+                continue;
+            face_corners(c, e, f, k);
+            sort_key(k, nn);
+            if (memcmp(k, key, (size_t)nn * sizeof *key))
+                continue;
+            if (n < 2)
+                found[n] = s;
+            n++;
         }
     }
+    return n;
 }
 
-/* A key as the table holds it, from any corners. */
-static void make_key(const struct conn *c, const uint64_t *corners, int nn,
-                     uint64_t *key)
+/* The one side whose corners are corners[0 .. nn) in any order (a face
+ * two elements share gives the lower-numbered side), or NONE. */
+static uint64_t side_at(const struct conn *c, const uint64_t *corners,
+                        int nn)
 {
-    for (int i = 0; i < c->stride; i++)
-        key[i] = i < nn ? corners[i] : FRX__NONE;
+    uint64_t key[FRX__MAX_FNC], found[2];
+    if (nn < 2 || nn > FRX__MAX_FNC)
+        return FRX__NONE;
+    memcpy(key, corners, (size_t)nn * sizeof *key);
     sort_key(key, nn);
+    if (key[nn - 1] >= c->g->nnodes)
+        return FRX__NONE;
+    return sides_with(c, key, nn, FRX__NONE, found) ? found[0] : FRX__NONE;
+}
+
+/* Each corner node's elements (inc_off, inc), counted then filled in
+ * element order, so each list ascends; an element that names a node
+ * twice is listed once. */
+static int incidence(struct conn *c)
+{
+    const struct frx__gmesh *g = c->g;
+    c->inc_off = frx__calloc(g->nnodes + 1, sizeof *c->inc_off,
+                             "node elements");
+    if (!c->inc_off)
+        return FRX_ENOMEM;
+    size_t *fill = c->inc_off + 1;
+    for (size_t e = 0; e < g->neles; e++) {
+        const struct frx__etype_info *t = frx__etype(g->etype[e]);
+        for (int k = 0; k < t->ncorners; k++)
+            fill[g->enodes[g->eoff[e] + (size_t)k]]++;
+    }
+    for (size_t n = 0; n < g->nnodes; n++)
+        c->inc_off[n + 1] += c->inc_off[n];
+    c->inc = frx__calloc(c->inc_off[g->nnodes] + 1, sizeof *c->inc,
+                         "node elements");
+    size_t *at = frx__calloc(g->nnodes + 1, sizeof *at, "node elements");
+    if (!c->inc || !at) {
+        free(at);
+        return FRX_ENOMEM;
+    }
+    memcpy(at, c->inc_off, g->nnodes * sizeof *at);
+    for (size_t e = 0; e < g->neles; e++) {
+        const struct frx__etype_info *t = frx__etype(g->etype[e]);
+        for (int k = 0; k < t->ncorners; k++) {
+            uint64_t n = g->enodes[g->eoff[e] + (size_t)k];
+            if (at[n] > c->inc_off[n] && c->inc[at[n] - 1] == e)
+                continue;
+            c->inc[at[n]++] = e;
+        }
+    }
+    /* a repeated node left its list short: close it up */
+    size_t to = 0;
+    for (size_t n = 0; n < g->nnodes; n++) {
+        size_t from = c->inc_off[n], end = at[n];
+        c->inc_off[n] = to;
+        memmove(c->inc + to, c->inc + from, (end - from) * sizeof *c->inc);
+        to += end - from;
+    }
+    c->inc_off[g->nnodes] = to;
+    free(at);
+    return FRX_OK;
+}
+
+static void free_incidence(struct conn *c)
+{
+    free(c->inc_off);
+    free(c->inc);
+    c->inc_off = NULL;
+    c->inc = NULL;
 }
 
 /* ------------------------------------------------------ orientation */
@@ -275,38 +342,39 @@ static int same_curve(const struct conn *c, uint64_t t, uint64_t s,
 
 /* ------------------------------------------------------ interior */
 
+/* Pair every side with the one side that has its corners, the lower
+ * first; a third side with them is an error. */
 static int match_interior(struct conn *c)
 {
     uint64_t key[FRX__MAX_FNC], ac[FRX__MAX_FNC], bc[FRX__MAX_FNC];
     for (uint64_t s = 0; s < c->nsides; s++) {
+        if (c->partner[s] != FRX__NONE)
+            continue; /* paired from its lower partner */
         int nn = side_corners(c, s, ac);
-        make_key(c, ac, nn, key);
-        memcpy(c->keys + s * (uint64_t)c->stride, key,
-               (size_t)c->stride * sizeof *key);
-        size_t slot;
-        uint64_t t = lookup(c, key, &slot);
-        if (t == FRX__NONE) {
-            c->table[slot] = s;
+        memcpy(key, ac, (size_t)nn * sizeof *key);
+        sort_key(key, nn);
+        uint64_t found[2];
+        int n = sides_with(c, key, nn, s, found);
+        if (n == 0)
             continue;
-        }
-        if (c->partner[t] != FRX__NONE) {
+        if (n > 1) {
             char d0[200], d1[200], d2[200];
             return frx_error(FRX_ECONFIG, "%s: a face is shared by more "
                              "than two elements: %s, %s and %s",
-                             c->g->source, describe(c, t, d0, sizeof d0),
-                             describe(c, c->partner[t], d1, sizeof d1),
-                             describe(c, s, d2, sizeof d2));
+                             c->g->source, describe(c, s, d0, sizeof d0),
+                             describe(c, found[0], d1, sizeof d1),
+                             describe(c, found[1], d2, sizeof d2));
         }
-        c->partner[t] = s;
+        uint64_t t = found[0];
         c->partner[s] = t;
-        side_corners(c, t, ac); /* equal keys: as many corners as s */
-        side_corners(c, s, bc);
-        int rc = face_rot(c, t, s, ac, bc, nn, &c->rot[t]);
+        c->partner[t] = s;
+        side_corners(c, t, bc); /* equal keys: as many corners as s */
+        int rc = face_rot(c, s, t, ac, bc, nn, &c->rot[s]);
         if (!rc)
-            rc = same_curve(c, t, s, ac);
+            rc = same_curve(c, s, t, ac);
         if (rc)
             return rc;
-        c->rot[s] = c->rot[t];
+        c->rot[t] = c->rot[s];
     }
     return FRX_OK;
 }
@@ -330,12 +398,7 @@ static int tag_faces(struct conn *c, size_t n, const struct frx__gface *f,
 {
     char what[200], other[200], d[200];
     for (size_t i = 0; i < n; i++) {
-        uint64_t key[FRX__MAX_FNC], s = FRX__NONE;
-        size_t slot;
-        if (f[i].nn > 1 && f[i].nn <= c->stride) {
-            make_key(c, f[i].n, f[i].nn, key);
-            s = lookup(c, key, &slot);
-        }
+        uint64_t s = side_at(c, f[i].n, f[i].nn);
         group_name(c, gr, what, sizeof what);
         if (s == FRX__NONE)
             return frx_error(FRX_ECONFIG, "%s: face %zu of %s (nodes "
@@ -450,7 +513,6 @@ static int pair_sides(struct conn *c, int p, const uint64_t *sa, size_t na,
     int d = c->g->ndims;
     for (size_t i = 0; i < na; i++) {
         uint64_t ac[FRX__MAX_FNC], mapped[FRX__MAX_FNC], bc[FRX__MAX_FNC];
-        uint64_t key[FRX__MAX_FNC];
         int nn = side_corners(c, sa[i], ac);
         double tol = PERIODIC_TOL * side_size(c, sa[i]);
         uint64_t t = FRX__NONE;
@@ -463,11 +525,8 @@ static int pair_sides(struct conn *c, int p, const uint64_t *sa, size_t na,
         int all = 1;
         for (int k = 0; k < nn; k++)
             all &= mapped[k] != FRX__NONE;
-        if (all) {
-            size_t slot;
-            make_key(c, mapped, nn, key);
-            t = lookup(c, key, &slot);
-        }
+        if (all)
+            t = side_at(c, mapped, nn);
         if (t == FRX__NONE || c->group[t] != -(1 + 2 * p + 1) ||
             c->partner[t] != FRX__NONE) {
             char da[200], sh[100];
@@ -603,7 +662,9 @@ static int setup(struct conn *c, const struct frx__gmesh *g)
     c->foff = frx__calloc(g->neles + 1, sizeof *c->foff, "mesh faces");
     if (!c->foff)
         return FRX_ENOMEM;
-    c->stride = 1;
+    c->nf = g->neles ? frx__etype(g->etype[0]) ? frx__etype(g->etype[0])->nfaces
+                                               : 0
+                     : 0;
     for (size_t e = 0; e < g->neles; e++) {
         const struct frx__etype_info *t = frx__etype(g->etype[e]);
         if (!t || t->ndims != g->ndims || g->order[e] < 1 ||
@@ -617,8 +678,8 @@ static int setup(struct conn *c, const struct frx__gmesh *g)
                              g->source, e, g->etype[e], g->order[e],
                              g->eoff[e + 1] - g->eoff[e]);
         c->foff[e + 1] = c->foff[e] + (size_t)t->nfaces;
-        for (int f = 0; f < t->nfaces; f++)
-            c->stride = t->fnc[f] > c->stride ? t->fnc[f] : c->stride;
+        if (t->nfaces != c->nf)
+            c->nf = 0;
         for (size_t i = g->eoff[e]; i < g->eoff[e + 1]; i++)
             if (g->enodes[i] >= g->nnodes)
                 return frx_error(FRX_ECONFIG, "%s: element %zu names node "
@@ -627,28 +688,19 @@ static int setup(struct conn *c, const struct frx__gmesh *g)
                                  g->nnodes);
     }
     c->nsides = c->foff[g->neles];
-    size_t cap = 16;
-    while (cap < 2 * c->nsides)
-        cap *= 2;
-    c->mask = cap - 1;
-    c->keys = frx__calloc(c->nsides, (size_t)c->stride * sizeof *c->keys,
-                          "face keys");
-    c->table = malloc(cap * sizeof *c->table);
     c->partner = malloc((c->nsides + 1) * sizeof *c->partner);
     c->rot = frx__calloc(c->nsides, sizeof *c->rot, "face rotations");
     c->group = frx__calloc(c->nsides, sizeof *c->group, "face groups");
-    if (!c->keys || !c->table || !c->partner || !c->rot || !c->group)
+    if (!c->partner || !c->rot || !c->group || incidence(c))
         return frx_error(FRX_ENOMEM, "out of memory matching the faces of "
                          "%zu elements", g->neles);
-    memset(c->table, 0xff, cap * sizeof *c->table);
     memset(c->partner, 0xff, (c->nsides + 1) * sizeof *c->partner);
     return FRX_OK;
 }
 
 static void teardown(struct conn *c)
 {
-    free(c->keys);
-    free(c->table);
+    free_incidence(c);
     free(c->partner);
     free(c->rot);
     free(c->group);
@@ -668,8 +720,10 @@ int frx__mesh_connect(const struct frx__gmesh *g, struct frx__conn *out)
                        (int32_t)i + 1, NULL);
     for (size_t p = 0; rc == FRX_OK && p < g->npers; p++)
         rc = match_periodic(&c, (int)p);
-    if (rc == FRX_OK)
+    if (rc == FRX_OK) {
+        free_incidence(&c); /* matched: make room for the faces */
         rc = build_faces(&c, out);
+    }
     if (rc == FRX_OK) {
         out->foff = c.foff;
         c.foff = NULL;
