@@ -224,7 +224,7 @@ static int partition(const char *path, int argc, char **argv)
         fflush(stdout);
     }
     if (!rc && out) {
-        if (frx__meshfile_save(f, method, (int)n, w, out, say_part)) {
+        if (frx__meshfile_save(f, out, say_part)) {
             fprintf(stderr, "%s\n", frx_errmsg());
             rc = 1;
         } else {

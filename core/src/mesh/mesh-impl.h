@@ -168,6 +168,14 @@ int frx__etype_cost(int etype);
 int frx__mesh_partition(const struct frx__gmesh *g,
                         const struct frx__conn *c, int method, int nparts,
                         const double *weights, int *part);
+/* As frx__mesh_partition, for one process partitioning a large mesh
+ * (frx mesh partition): METIS's graph is made from c's faces, which are
+ * then freed while METIS runs (it needs their memory) and connected
+ * again after, so the peak is the mesh and METIS, not the two and the
+ * faces. */
+int frx__mesh_partition_lean(const struct frx__gmesh *g,
+                             struct frx__conn *c, int method, int nparts,
+                             const double *weights, int *part);
 
 /* ------------------------------------------------------- a rank's part */
 

@@ -49,19 +49,17 @@ FRX_EXTERN void frx__meshfile_periodic(const frx__meshfile *f, size_t i,
 /* Partition as frx_mesh_create would ("metis" or "linear", nparts of
  * the given weights): count[nparts] elements per part, work[nparts]
  * their cost by element type (frx__etype_cost), *ncut faces between
- * parts. */
-FRX_EXTERN int frx__meshfile_partition(const frx__meshfile *f,
+ * parts. f keeps the partition for frx__meshfile_save. */
+FRX_EXTERN int frx__meshfile_partition(frx__meshfile *f,
                                        const char *method, int nparts,
                                        const double *weights, size_t *count,
                                        double *work, size_t *ncut);
 
-/* Partition as frx__meshfile_partition and write every part to the
- * partitioned mesh file out (under out.tmp, renamed when whole), which a
- * case of mesh type partitioned reads on nparts ranks, each rank its own
- * part. say(r, nparts), if not NULL, is called before part r. */
-FRX_EXTERN int frx__meshfile_save(const frx__meshfile *f, const char *method,
-                                  int nparts, const double *weights,
-                                  const char *out,
+/* Write every part of f's last partition (frx__meshfile_partition) to
+ * the partitioned mesh file out (under out.tmp, renamed when whole),
+ * which a case of mesh type partitioned reads on nparts ranks, each rank
+ * its own part. say(r, nparts), if not NULL, is called before part r. */
+FRX_EXTERN int frx__meshfile_save(const frx__meshfile *f, const char *out,
                                   void (*say)(int r, int nparts));
 
 #endif

@@ -16,6 +16,9 @@
 
 #include <math.h>
 #include <metis.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,8 +155,10 @@ static void fill_empty(size_t n, int nparts, const double *weights,
     }
 }
 
+/* release, if not NULL, is c: freed once the graph is made. */
 static int metis(const struct frx__gmesh *g, const struct frx__conn *c,
-                 int nparts, const double *weights, int *part)
+                 int nparts, const double *weights, int *part,
+                 struct frx__conn *release)
 {
     struct graph gr = {0};
     real_t *tp = calloc((size_t)nparts, sizeof *tp);
@@ -162,6 +167,8 @@ static int metis(const struct frx__gmesh *g, const struct frx__conn *c,
     int rc = !tp || !out || !count
                  ? frx_error(FRX_ENOMEM, "out of memory partitioning")
                  : dual_graph(g, c, &gr);
+    if (release)
+        frx__conn_free(release);
     if (rc == FRX_OK) {
         double sum = 0;
         for (int r = 0; r < nparts; r++)
@@ -216,5 +223,22 @@ int frx__mesh_partition(const struct frx__gmesh *g,
         linear(g, nparts, weights, part);
         return FRX_OK;
     }
-    return metis(g, c, nparts, weights, part);
+    return metis(g, c, nparts, weights, part, NULL);
+}
+
+int frx__mesh_partition_lean(const struct frx__gmesh *g,
+                             struct frx__conn *c, int method, int nparts,
+                             const double *weights, int *part)
+{
+    if (nparts == 1 || method == FRX__PART_LINEAR)
+        return frx__mesh_partition(g, c, method, nparts, weights, part);
+    int rc = metis(g, c, nparts, weights, part, c);
+#ifdef __GLIBC__
+    /* METIS frees its many blocks, but glibc keeps the pages unless
+     * told; the faces about to be made need them (about a third of the
+     * peak on large meshes) */
+    malloc_trim(0);
+#endif
+    int rc2 = frx__mesh_connect(g, c); /* as it was: it matched before */
+    return rc ? rc : rc2;
 }

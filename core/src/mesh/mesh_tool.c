@@ -16,6 +16,11 @@ struct frx__meshfile {
     size_t *pfaces;   /* [g.npers] faces of each periodic pair */
     size_t *bfaces;   /* [g.nbcs] */
     char source[300]; /* what was read, for the partitioned file */
+    /* the last partition (frx__meshfile_partition), which save writes */
+    int *part;        /* [g.neles] owner of each element, or NULL */
+    int nparts;
+    double *weights;  /* [nparts] */
+    char method[16];
 };
 
 /* A case file (.yaml, .yml): its mesh section's source; else Gmsh. */
@@ -77,6 +82,8 @@ void frx__meshfile_close(frx__meshfile *f)
     frx__conn_free(&f->c);
     free(f->pfaces);
     free(f->bfaces);
+    free(f->part);
+    free(f->weights);
     free(f);
 }
 
@@ -131,7 +138,7 @@ void frx__meshfile_periodic(const frx__meshfile *f, size_t i,
 }
 
 /* The owners of every element, as frx_mesh_create would give them. */
-static int owners(const frx__meshfile *f, const char *method, int nparts,
+static int owners(frx__meshfile *f, const char *method, int nparts,
                   const double *weights, int *part)
 {
     const struct frx__gmesh *g = &f->g;
@@ -146,40 +153,48 @@ static int owners(const frx__meshfile *f, const char *method, int nparts,
         if (!(weights[r] > 0))
             return frx_error(FRX_EINVAL, "weight %d is %g: weights must be "
                              "positive", r, weights[r]);
-    return frx__mesh_partition(g, &f->c, m, nparts, weights, part);
+    return frx__mesh_partition_lean(g, &f->c, m, nparts, weights, part);
 }
 
-int frx__meshfile_partition(const frx__meshfile *f, const char *method,
+int frx__meshfile_partition(frx__meshfile *f, const char *method,
                             int nparts, const double *weights, size_t *count,
                             double *work, size_t *ncut)
 {
     const struct frx__gmesh *g = &f->g;
-    int *part = frx__calloc(g->neles, sizeof *part, "partition");
-    if (!part)
-        return FRX_ENOMEM;
-    int rc = owners(f, method, nparts, weights, part);
-    if (rc == FRX_OK) {
-        memset(count, 0, (size_t)nparts * sizeof *count);
-        memset(work, 0, (size_t)nparts * sizeof *work);
-        for (size_t e = 0; e < g->neles; e++) {
-            count[part[e]]++;
-            work[part[e]] += frx__etype_cost(g->etype[e]);
-        }
-        *ncut = 0;
-        for (size_t i = 0; i < f->c.nfaces; i++) {
-            const struct frx__fglob *F = &f->c.faces[i];
-            *ncut += F->ele[1] != FRX__NONE &&
-                     part[F->ele[0]] != part[F->ele[1]];
-        }
+    free(f->part);
+    free(f->weights);
+    f->nparts = 0;
+    f->part = frx__calloc(g->neles, sizeof *f->part, "partition");
+    f->weights = frx__calloc(nparts > 0 ? (size_t)nparts : 1,
+                             sizeof *f->weights, "weights");
+    int rc = f->part && f->weights ? owners(f, method, nparts, weights,
+                                            f->part)
+                                   : FRX_ENOMEM;
+    if (rc) {
+        free(f->part);
+        f->part = NULL;
+        return rc;
     }
-    free(part);
-    return rc;
+    f->nparts = nparts;
+    memcpy(f->weights, weights, (size_t)nparts * sizeof *f->weights);
+    snprintf(f->method, sizeof f->method, "%s", method);
+    memset(count, 0, (size_t)nparts * sizeof *count);
+    memset(work, 0, (size_t)nparts * sizeof *work);
+    for (size_t e = 0; e < g->neles; e++) {
+        count[f->part[e]]++;
+        work[f->part[e]] += frx__etype_cost(g->etype[e]);
+    }
+    *ncut = 0;
+    for (size_t i = 0; i < f->c.nfaces; i++) {
+        const struct frx__fglob *F = &f->c.faces[i];
+        *ncut += F->ele[1] != FRX__NONE &&
+                 f->part[F->ele[0]] != f->part[F->ele[1]];
+    }
+    return FRX_OK;
 }
 
 struct saving {
     const frx__meshfile *f;
-    const int *part;
-    int nparts;
     const char *id;
     void (*say)(int r, int nparts);
 };
@@ -187,7 +202,8 @@ struct saving {
 static int cut_one(void *arg, int r, struct frx__mpart *p)
 {
     const struct saving *s = arg;
-    int rc = frx__mesh_cut(p, &s->f->g, &s->f->c, s->part, r, s->nparts);
+    int rc = frx__mesh_cut(p, &s->f->g, &s->f->c, s->f->part, r,
+                           s->f->nparts);
     memcpy(p->info.id, s->id, sizeof p->info.id);
     return rc;
 }
@@ -196,31 +212,23 @@ static void say_part(void *arg, int r)
 {
     const struct saving *s = arg;
     if (s->say)
-        s->say(r, s->nparts);
+        s->say(r, s->f->nparts);
 }
 
-int frx__meshfile_save(const frx__meshfile *f, const char *method,
-                       int nparts, const double *weights, const char *out,
+int frx__meshfile_save(const frx__meshfile *f, const char *out,
                        void (*say)(int r, int nparts))
 {
     const struct frx__gmesh *g = &f->g;
+    if (!f->part)
+        return frx_error(FRX_EINVAL, "frx__meshfile_save: partition the "
+                         "mesh first (frx__meshfile_partition)");
     char id[65];
-    int *part = frx__calloc(g->neles, sizeof *part, "partition");
-    double *w = frx__calloc((size_t)nparts, sizeof *w, "weights");
-    int rc = part && w ? owners(f, method, nparts, weights, part)
-                       : FRX_ENOMEM;
     frx__gmesh_id(g, id);
-    struct frx__pmesh_head h = {.nparts = nparts, .ndims = g->ndims,
-                                .neles = g->neles, .weights = w};
+    struct frx__pmesh_head h = {.nparts = f->nparts, .ndims = g->ndims,
+                                .neles = g->neles, .weights = f->weights};
     memcpy(h.id, id, sizeof h.id);
-    snprintf(h.method, sizeof h.method, "%s", method);
+    snprintf(h.method, sizeof h.method, "%s", f->method);
     snprintf(h.source, sizeof h.source, "%s", f->source);
-    struct saving s = {f, part, nparts, id, say};
-    if (rc == FRX_OK) {
-        memcpy(w, weights, (size_t)nparts * sizeof *w);
-        rc = frx__pmesh_write(out, &h, cut_one, say_part, &s);
-    }
-    free(part);
-    free(w);
-    return rc;
+    struct saving s = {f, id, say};
+    return frx__pmesh_write(out, &h, cut_one, say_part, &s);
 }
