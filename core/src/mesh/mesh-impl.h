@@ -127,9 +127,10 @@ struct frx__conn {
     uint64_t *fidx;           /* global face fidx[foff[e] + f] */
 };
 
-/* Match faces (sorted corners, hashed), pair periodic faces (translated
- * coordinates), attach boundaries, and check orientation; any face on
- * no boundary, or a periodic face with no partner, is an error. */
+/* Match faces (sorted corners, through each corner node's elements),
+ * pair periodic faces (translated coordinates), attach boundaries, and
+ * check orientation; any face on no boundary, or a periodic face with
+ * no partner, is an error. */
 int frx__mesh_connect(const struct frx__gmesh *g, struct frx__conn *c);
 void frx__conn_free(struct frx__conn *c);
 
