@@ -298,16 +298,32 @@ static const frx_face *face_at_v(const void *f, size_t size, size_t i)
 }
 
 /* Interior flux points in the order of their l side's flux-point row
- * within groups of FR_FACE_GROUP elements (block, element / group, row,
- * element), not face by face: the kernel then walks each row's points
- * element after element, a few long streams that the prefetchers
- * follow, where face by face it touched every row of an element at once
- * (at p = 4, 40 streams: Euler's interior kernel takes under half the
- * time in this order, docs/euler.md). Groups keep the elements of threads that share the points out
- * in contiguous ranges apart, as they share the elements, so each
- * touches mostly its own elements' flux points. No result changes:
- * each point's flux is its own. */
-#define FR_FACE_GROUP 8192
+ * within groups of elements (block, element / group, row, element),
+ * not face by face: the kernel then walks each row's points element
+ * after element, a few long streams that the prefetchers follow, where
+ * face by face it touched every row of an element at once (at p = 4, 40
+ * streams: Euler's interior kernel takes under half the time in this
+ * order, docs/euler.md). Groups keep the elements of threads that share
+ * the points out in contiguous ranges apart, as they share the
+ * elements, so each touches mostly its own elements' flux points: a
+ * block has FR_FACE_GROUPS groups (so a split over up to that many
+ * threads cuts few of them), each of FR_FACE_GROUP_MIN to
+ * FR_FACE_GROUP_MAX elements (streams long enough to follow). In one
+ * group a small block's two threads each took every element's points
+ * of half the rows: 20 x 20 at p = 4 on 1 rank x 2 threads, the second
+ * thread's share of the interior kernel took a third longer than the
+ * first's, and the first waited for it. No result changes: each
+ * point's flux is its own. */
+#define FR_FACE_GROUPS 64
+#define FR_FACE_GROUP_MIN 64
+#define FR_FACE_GROUP_MAX 8192
+
+static size_t group_size(size_t neles)
+{
+    size_t g = (neles + FR_FACE_GROUPS - 1) / FR_FACE_GROUPS;
+    return g < FR_FACE_GROUP_MIN ? FR_FACE_GROUP_MIN
+         : g > FR_FACE_GROUP_MAX ? FR_FACE_GROUP_MAX : g;
+}
 
 struct point_key {
     uint64_t at;    /* block << 48 | element / group << 16 | row */
@@ -346,7 +362,8 @@ static struct point_key *point_order(const fr_system *s,
             pface[i] = j;
             k[i] = (struct point_key){
                 .at = (uint64_t)l->blk << 48 |
-                      (uint64_t)(l->ele / FR_FACE_GROUP) << 16 |
+                      (uint64_t)(l->ele / group_size(
+                                     s->blk[l->blk].neles)) << 16 |
                       fpt(s, l, i - start[j], 0),
                 .ele = l->ele, .src = i};
         }
