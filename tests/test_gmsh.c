@@ -1352,6 +1352,51 @@ START_TEST(bad_element_listed_twice)
 }
 END_TEST
 
+/* Two quadrilaterals side by side, their sides in 'wall', then the
+ * elements after them (each line "tag type ..."). */
+static char *two_quads(const char *more, int nmore)
+{
+    static const char head[] =
+        "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n"
+        "$PhysicalNames\n1\n1 1 \"wall\"\n$EndPhysicalNames\n"
+        "$Nodes\n6\n1 0 0 0\n2 1 0 0\n3 2 0 0\n4 0 1 0\n5 1 1 0\n"
+        "6 2 1 0\n$EndNodes\n$Elements\n%d\n1 1 2 1 1 1 2\n"
+        "2 1 2 1 1 2 3\n3 1 2 1 1 3 6\n4 1 2 1 1 6 5\n5 1 2 1 1 5 4\n"
+        "6 1 2 1 1 4 1\n7 3 2 2 1 1 2 5 4\n8 3 2 2 1 2 3 6 5\n%s"
+        "$EndElements\n";
+    size_t n = sizeof head + strlen(more) + 16;
+    char *text = malloc(n);
+    ck_assert_ptr_nonnull(text);
+    snprintf(text, n, head, 8 + nmore, more);
+    return text;
+}
+
+/* Faces that meet wrongly, each named with its elements' lines: three
+ * elements on one face; two that overlap (a second element on the
+ * first's nodes, not a copy Gmsh 2.2 wrote); a boundary's face between
+ * two elements. */
+START_TEST(bad_shared_face)
+{
+    char *t = two_quads("9 3 2 2 1 2 3 6 5\n", 1);
+    expect_bad_text(t, FRX_ECONFIG, "bad.msh:25: a face (nodes 2, 5 at (1, "
+                    "0.5)) is shared by more than two elements: element 7 "
+                    "(at ", "bad.msh:25), element 8 (at ");
+    assert_msg("bad.msh:26) and element 9 (at ");
+    assert_msg("bad.msh:27)");
+    t = two_quads("9 3 2 2 1 1 2 5 4\n", 1);
+    expect_bad_text(t, FRX_ECONFIG, "bad.msh:27: element 7 (at ",
+                    "bad.msh:25) and element 9 (at ");
+    assert_msg("bad.msh:27) lie on the same side of their shared face "
+               "(nodes 1, 2 at (0.5, 0)): they overlap");
+    ck_assert_ptr_null(strstr(frx_errmsg(), "listed twice"));
+    t = two_quads("9 1 2 1 1 2 5\n", 1);
+    expect_bad_text(t, FRX_ECONFIG, "bad.msh:27: element 9 of 'wall' (nodes "
+                    "2, 5 at (1, 0.5)) lies between two elements, element 7 "
+                    "(at ", "bad.msh:25) and element 8 (at ");
+    assert_msg("bad.msh:26), not on the mesh's boundary");
+}
+END_TEST
+
 /* An MSH 4.1 element block naming an entity $Entities lacks. */
 START_TEST(bad_entity)
 {
@@ -1824,6 +1869,7 @@ static Suite *gmsh_suite(void)
     tcase_add_test(bad, bad_curved_edge);
     tcase_add_test(bad, bad_entity);
     tcase_add_test(bad, bad_element_listed_twice);
+    tcase_add_test(bad, bad_shared_face);
     tcase_add_test(bad, bad_no_elements);
     tcase_add_test(bad, bad_headers);
     tcase_add_test(bad, bad_lines);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Faces of a Gmsh mesh, checked where the file can be named: which
- * element faces meet (sorted corner lists, sorted), which boundary or
+ * element faces meet (found through each corner node's elements, as
+ * mesh_conn.c finds them), which boundary or
  * periodic group each face element of the file gives its face to, and
  * how the two sides of each periodic pair match. The connectivity step
  * (mesh_conn.c) then finds the same faces again; what it would refuse
@@ -25,44 +26,27 @@
 
 #define PERIODIC_TOL 1e-6
 
-/* An element's face: its sorted corners, padded with UINT32_MAX. */
-struct side {
-    uint32_t n[FRX__MAX_FNC];
-    uint32_t s; /* element * FRX__MAX_FACES + face */
-};
-
+/* Sides are s = element * FRX__MAX_FACES + face. Each corner node lists
+ * the elements that have it, so the sides with a given set of corners
+ * are found among the elements of its lowest corner. */
 struct faces {
     struct frx__gbuild *b;
-    struct side *sides;
-    size_t nsides;
-    int32_t *grp; /* [nsides]: 1 + group, or 0 */
+    size_t *inc_off;  /* [nnodes + 1] node n's elements are */
+    uint32_t *inc;    /* inc[inc_off[n] .. inc_off[n + 1]), ascending */
+    /* [neles * FRX__MAX_FACES]: 1 + group; SHARED where the side meets
+     * another element's; 0 while it is loose */
+    int32_t *grp;
 };
 
-static int cmp_key(const void *a, const void *b)
-{
-    const struct side *x = a, *y = b;
-    for (int k = 0; k < FRX__MAX_FNC; k++)
-        if (x->n[k] != y->n[k])
-            return x->n[k] < y->n[k] ? -1 : 1;
-    return 0;
-}
+#define SHARED (-1)
 
-static int cmp_side(const void *a, const void *b)
+static void sort_key(uint64_t *k, int nn)
 {
-    int c = cmp_key(a, b);
-    const struct side *x = a, *y = b;
-    return c ? c : (x->s > y->s) - (x->s < y->s);
-}
-
-static void make_key(const uint64_t *corners, int nn, struct side *out)
-{
-    for (int k = 0; k < FRX__MAX_FNC; k++)
-        out->n[k] = k < nn ? (uint32_t)corners[k] : UINT32_MAX;
     for (int i = 1; i < nn; i++)
-        for (int j = i; j > 0 && out->n[j - 1] > out->n[j]; j--) {
-            uint32_t t = out->n[j];
-            out->n[j] = out->n[j - 1];
-            out->n[j - 1] = t;
+        for (int j = i; j > 0 && k[j - 1] > k[j]; j--) {
+            uint64_t t = k[j];
+            k[j] = k[j - 1];
+            k[j - 1] = t;
         }
 }
 
@@ -74,6 +58,84 @@ static int corners_of(const struct frx__gmesh *g, size_t e, int f,
     for (int k = 0; k < t->fnc[f]; k++)
         out[k] = g->enodes[g->eoff[e] + (size_t)t->face[f][k]];
     return t->fnc[f];
+}
+
+/* The sides whose corners, sorted, are key[0 .. nn): how many, the
+ * first three (ascending) in found[]. */
+static int sides_with(const struct faces *F, const uint64_t *key, int nn,
+                      size_t found[3])
+{
+    const struct frx__gmesh *g = F->b->g;
+    int n = 0;
+    if (key[0] >= g->nnodes)
+        return 0;
+    for (size_t i = F->inc_off[key[0]]; i < F->inc_off[key[0] + 1]; i++) {
+        size_t e = F->inc[i];
+        const struct frx__etype_info *t = frx__etype(g->etype[e]);
+        for (int f = 0; f < t->nfaces; f++) {
+            uint64_t k[FRX__MAX_FNC];
+            if (t->fnc[f] != nn)
+                continue;
+            corners_of(g, e, f, k);
+            sort_key(k, nn);
+            if (memcmp(k, key, (size_t)nn * sizeof *k))
+                continue;
+            if (n < 3)
+                found[n] = e * FRX__MAX_FACES + (size_t)f;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Each corner node's elements, in element order, each element once. */
+static int incidence(struct faces *F)
+{
+    const struct frx__gmesh *g = F->b->g;
+    if (g->neles > UINT32_MAX / FRX__MAX_FACES)
+        return frx_error(FRX_ENOTSUP, "%s: %zu elements: frx reads Gmsh "
+                         "meshes of up to %u elements", g->source, g->neles,
+                         (unsigned)(UINT32_MAX / FRX__MAX_FACES));
+    F->inc_off = frx__calloc(g->nnodes + 1, sizeof *F->inc_off,
+                             "mesh faces");
+    size_t *at = frx__calloc(g->nnodes + 1, sizeof *at, "mesh faces");
+    if (!F->inc_off || !at) {
+        free(at);
+        return FRX_ENOMEM;
+    }
+    for (size_t e = 0; e < g->neles; e++) {
+        const struct frx__etype_info *t = frx__etype(g->etype[e]);
+        for (int k = 0; k < t->ncorners; k++)
+            F->inc_off[g->enodes[g->eoff[e] + (size_t)k] + 1]++;
+    }
+    for (size_t n = 0; n < g->nnodes; n++)
+        F->inc_off[n + 1] += F->inc_off[n];
+    F->inc = frx__calloc(F->inc_off[g->nnodes] + 1, sizeof *F->inc,
+                         "mesh faces");
+    if (!F->inc) {
+        free(at);
+        return FRX_ENOMEM;
+    }
+    memcpy(at, F->inc_off, g->nnodes * sizeof *at);
+    for (size_t e = 0; e < g->neles; e++) {
+        const struct frx__etype_info *t = frx__etype(g->etype[e]);
+        for (int k = 0; k < t->ncorners; k++) {
+            uint64_t n = g->enodes[g->eoff[e] + (size_t)k];
+            if (at[n] == F->inc_off[n] || F->inc[at[n] - 1] != e)
+                F->inc[at[n]++] = (uint32_t)e;
+        }
+    }
+    /* a node named twice by one element left its list short */
+    size_t to = 0;
+    for (size_t n = 0; n < g->nnodes; n++) {
+        size_t from = F->inc_off[n], end = at[n];
+        F->inc_off[n] = to;
+        memmove(F->inc + to, F->inc + from, (end - from) * sizeof *F->inc);
+        to += end - from;
+    }
+    F->inc_off[g->nnodes] = to;
+    free(at);
+    return FRX_OK;
 }
 
 static const struct frx__msh_ele *file_ele(const struct frx__gbuild *b,
@@ -130,54 +192,53 @@ static int opposite(const uint64_t *a, const uint64_t *c, int n)
     return ok;
 }
 
+/* Every side against the others with its corners, once, from the
+ * lowest of them: two must walk their face in opposite directions,
+ * three are an error. */
 static int match_elements(struct faces *F)
 {
     const struct frx__gbuild *b = F->b;
     const struct frx__gmesh *g = b->g;
-    for (size_t e = 0; e < g->neles; e++)
-        F->nsides += (size_t)frx__etype(g->etype[e])->nfaces;
-    F->sides = frx__calloc(F->nsides, sizeof *F->sides, "mesh faces");
-    F->grp = frx__calloc(F->nsides, sizeof *F->grp, "mesh faces");
-    if (!F->sides || !F->grp)
+    F->grp = frx__calloc(g->neles * FRX__MAX_FACES + 1, sizeof *F->grp,
+                         "mesh faces");
+    if (!F->grp)
         return FRX_ENOMEM;
-    size_t i = 0;
-    for (size_t e = 0; e < g->neles; e++)
-        for (int f = 0; f < frx__etype(g->etype[e])->nfaces; f++, i++) {
-            uint64_t c[FRX__MAX_FNC];
-            make_key(c, corners_of(g, e, f, c), &F->sides[i]);
-            F->sides[i].s = (uint32_t)(e * FRX__MAX_FACES + (size_t)f);
-        }
-    qsort(F->sides, F->nsides, sizeof *F->sides, cmp_side);
-    for (size_t r = 0; r < F->nsides;) {
-        size_t n = 1;
-        while (r + n < F->nsides && !cmp_key(&F->sides[r], &F->sides[r + n]))
-            n++;
-        size_t e0 = F->sides[r].s / FRX__MAX_FACES;
-        size_t e1 = n > 1 ? F->sides[r + 1].s / FRX__MAX_FACES : 0;
-        char t0[500], t1[500], t2[500], ft[300];
-        uint64_t c0[FRX__MAX_FNC], c1[FRX__MAX_FNC];
-        int nn = corners_of(g, e0, (int)(F->sides[r].s % FRX__MAX_FACES), c0);
-        if (n > 2)
-            return frx__msh_error(b->m, FRX_ECONFIG, file_ele(b, e0)->where,
-                                  "a face (%s) is shared by more than two "
-                                  "elements: %s, %s and %s",
-                                  face_text(b, c0, nn, ft, sizeof ft),
-                                  ele_text(b, e0, t0, sizeof t0),
-                                  ele_text(b, e1, t1, sizeof t1),
-                                  ele_text(b, F->sides[r + 2].s /
-                                                  FRX__MAX_FACES, t2,
-                                           sizeof t2));
-        if (n == 2) {
-            corners_of(g, e1, (int)(F->sides[r + 1].s % FRX__MAX_FACES), c1);
+    int rc = incidence(F);
+    for (size_t e = 0; rc == FRX_OK && e < g->neles; e++)
+        for (int f = 0; f < frx__etype(g->etype[e])->nfaces; f++) {
+            size_t s = e * FRX__MAX_FACES + (size_t)f;
+            if (F->grp[s])
+                continue; /* met from the lower side */
+            uint64_t c0[FRX__MAX_FNC], c1[FRX__MAX_FNC], key[FRX__MAX_FNC];
+            int nn = corners_of(g, e, f, c0);
+            memcpy(key, c0, (size_t)nn * sizeof *key);
+            sort_key(key, nn);
+            size_t found[3];
+            int n = sides_with(F, key, nn, found);
+            if (n < 2)
+                continue;
+            size_t e1 = found[1] / FRX__MAX_FACES;
+            char t0[500], t1[500], t2[500], ft[300];
+            if (n > 2)
+                return frx__msh_error(b->m, FRX_ECONFIG,
+                                      file_ele(b, e)->where,
+                                      "a face (%s) is shared by more than "
+                                      "two elements: %s, %s and %s",
+                                      face_text(b, c0, nn, ft, sizeof ft),
+                                      ele_text(b, e, t0, sizeof t0),
+                                      ele_text(b, e1, t1, sizeof t1),
+                                      ele_text(b, found[2] / FRX__MAX_FACES,
+                                               t2, sizeof t2));
+            corners_of(g, e1, (int)(found[1] % FRX__MAX_FACES), c1);
             /* the same element twice: Gmsh 2.2 lists an element once
              * for each physical group it is in */
-            int twice = file_ele(b, e0)->tag == file_ele(b, e1)->tag;
+            int twice = file_ele(b, e)->tag == file_ele(b, e1)->tag;
             if (!opposite(c0, c1, nn))
                 return frx__msh_error(b->m, FRX_ECONFIG,
                                       file_ele(b, e1)->where,
                                       "%s and %s lie on the same side of "
                                       "their shared face (%s): they overlap"
-                                      "%s", ele_text(b, e0, t0, sizeof t0),
+                                      "%s", ele_text(b, e, t0, sizeof t0),
                                       ele_text(b, e1, t1, sizeof t1),
                                       face_text(b, c0, nn, ft, sizeof ft),
                                       twice ? " (one element listed twice, "
@@ -185,28 +246,12 @@ static int match_elements(struct faces *F)
                                       "two physical groups: keep the "
                                       "fluid in one group, or name it "
                                       "'fluid')" : "");
+            F->grp[found[0]] = F->grp[found[1]] = SHARED;
         }
-        r += n;
-    }
-    return FRX_OK;
+    return rc;
 }
 
 /* ----------------------------------------------------- face elements */
-
-/* The first side with this key, or NULL; *n sides have it. */
-static struct side *find(const struct faces *F, const struct side *key,
-                         size_t *n)
-{
-    struct side *p = bsearch(key, F->sides, F->nsides, sizeof *key,
-                             cmp_key);
-    if (!p)
-        return NULL;
-    while (p > F->sides && !cmp_key(p - 1, key))
-        p--;
-    for (*n = 1; p + *n < F->sides + F->nsides && !cmp_key(p + *n, key);)
-        ++*n;
-    return p;
-}
 
 static int add_face(struct frx__ggroup *gr, const uint64_t *c, int nn,
                     uint64_t where)
@@ -259,11 +304,12 @@ static int place_face(struct faces *F, const struct frx__msh_ele *fe,
                                   (unsigned long long)fe->tag, gr->name, tn,
                                   b->ndims);
     }
-    struct side key;
-    size_t n = 0;
-    make_key(c, nn, &key);
-    struct side *p = find(F, &key, &n);
-    if (!p)
+    uint64_t key[FRX__MAX_FNC];
+    size_t p[3];
+    memcpy(key, c, (size_t)nn * sizeof *key);
+    sort_key(key, nn);
+    int n = sides_with(F, key, nn, p);
+    if (!n)
         return frx__msh_error(b->m, FRX_ECONFIG, fe->where, "element %llu "
                               "of '%s' (%s, %s) is no face of any element of "
                               "the mesh: a boundary's faces must be faces of "
@@ -276,11 +322,11 @@ static int place_face(struct faces *F, const struct frx__msh_ele *fe,
                               "and %s, not on the mesh's boundary",
                               (unsigned long long)fe->tag, gr->name,
                               face_text(b, c, nn, ft, sizeof ft),
-                              ele_text(b, p[0].s / FRX__MAX_FACES, t0,
+                              ele_text(b, p[0] / FRX__MAX_FACES, t0,
                                        sizeof t0),
-                              ele_text(b, p[1].s / FRX__MAX_FACES, t1,
+                              ele_text(b, p[1] / FRX__MAX_FACES, t1,
                                        sizeof t1));
-    int32_t *grp = &F->grp[p - F->sides];
+    int32_t *grp = &F->grp[p[0]];
     if (*grp)
         return frx__msh_error(b->m, FRX_ECONFIG, fe->where, "element %llu "
                               "(%s) puts a face in '%s' that is in '%s' "
@@ -313,14 +359,14 @@ static int place_faces(struct faces *F)
     return FRX_OK;
 }
 
-/* Side r, a quadrilateral that meets no other element, if three of
+/* Side s, a quadrilateral that meets no other element, if three of
  * its corners are a triangle's (a hexahedron beside tetrahedra): an
  * error saying that faces meet whole. FRX_OK otherwise. */
-static int quad_meets_triangle(const struct faces *F, size_t r)
+static int quad_meets_triangle(const struct faces *F, size_t s)
 {
     const struct frx__gbuild *b = F->b;
-    size_t e = F->sides[r].s / FRX__MAX_FACES, n;
-    int f = (int)(F->sides[r].s % FRX__MAX_FACES);
+    size_t e = s / FRX__MAX_FACES, p[3];
+    int f = (int)(s % FRX__MAX_FACES);
     uint64_t c[FRX__MAX_FNC], tri[3];
     if (corners_of(b->g, e, f, c) != 4)
         return FRX_OK;
@@ -328,10 +374,8 @@ static int quad_meets_triangle(const struct faces *F, size_t r)
         for (int k = 0, i = 0; k < 4; k++)
             if (k != skip)
                 tri[i++] = c[k];
-        struct side key;
-        make_key(tri, 3, &key);
-        const struct side *p = find(F, &key, &n);
-        if (!p)
+        sort_key(tri, 3);
+        if (!sides_with(F, tri, 3, p))
             continue;
         char ft[300], t1[500];
         return frx__msh_error(b->m, FRX_ECONFIG, file_ele(b, e)->where,
@@ -343,7 +387,7 @@ static int quad_meets_triangle(const struct faces *F, size_t r)
                               "put pyramids (or prisms) between them", f,
                               (unsigned long long)file_ele(b, e)->tag,
                               face_text(b, c, 4, ft, sizeof ft),
-                              ele_text(b, p->s / FRX__MAX_FACES, t1,
+                              ele_text(b, p[0] / FRX__MAX_FACES, t1,
                                        sizeof t1));
     }
     return FRX_OK;
@@ -353,24 +397,26 @@ static int quad_meets_triangle(const struct faces *F, size_t r)
 static int check_loose(const struct faces *F)
 {
     const struct frx__gbuild *b = F->b;
+    const struct frx__gmesh *g = b->g;
     size_t nloose = 0, first = 0;
-    for (size_t r = 0; r < F->nsides; r++) {
-        int alone = (r == 0 || cmp_key(&F->sides[r - 1], &F->sides[r])) &&
-                    (r + 1 == F->nsides ||
-                     cmp_key(&F->sides[r], &F->sides[r + 1]));
-        if (alone && !F->grp[r] && nloose++ == 0)
-            first = r;
-        int rc = alone && !F->grp[r] ? quad_meets_triangle(F, r) : FRX_OK;
-        if (rc)
-            return rc;
-    }
+    for (size_t e = 0; e < g->neles; e++)
+        for (int f = 0; f < frx__etype(g->etype[e])->nfaces; f++) {
+            size_t s = e * FRX__MAX_FACES + (size_t)f;
+            if (F->grp[s])
+                continue;
+            if (nloose++ == 0)
+                first = s;
+            int rc = quad_meets_triangle(F, s);
+            if (rc)
+                return rc;
+        }
     if (!nloose)
         return FRX_OK;
-    size_t e = F->sides[first].s / FRX__MAX_FACES;
-    int f = (int)(F->sides[first].s % FRX__MAX_FACES);
+    size_t e = first / FRX__MAX_FACES;
+    int f = (int)(first % FRX__MAX_FACES);
     uint64_t c[FRX__MAX_FNC];
     char ft[300];
-    int nn = corners_of(b->g, e, f, c);
+    int nn = corners_of(g, e, f, c);
     return frx__msh_error(b->m, FRX_ECONFIG, file_ele(b, e)->where,
                           "face %d of element %llu (%s) meets no other "
                           "element and is in no physical group (%zu such "
@@ -646,7 +692,8 @@ int frx__gmsh_faces(struct frx__gbuild *b)
         rc = place_faces(&F);
     if (rc == FRX_OK)
         rc = check_loose(&F);
-    free(F.sides);
+    free(F.inc_off);
+    free(F.inc);
     free(F.grp);
     if (rc == FRX_OK)
         rc = fill_mesh(b);
