@@ -450,6 +450,8 @@ int frx__mesh_gmsh_file(const char *path, struct frx__gmesh *g,
         g->ndims = B.b.ndims;
         rc = frx__gbuild_make_nodes(&B.b, nused);
     }
+    free(m.x); /* copied into g->nodes: room for the faces */
+    m.x = NULL;
     if (rc == FRX_OK)
         rc = make_elements(&B);
     if (rc == FRX_OK)
