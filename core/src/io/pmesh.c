@@ -210,41 +210,63 @@ static uint32_t *rows_u32(struct writer *w, size_t n, size_t ncols)
     return r;
 }
 
+/* Table i's rows for items [0, n) of a u32 table, filled by put and
+ * written SLICE_ROWS at a time: the rows of a large part's faces never
+ * sit in memory all at once beside the part. */
+#define SLICE_ROWS 65536
+
+static int append_rows(struct writer *w, int i, size_t n,
+                       void (*put)(const void *arg, size_t k, uint32_t *row),
+                       const void *arg)
+{
+    size_t nc = tables[i].ncols, m = n < SLICE_ROWS ? n : SLICE_ROWS;
+    uint32_t *r = n && !w->c.rc ? rows_u32(w, m, nc) : NULL;
+    for (size_t k0 = 0; r && k0 < n && !w->c.rc; k0 += m) {
+        size_t k1 = n - k0 < m ? n : k0 + m;
+        for (size_t k = k0; k < k1; k++)
+            put(arg, k, r + nc * (k - k0));
+        append(w, i, r, k1 - k0);
+    }
+    free(r);
+    return w->c.rc;
+}
+
+static void iface_row(const void *arg, size_t k, uint32_t *row)
+{
+    const struct frx__mpart *p = arg;
+    face_put(row, p->ifaces[k].l);
+    face_put(row + 4, p->ifaces[k].r);
+    row[8] = (uint32_t)p->ifaces[k].periodic;
+}
+
+static void peer_row(const void *arg, size_t k, uint32_t *row)
+{
+    const struct frx__mpart_peer *P = arg;
+    face_put(row, P->faces[k]);
+    row[4] = (uint32_t)P->periodic[k];
+    row[5] = P->canon[k];
+}
+
+static void bc_row(const void *arg, size_t k, uint32_t *row)
+{
+    const struct frx__mpart_bc *B = arg;
+    face_put(row, B->faces[k]);
+}
+
 static int write_faces(struct writer *w, const struct frx__mpart *p)
 {
-    size_t n = p->info.nifaces;
-    uint32_t *r = rows_u32(w, n, 9);
-    for (size_t i = 0; r && i < n; i++) {
-        face_put(r + 9 * i, p->ifaces[i].l);
-        face_put(r + 9 * i + 4, p->ifaces[i].r);
-        r[9 * i + 8] = (uint32_t)p->ifaces[i].periodic;
-    }
-    append(w, T_IFACES, r, n);
-    free(r);
+    append_rows(w, T_IFACES, p->info.nifaces, iface_row, p);
     for (size_t j = 0; j < p->info.npeers && !w->c.rc; j++) {
         const struct frx__mpart_peer *P = &p->peers[j];
         uint64_t row[3] = {(uint64_t)P->rank, P->n, w->rows[T_PFACES]};
         append(w, T_PEERS, row, 1);
-        if (!(r = rows_u32(w, P->n, 6)))
-            break;
-        for (size_t i = 0; i < P->n; i++) {
-            face_put(r + 6 * i, P->faces[i]);
-            r[6 * i + 4] = (uint32_t)P->periodic[i];
-            r[6 * i + 5] = P->canon[i];
-        }
-        append(w, T_PFACES, r, P->n);
-        free(r);
+        append_rows(w, T_PFACES, P->n, peer_row, P);
     }
     for (size_t b = 0; b < p->info.nbcs && !w->c.rc; b++) {
         const struct frx__mpart_bc *B = &p->bcs[b];
         uint64_t count = B->n;
         append(w, T_BCOUNTS, &count, 1);
-        if (!(r = rows_u32(w, B->n, 4)))
-            break;
-        for (size_t i = 0; i < B->n; i++)
-            face_put(r + 4 * i, B->faces[i]);
-        append(w, T_BFACES, r, B->n);
-        free(r);
+        append_rows(w, T_BFACES, B->n, bc_row, B);
     }
     return w->c.rc;
 }
