@@ -18,7 +18,7 @@ foreach(be openmp opencl)
   set_tests_properties(partitioned-merge-${be} PROPERTIES TIMEOUT 300
     SKIP_RETURN_CODE 77 ENVIRONMENT "${FRX_PM_ENV}")
 endforeach()
-foreach(mode restart refusals)
+foreach(mode restart refusals large)
   add_test(NAME partitioned-${mode} COMMAND ${FRX_PM_RUN} ${mode}
     ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:frx-cli>)
   set_tests_properties(partitioned-${mode} PROPERTIES TIMEOUT 300

@@ -18,6 +18,11 @@
 #       the CSV rows after the restart as the straight run's to 1e-12
 #       (relative, or absolute for the momentum's round-off near 0);
 #       frx plot draws the partitioned run's checkpoint in one process.
+#   large  parts of more faces than the file's writer puts out in one
+#       slice (65536 rows): advection (p = 1, 2 steps) on 200 x 200
+#       periodic quadrilaterals (80000 faces), one part on 1 rank and two
+#       on 2, reads back and prints the built mesh's L2 error, digit for
+#       digit.
 #   refusals  each with its message, nothing run: a file for 2 ranks on
 #       3, weights and a method the file was not made with, weights for
 #       a file of more parts than ranks, a
@@ -146,6 +151,29 @@ merge)
             [ "$np" = 3 ] && expect 0 "warn: mesh: .*mesh.h5 holds 4 parts, shared out among 3 ranks unevenly [(]1 or 2 a rank[)]"
             echo "$me: $c, $be, 4 parts on $np rank(s): as built"
         done
+    done
+    ;;
+large)
+    for np in 1 2; do
+        rm -rf built parts && mkdir built parts
+        cat > built/case.yaml <<YAML
+backend: {name: openmp, precision: double}
+solver: {name: advection, order: 1, velocity: [1, 0.5]}
+mesh: {type: box, n: [200, 200], periodic: [true, true]}
+time: {scheme: rk4, dt: 1e-4, steps: 2}
+progress: {mode: off}
+YAML
+        partition built/case.yaml "$np" "$tmp/parts/mesh.h5"
+        as_parts built/case.yaml mesh.h5 > parts/case.yaml
+        for d in built parts; do
+            (cd $d && run "$np" case.yaml); rc=$?
+            mv $d/out.txt out.txt
+            expect 0 "L2 error at t = "
+            grep "L2 error at t = " out.txt > $d/l2.txt
+        done
+        cmp -s built/l2.txt parts/l2.txt ||
+            fail "$np part(s) of 200 x 200: $(cat parts/l2.txt) read in parts, $(cat built/l2.txt) built"
+        echo "$me: 200 x 200 in $np part(s): read in parts as built ($(cat parts/l2.txt))"
     done
     ;;
 restart)
