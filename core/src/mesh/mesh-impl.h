@@ -134,6 +134,27 @@ struct frx__conn {
 int frx__mesh_connect(const struct frx__gmesh *g, struct frx__conn *c);
 void frx__conn_free(struct frx__conn *c);
 
+/* Each corner node's elements, ascending, each element once (one that
+ * names a node twice is listed once): node n's are ele[off[n] ..
+ * off[n + 1]). Faces are found among the elements of their lowest
+ * corner (mesh_conn.c, mesh_gmsh_faces.c). At most UINT32_MAX
+ * elements. */
+struct frx__corner_elements {
+    size_t *off;   /* [nnodes + 1] */
+    uint32_t *ele;
+};
+int frx__corner_elements(const struct frx__gmesh *g,
+                         struct frx__corner_elements *ce);
+void frx__corner_elements_free(struct frx__corner_elements *ce);
+/* The element faces whose corners, sorted, are key[0 .. nn) (nn of
+ * them, key[0] the lowest): how many; the first max of them, in
+ * ascending order, as elements ele[] and their faces face[]. */
+int frx__faces_at(const struct frx__gmesh *g,
+                  const struct frx__corner_elements *ce, const uint64_t *key,
+                  int nn, int max, uint64_t *ele, int *face);
+/* Node numbers k[0 .. n) in ascending order (a face's key). */
+void frx__sort_nodes(uint64_t *k, int n);
+
 /* ------------------------------------------------------ what the case says
  * (mesh_case.c) */
 

@@ -23,8 +23,7 @@ struct conn {
     size_t nsides;
     size_t *foff;      /* [neles + 1] */
     int nf;            /* faces of every element where one type; else 0 */
-    size_t *inc_off;   /* [nnodes + 1] node n's elements are */
-    uint64_t *inc;     /* inc[inc_off[n] .. inc_off[n + 1]), ascending */
+    struct frx__corner_elements ce; /* each corner node's elements */
     uint64_t *partner; /* [nsides] the other side, or NONE */
     uint16_t *rot;     /* [nsides] rotation to the partner (3-D) */
     int32_t *group;    /* [nsides] 0; 1 + boundary; -(1 + 2 pair + side) */
@@ -103,7 +102,7 @@ static const char *describe(const struct conn *c, uint64_t s, char *buf,
 
 /* ------------------------------------------------- finding sides */
 
-static void sort_key(uint64_t *k, int n)
+void frx__sort_nodes(uint64_t *k, int n)
 {
     for (int i = 1; i < n; i++)
         for (int j = i; j > 0 && k[j - 1] > k[j]; j--) {
@@ -113,29 +112,50 @@ static void sort_key(uint64_t *k, int n)
         }
 }
 
+int frx__faces_at(const struct frx__gmesh *g,
+                  const struct frx__corner_elements *ce, const uint64_t *key,
+                  int nn, int max, uint64_t *ele, int *face)
+{
+    int n = 0;
+    if (key[0] >= g->nnodes)
+        return 0;
+    for (size_t i = ce->off[key[0]]; i < ce->off[key[0] + 1]; i++) {
+        uint64_t e = ce->ele[i];
+        const struct frx__etype_info *t = frx__etype(g->etype[e]);
+        for (int f = 0; f < t->nfaces; f++) {
+            uint64_t k[FRX__MAX_FNC];
+            if (t->fnc[f] != nn)
+                continue;
+            for (int j = 0; j < nn; j++)
+                k[j] = g->enodes[g->eoff[e] + (size_t)t->face[f][j]];
+            frx__sort_nodes(k, nn);
+            if (memcmp(k, key, (size_t)nn * sizeof *k))
+                continue;
+            if (n < max) {
+                ele[n] = e;
+                face[n] = f;
+            }
+            n++;
+        }
+    }
+    return n;
+}
+
 /* The sides other than skip whose corners, sorted, are key[0 .. nn):
- * how many, the first two of them in found[] (ascending). Any such side
- * is a face of an element that has key[0], the lowest corner. */
+ * how many, the first two of them in found[] (ascending). */
 static int sides_with(const struct conn *c, const uint64_t *key, int nn,
                       uint64_t skip, uint64_t found[2])
 {
-    int n = 0;
-    const uint64_t node = key[0];
-    for (size_t i = c->inc_off[node]; i < c->inc_off[node + 1]; i++) {
-        uint64_t e = c->inc[i];
-        const struct frx__etype_info *t = type_of(c, e);
-        for (int f = 0; f < t->nfaces; f++) {
-            uint64_t s = c->foff[e] + (uint64_t)f, k[FRX__MAX_FNC];
-            if (s == skip || t->fnc[f] != nn)
-                continue;
-            face_corners(c, e, f, k);
-            sort_key(k, nn);
-            if (memcmp(k, key, (size_t)nn * sizeof *key))
-                continue;
-            if (n < 2)
-                found[n] = s;
-            n++;
-        }
+    uint64_t ele[3];
+    int face[3], n = 0;
+    int all = frx__faces_at(c->g, &c->ce, key, nn, 3, ele, face);
+    for (int i = 0; i < all; i++) {
+        uint64_t s = i < 3 ? c->foff[ele[i]] + (uint64_t)face[i] : FRX__NONE;
+        if (s == skip)
+            continue;
+        if (n < 2)
+            found[n] = s;
+        n++;
     }
     return n;
 }
@@ -149,66 +169,68 @@ static uint64_t side_at(const struct conn *c, const uint64_t *corners,
     if (nn < 2 || nn > FRX__MAX_FNC)
         return FRX__NONE;
     memcpy(key, corners, (size_t)nn * sizeof *key);
-    sort_key(key, nn);
+    frx__sort_nodes(key, nn);
     if (key[nn - 1] >= c->g->nnodes)
         return FRX__NONE;
     return sides_with(c, key, nn, FRX__NONE, found) ? found[0] : FRX__NONE;
 }
 
-/* Each corner node's elements (inc_off, inc), counted then filled in
- * element order, so each list ascends; an element that names a node
- * twice is listed once. */
-static int incidence(struct conn *c)
+int frx__corner_elements(const struct frx__gmesh *g,
+                         struct frx__corner_elements *ce)
 {
-    const struct frx__gmesh *g = c->g;
-    c->inc_off = frx__calloc(g->nnodes + 1, sizeof *c->inc_off,
-                             "node elements");
-    if (!c->inc_off)
+    memset(ce, 0, sizeof *ce);
+    if (g->neles > UINT32_MAX)
+        return frx_error(FRX_ENOTSUP, "%s: %zu elements: frx finds the "
+                         "faces of meshes of at most %u elements",
+                         g->source, g->neles, (unsigned)UINT32_MAX);
+    ce->off = frx__calloc(g->nnodes + 1, sizeof *ce->off, "node elements");
+    size_t *at = frx__calloc(g->nnodes + 1, sizeof *at, "node elements");
+    if (!ce->off || !at) {
+        free(at);
+        frx__corner_elements_free(ce);
         return FRX_ENOMEM;
-    size_t *fill = c->inc_off + 1;
+    }
     for (size_t e = 0; e < g->neles; e++) {
         const struct frx__etype_info *t = frx__etype(g->etype[e]);
         for (int k = 0; k < t->ncorners; k++)
-            fill[g->enodes[g->eoff[e] + (size_t)k]]++;
+            ce->off[g->enodes[g->eoff[e] + (size_t)k] + 1]++;
     }
     for (size_t n = 0; n < g->nnodes; n++)
-        c->inc_off[n + 1] += c->inc_off[n];
-    c->inc = frx__calloc(c->inc_off[g->nnodes] + 1, sizeof *c->inc,
-                         "node elements");
-    size_t *at = frx__calloc(g->nnodes + 1, sizeof *at, "node elements");
-    if (!c->inc || !at) {
+        ce->off[n + 1] += ce->off[n];
+    ce->ele = frx__calloc(ce->off[g->nnodes] + 1, sizeof *ce->ele,
+                          "node elements");
+    if (!ce->ele) {
         free(at);
+        frx__corner_elements_free(ce);
         return FRX_ENOMEM;
     }
-    memcpy(at, c->inc_off, g->nnodes * sizeof *at);
+    memcpy(at, ce->off, g->nnodes * sizeof *at);
     for (size_t e = 0; e < g->neles; e++) {
         const struct frx__etype_info *t = frx__etype(g->etype[e]);
         for (int k = 0; k < t->ncorners; k++) {
             uint64_t n = g->enodes[g->eoff[e] + (size_t)k];
-            if (at[n] > c->inc_off[n] && c->inc[at[n] - 1] == e)
-                continue;
-            c->inc[at[n]++] = e;
+            if (at[n] == ce->off[n] || ce->ele[at[n] - 1] != e)
+                ce->ele[at[n]++] = (uint32_t)e;
         }
     }
-    /* a repeated node left its list short: close it up */
+    /* a node named twice by one element left its list short */
     size_t to = 0;
     for (size_t n = 0; n < g->nnodes; n++) {
-        size_t from = c->inc_off[n], end = at[n];
-        c->inc_off[n] = to;
-        memmove(c->inc + to, c->inc + from, (end - from) * sizeof *c->inc);
+        size_t from = ce->off[n], end = at[n];
+        ce->off[n] = to;
+        memmove(ce->ele + to, ce->ele + from, (end - from) * sizeof *ce->ele);
         to += end - from;
     }
-    c->inc_off[g->nnodes] = to;
+    ce->off[g->nnodes] = to;
     free(at);
     return FRX_OK;
 }
 
-static void free_incidence(struct conn *c)
+void frx__corner_elements_free(struct frx__corner_elements *ce)
 {
-    free(c->inc_off);
-    free(c->inc);
-    c->inc_off = NULL;
-    c->inc = NULL;
+    free(ce->off);
+    free(ce->ele);
+    memset(ce, 0, sizeof *ce);
 }
 
 /* ------------------------------------------------------ orientation */
@@ -352,7 +374,7 @@ static int match_interior(struct conn *c)
             continue; /* paired from its lower partner */
         int nn = side_corners(c, s, ac);
         memcpy(key, ac, (size_t)nn * sizeof *key);
-        sort_key(key, nn);
+        frx__sort_nodes(key, nn);
         uint64_t found[2];
         int n = sides_with(c, key, nn, s, found);
         if (n == 0)
@@ -691,16 +713,16 @@ static int setup(struct conn *c, const struct frx__gmesh *g)
     c->partner = malloc((c->nsides + 1) * sizeof *c->partner);
     c->rot = frx__calloc(c->nsides, sizeof *c->rot, "face rotations");
     c->group = frx__calloc(c->nsides, sizeof *c->group, "face groups");
-    if (!c->partner || !c->rot || !c->group || incidence(c))
+    if (!c->partner || !c->rot || !c->group)
         return frx_error(FRX_ENOMEM, "out of memory matching the faces of "
                          "%zu elements", g->neles);
     memset(c->partner, 0xff, (c->nsides + 1) * sizeof *c->partner);
-    return FRX_OK;
+    return frx__corner_elements(g, &c->ce);
 }
 
 static void teardown(struct conn *c)
 {
-    free_incidence(c);
+    frx__corner_elements_free(&c->ce);
     free(c->partner);
     free(c->rot);
     free(c->group);
@@ -721,7 +743,7 @@ int frx__mesh_connect(const struct frx__gmesh *g, struct frx__conn *out)
     for (size_t p = 0; rc == FRX_OK && p < g->npers; p++)
         rc = match_periodic(&c, (int)p);
     if (rc == FRX_OK) {
-        free_incidence(&c); /* matched: make room for the faces */
+        frx__corner_elements_free(&c.ce); /* matched: room for the faces */
         rc = build_faces(&c, out);
     }
     if (rc == FRX_OK) {

@@ -31,24 +31,13 @@
  * are found among the elements of its lowest corner. */
 struct faces {
     struct frx__gbuild *b;
-    size_t *inc_off;  /* [nnodes + 1] node n's elements are */
-    uint32_t *inc;    /* inc[inc_off[n] .. inc_off[n + 1]), ascending */
+    struct frx__corner_elements ce; /* each corner node's elements */
     /* [neles * FRX__MAX_FACES]: 1 + group; SHARED where the side meets
      * another element's; 0 while it is loose */
     int32_t *grp;
 };
 
 #define SHARED (-1)
-
-static void sort_key(uint64_t *k, int nn)
-{
-    for (int i = 1; i < nn; i++)
-        for (int j = i; j > 0 && k[j - 1] > k[j]; j--) {
-            uint64_t t = k[j];
-            k[j] = k[j - 1];
-            k[j - 1] = t;
-        }
-}
 
 /* Face f of element e: its corners in the element's order. */
 static int corners_of(const struct frx__gmesh *g, size_t e, int f,
@@ -65,77 +54,12 @@ static int corners_of(const struct frx__gmesh *g, size_t e, int f,
 static int sides_with(const struct faces *F, const uint64_t *key, int nn,
                       size_t found[3])
 {
-    const struct frx__gmesh *g = F->b->g;
-    int n = 0;
-    if (key[0] >= g->nnodes)
-        return 0;
-    for (size_t i = F->inc_off[key[0]]; i < F->inc_off[key[0] + 1]; i++) {
-        size_t e = F->inc[i];
-        const struct frx__etype_info *t = frx__etype(g->etype[e]);
-        for (int f = 0; f < t->nfaces; f++) {
-            uint64_t k[FRX__MAX_FNC];
-            if (t->fnc[f] != nn)
-                continue;
-            corners_of(g, e, f, k);
-            sort_key(k, nn);
-            if (memcmp(k, key, (size_t)nn * sizeof *k))
-                continue;
-            if (n < 3)
-                found[n] = e * FRX__MAX_FACES + (size_t)f;
-            n++;
-        }
-    }
+    uint64_t ele[3];
+    int face[3];
+    int n = frx__faces_at(F->b->g, &F->ce, key, nn, 3, ele, face);
+    for (int i = 0; i < n && i < 3; i++)
+        found[i] = (size_t)ele[i] * FRX__MAX_FACES + (size_t)face[i];
     return n;
-}
-
-/* Each corner node's elements, in element order, each element once. */
-static int incidence(struct faces *F)
-{
-    const struct frx__gmesh *g = F->b->g;
-    if (g->neles > UINT32_MAX / FRX__MAX_FACES)
-        return frx_error(FRX_ENOTSUP, "%s: %zu elements: frx reads Gmsh "
-                         "meshes of up to %u elements", g->source, g->neles,
-                         (unsigned)(UINT32_MAX / FRX__MAX_FACES));
-    F->inc_off = frx__calloc(g->nnodes + 1, sizeof *F->inc_off,
-                             "mesh faces");
-    size_t *at = frx__calloc(g->nnodes + 1, sizeof *at, "mesh faces");
-    if (!F->inc_off || !at) {
-        free(at);
-        return FRX_ENOMEM;
-    }
-    for (size_t e = 0; e < g->neles; e++) {
-        const struct frx__etype_info *t = frx__etype(g->etype[e]);
-        for (int k = 0; k < t->ncorners; k++)
-            F->inc_off[g->enodes[g->eoff[e] + (size_t)k] + 1]++;
-    }
-    for (size_t n = 0; n < g->nnodes; n++)
-        F->inc_off[n + 1] += F->inc_off[n];
-    F->inc = frx__calloc(F->inc_off[g->nnodes] + 1, sizeof *F->inc,
-                         "mesh faces");
-    if (!F->inc) {
-        free(at);
-        return FRX_ENOMEM;
-    }
-    memcpy(at, F->inc_off, g->nnodes * sizeof *at);
-    for (size_t e = 0; e < g->neles; e++) {
-        const struct frx__etype_info *t = frx__etype(g->etype[e]);
-        for (int k = 0; k < t->ncorners; k++) {
-            uint64_t n = g->enodes[g->eoff[e] + (size_t)k];
-            if (at[n] == F->inc_off[n] || F->inc[at[n] - 1] != e)
-                F->inc[at[n]++] = (uint32_t)e;
-        }
-    }
-    /* a node named twice by one element left its list short */
-    size_t to = 0;
-    for (size_t n = 0; n < g->nnodes; n++) {
-        size_t from = F->inc_off[n], end = at[n];
-        F->inc_off[n] = to;
-        memmove(F->inc + to, F->inc + from, (end - from) * sizeof *F->inc);
-        to += end - from;
-    }
-    F->inc_off[g->nnodes] = to;
-    free(at);
-    return FRX_OK;
 }
 
 static const struct frx__msh_ele *file_ele(const struct frx__gbuild *b,
@@ -203,7 +127,7 @@ static int match_elements(struct faces *F)
                          "mesh faces");
     if (!F->grp)
         return FRX_ENOMEM;
-    int rc = incidence(F);
+    int rc = frx__corner_elements(g, &F->ce);
     for (size_t e = 0; rc == FRX_OK && e < g->neles; e++)
         for (int f = 0; f < frx__etype(g->etype[e])->nfaces; f++) {
             size_t s = e * FRX__MAX_FACES + (size_t)f;
@@ -212,7 +136,7 @@ static int match_elements(struct faces *F)
             uint64_t c0[FRX__MAX_FNC], c1[FRX__MAX_FNC], key[FRX__MAX_FNC];
             int nn = corners_of(g, e, f, c0);
             memcpy(key, c0, (size_t)nn * sizeof *key);
-            sort_key(key, nn);
+            frx__sort_nodes(key, nn);
             size_t found[3];
             int n = sides_with(F, key, nn, found);
             if (n < 2)
@@ -307,7 +231,7 @@ static int place_face(struct faces *F, const struct frx__msh_ele *fe,
     uint64_t key[FRX__MAX_FNC];
     size_t p[3];
     memcpy(key, c, (size_t)nn * sizeof *key);
-    sort_key(key, nn);
+    frx__sort_nodes(key, nn);
     int n = sides_with(F, key, nn, p);
     if (!n)
         return frx__msh_error(b->m, FRX_ECONFIG, fe->where, "element %llu "
@@ -374,7 +298,7 @@ static int quad_meets_triangle(const struct faces *F, size_t s)
         for (int k = 0, i = 0; k < 4; k++)
             if (k != skip)
                 tri[i++] = c[k];
-        sort_key(tri, 3);
+        frx__sort_nodes(tri, 3);
         if (!sides_with(F, tri, 3, p))
             continue;
         char ft[300], t1[500];
@@ -692,8 +616,7 @@ int frx__gmsh_faces(struct frx__gbuild *b)
         rc = place_faces(&F);
     if (rc == FRX_OK)
         rc = check_loose(&F);
-    free(F.inc_off);
-    free(F.inc);
+    frx__corner_elements_free(&F.ce);
     free(F.grp);
     if (rc == FRX_OK)
         rc = fill_mesh(b);
