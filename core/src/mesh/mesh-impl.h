@@ -154,6 +154,10 @@ int frx__faces_at(const struct frx__gmesh *g,
                   int nn, int max, uint64_t *ele, int *face);
 /* Node numbers k[0 .. n) in ascending order (a face's key). */
 void frx__sort_nodes(uint64_t *k, int n);
+/* Face f of element e: its corners as global nodes, in the element's
+ * face order; how many. */
+int frx__face_corners(const struct frx__gmesh *g, uint64_t e, int f,
+                      uint64_t *out);
 
 /* ------------------------------------------------------ what the case says
  * (mesh_case.c) */

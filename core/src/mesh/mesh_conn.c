@@ -4,7 +4,7 @@
  *
  * A "side" is one face of one element, numbered foff[e] + f. Sides meet
  * when their sorted corner nodes are equal. Each corner node lists the
- * elements that have it (a CSR table built in one pass), so the sides
+ * elements that have it (a CSR table: counted, then filled), so the sides
  * that share a side's corners are found among the elements of its
  * lowest corner: linear time, memory a few words per element corner,
  * and elements near in number stay near in memory (no hash table over
@@ -52,13 +52,12 @@ static uint64_t side_ele(const struct conn *c, uint64_t s)
     return lo;
 }
 
-/* Corners of element e's face f as global nodes, in the face's order. */
-static int face_corners(const struct conn *c, uint64_t e, int f,
-                        uint64_t *out)
+int frx__face_corners(const struct frx__gmesh *g, uint64_t e, int f,
+                      uint64_t *out)
 {
-    const struct frx__etype_info *t = type_of(c, e);
+    const struct frx__etype_info *t = frx__etype(g->etype[e]);
     for (int k = 0; k < t->fnc[f]; k++)
-        out[k] = c->g->enodes[c->g->eoff[e] + (size_t)t->face[f][k]];
+        out[k] = g->enodes[g->eoff[e] + (size_t)t->face[f][k]];
     return t->fnc[f];
 }
 
@@ -66,7 +65,7 @@ static int face_corners(const struct conn *c, uint64_t e, int f,
 static int side_corners(const struct conn *c, uint64_t s, uint64_t *out)
 {
     uint64_t e = side_ele(c, s);
-    return face_corners(c, e, (int)(s - c->foff[e]), out);
+    return frx__face_corners(c->g, e, (int)(s - c->foff[e]), out);
 }
 
 static const double *node_at(const struct conn *c, uint64_t n)
@@ -126,8 +125,7 @@ int frx__faces_at(const struct frx__gmesh *g,
             uint64_t k[FRX__MAX_FNC];
             if (t->fnc[f] != nn)
                 continue;
-            for (int j = 0; j < nn; j++)
-                k[j] = g->enodes[g->eoff[e] + (size_t)t->face[f][j]];
+            frx__face_corners(g, e, f, k);
             frx__sort_nodes(k, nn);
             if (memcmp(k, key, (size_t)nn * sizeof *k))
                 continue;
@@ -170,8 +168,6 @@ static uint64_t side_at(const struct conn *c, const uint64_t *corners,
         return FRX__NONE;
     memcpy(key, corners, (size_t)nn * sizeof *key);
     frx__sort_nodes(key, nn);
-    if (key[nn - 1] >= c->g->nnodes)
-        return FRX__NONE;
     return sides_with(c, key, nn, FRX__NONE, found) ? found[0] : FRX__NONE;
 }
 
@@ -684,9 +680,9 @@ static int setup(struct conn *c, const struct frx__gmesh *g)
     c->foff = frx__calloc(g->neles + 1, sizeof *c->foff, "mesh faces");
     if (!c->foff)
         return FRX_ENOMEM;
-    c->nf = g->neles ? frx__etype(g->etype[0]) ? frx__etype(g->etype[0])->nfaces
-                                               : 0
-                     : 0;
+    const struct frx__etype_info *t0 = g->neles ? frx__etype(g->etype[0])
+                                                : NULL;
+    c->nf = t0 ? t0->nfaces : 0; /* 0 below if the types' counts differ */
     for (size_t e = 0; e < g->neles; e++) {
         const struct frx__etype_info *t = frx__etype(g->etype[e]);
         if (!t || t->ndims != g->ndims || g->order[e] < 1 ||

@@ -39,16 +39,6 @@ struct faces {
 
 #define SHARED (-1)
 
-/* Face f of element e: its corners in the element's order. */
-static int corners_of(const struct frx__gmesh *g, size_t e, int f,
-                      uint64_t *out)
-{
-    const struct frx__etype_info *t = frx__etype(g->etype[e]);
-    for (int k = 0; k < t->fnc[f]; k++)
-        out[k] = g->enodes[g->eoff[e] + (size_t)t->face[f][k]];
-    return t->fnc[f];
-}
-
 /* The sides whose corners, sorted, are key[0 .. nn): how many, the
  * first three (ascending) in found[]. */
 static int sides_with(const struct faces *F, const uint64_t *key, int nn,
@@ -134,7 +124,7 @@ static int match_elements(struct faces *F)
             if (F->grp[s])
                 continue; /* met from the lower side */
             uint64_t c0[FRX__MAX_FNC], c1[FRX__MAX_FNC], key[FRX__MAX_FNC];
-            int nn = corners_of(g, e, f, c0);
+            int nn = frx__face_corners(g, e, f, c0);
             memcpy(key, c0, (size_t)nn * sizeof *key);
             frx__sort_nodes(key, nn);
             size_t found[3];
@@ -153,7 +143,7 @@ static int match_elements(struct faces *F)
                                       ele_text(b, e1, t1, sizeof t1),
                                       ele_text(b, found[2] / FRX__MAX_FACES,
                                                t2, sizeof t2));
-            corners_of(g, e1, (int)(found[1] % FRX__MAX_FACES), c1);
+            frx__face_corners(g, e1, (int)(found[1] % FRX__MAX_FACES), c1);
             /* the same element twice: Gmsh 2.2 lists an element once
              * for each physical group it is in */
             int twice = file_ele(b, e)->tag == file_ele(b, e1)->tag;
@@ -292,7 +282,7 @@ static int quad_meets_triangle(const struct faces *F, size_t s)
     size_t e = s / FRX__MAX_FACES, p[3];
     int f = (int)(s % FRX__MAX_FACES);
     uint64_t c[FRX__MAX_FNC], tri[3];
-    if (corners_of(b->g, e, f, c) != 4)
+    if (frx__face_corners(b->g, e, f, c) != 4)
         return FRX_OK;
     for (int skip = 0; skip < 4; skip++) {
         for (int k = 0, i = 0; k < 4; k++)
@@ -340,7 +330,7 @@ static int check_loose(const struct faces *F)
     int f = (int)(first % FRX__MAX_FACES);
     uint64_t c[FRX__MAX_FNC];
     char ft[300];
-    int nn = corners_of(g, e, f, c);
+    int nn = frx__face_corners(g, e, f, c);
     return frx__msh_error(b->m, FRX_ECONFIG, file_ele(b, e)->where,
                           "face %d of element %llu (%s) meets no other "
                           "element and is in no physical group (%zu such "
