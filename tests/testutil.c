@@ -13,8 +13,11 @@ frx_backend *tu_backend_or_skip(const char *name, const char *precision,
                                 frx_config **cfg)
 {
     char text[256];
-    snprintf(text, sizeof text, "backend:\n  name: %s\n  precision: %s\n",
-             name, precision);
+    /* FRX_TEST_OPENMP_PARTS: openmp's matrices in that many parts */
+    const char *parts = getenv("FRX_TEST_OPENMP_PARTS");
+    snprintf(text, sizeof text, "backend:\n  name: %s\n  precision: %s\n"
+             "  openmp:\n    parts: %s\n", name, precision,
+             parts ? parts : "0");
     if (frx_config_parse(text, strlen(text), "test.yaml", cfg)) {
         fprintf(stderr, "config: %s\n", frx_errmsg());
         exit(1);

@@ -24,6 +24,10 @@ static const frx_option omp_options[] = {
      .help = "flags for run-time kernels"},
     {.key = "threads", .type = FRX_OPT_INT, .min = 0, .max = 4096, .def = "0",
      .help = "OpenMP threads; 0 keeps OpenMP's default (OMP_NUM_THREADS)"},
+    {.key = "parts", .type = FRX_OPT_INT, .min = 0, .max = 4096, .def = "0",
+     .help = "parts a matrix's elements are stored in, each part's rows "
+             "together; 0: one a thread (a thread then touches memory of "
+             "its own), 1: one"},
     {.key = "batch", .type = FRX_OPT_BOOL, .def = "true",
      .help = "run a graph's stretch of kernels and products in one "
              "parallel region (false: a region each)"},
@@ -90,6 +94,9 @@ static int omp_create(const frx_backend_init *init, frx_backend_info *info,
         rc = frx_cfg_int(init->options, "threads", 0, 0, 4096, &s->threads);
     if (rc == FRX_OK)
         rc = frx_cfg_bool(init->options, "batch", 1, &s->batch);
+    long parts = 0;
+    if (rc == FRX_OK)
+        rc = frx_cfg_int(init->options, "parts", 0, 0, 4096, &parts);
     char bad = 0;
     if (rc == FRX_OK &&
         frx_openmp_split_words(s->cflags, &s->cflag_words, &bad) != FRX_OK) {
@@ -124,9 +131,16 @@ static int omp_create(const frx_backend_init *init, frx_backend_info *info,
     info->alignment = OMP_ALIGN;
     info->soasz = 2 * 32 / fpsize; /* two AVX vectors, as PyFR does */
     s->soasz = info->soasz;
+    /* a thread's chunks of elements in a kernel, schedule(static), are
+     * then its part's (all of them on 2 threads, nearly so on more) */
+    info->parts = parts > 0 ? (size_t)parts
+                            : (size_t)(s->threads > 0 ? (int)s->threads
+                                                      : omp_get_max_threads());
     info->host_accessible = 1;
-    snprintf(info->device, sizeof info->device, "host, %d OpenMP threads",
-             s->threads > 0 ? (int)s->threads : omp_get_max_threads());
+    snprintf(info->device, sizeof info->device, "host, %d OpenMP threads, "
+             "matrices in %zu part%s", s->threads > 0 ? (int)s->threads
+                                                     : omp_get_max_threads(),
+             info->parts, info->parts == 1 ? "" : "s");
     *state = s;
     return FRX_OK;
 }

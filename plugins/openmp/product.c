@@ -21,13 +21,75 @@
 #define BLOCK 16
 #define WIDE (4 * BLOCK)
 
+/* A stretch of n columns where B's and C's are each contiguous: all of
+ * them, or those of one part of each (matrices in parts, frx.h). Its
+ * blocks are items first to first + nitems of the team's loop. */
+struct xsmm_seg {
+    size_t bo, co, n;   /* offsets of its first column, in values */
+    long first, nwide, nnarrow, nitems;
+};
+
 struct xsmm_plan {
     int dbl;
     size_t n, m, k, ldb, ldc;
     double beta;
     void *h_wide, *h_narrow;
     void *a; /* alpha*A, for the columns left over */
+    struct xsmm_seg *seg;
+    size_t nseg;
+    long nitems;
 };
+
+/* Chunk k of a matrix in parts of pc chunks ps apart, its first chunk k0
+ * of a part: the offset of its first column; *run: the chunks left in
+ * its part, at most. As the generated products' frx_part_at. */
+static size_t part_at(size_t k, size_t pc, size_t ps, size_t k0, size_t V,
+                      size_t *run)
+{
+    if (!pc)
+        return k * V;
+    size_t q = k + k0, left = pc - q % pc;
+    if (left < *run)
+        *run = left;
+    return q / pc * ps + q % pc * V;
+}
+
+/* The stretches of a product's columns, and the blocks of each. */
+static int make_segments(struct xsmm_plan *p, const frx_product_args *a,
+                         size_t soasz)
+{
+    int parts = FRX_SIZE_HOLDS(frx_product_args, a, c_c0) &&
+                (a->b_pc || a->c_pc);
+    size_t V = parts ? a->nvar * soasz : a->n, nchunks = a->n / V;
+    p->seg = calloc(parts ? nchunks : 1, sizeof *p->seg);
+    if (!p->seg)
+        return FRX_ENOMEM;
+    for (size_t k = 0; k < nchunks;) {
+        size_t run = nchunks - k;
+        struct xsmm_seg *g = &p->seg[p->nseg++];
+        g->bo = parts ? part_at(k, a->b_pc, a->b_ps, a->b_c0, V, &run) : 0;
+        g->co = parts ? part_at(k, a->c_pc, a->c_ps, a->c_c0, V, &run) : 0;
+        g->n = run * V;
+        k += run;
+    }
+    return FRX_OK;
+}
+
+/* Blocks of each stretch once the handles are known. */
+static void count_blocks(struct xsmm_plan *p)
+{
+    p->nitems = 0;
+    for (size_t i = 0; i < p->nseg; i++) {
+        struct xsmm_seg *g = &p->seg[i];
+        g->nwide = p->h_wide ? (long)(g->n / WIDE) : 0;
+        size_t rest = g->n - (size_t)g->nwide * WIDE;
+        g->nnarrow = p->h_narrow ? (long)(rest / BLOCK) : 0;
+        g->nitems = g->nwide + g->nnarrow +
+                    (rest > (size_t)g->nnarrow * BLOCK); /* left over */
+        g->first = p->nitems;
+        p->nitems += g->nitems;
+    }
+}
 
 static void *make(int dbl, size_t m, size_t n, size_t k, size_t ldb,
                   size_t ldc, double beta, int nt, const void *a)
@@ -88,17 +150,26 @@ int frx_openmp_product_prepare(void *state, const char *lib,
             ((float *)scaled)[i] = (float)(a->alpha * a->a[i]);
     }
     /* streaming stores where C is large and not read, as PyFR does */
-    int nt = a->beta == 0 && a->m * a->ldc * fs >= 32u << 20;
+    int parts = FRX_SIZE_HOLDS(frx_product_args, a, c_c0) && a->c_pc;
+    int nt = a->beta == 0 && a->m * (parts ? a->n : a->ldc) * fs >= 32u << 20;
     *p = (struct xsmm_plan){.dbl = dbl, .n = a->n, .m = a->m, .k = a->k,
                             .ldb = a->ldb, .ldc = a->ldc, .beta = a->beta,
                             .a = scaled};
-    if (a->n >= WIDE)
+    if (make_segments(p, a, s->soasz)) {
+        frx_openmp_product_free(s, p);
+        return frx_error(FRX_ENOMEM, "openmp: out of memory");
+    }
+    size_t longest = 0; /* the handles the stretches need */
+    for (size_t i = 0; i < p->nseg; i++)
+        longest = p->seg[i].n > longest ? p->seg[i].n : longest;
+    if (longest >= WIDE)
         p->h_wide = make(dbl, a->m, WIDE, a->k, a->ldb, a->ldc, a->beta, nt,
                          scaled);
-    if (a->n >= BLOCK)
+    if (longest >= BLOCK)
         p->h_narrow = make(dbl, a->m, BLOCK, a->k, a->ldb, a->ldc, a->beta,
                            nt, scaled);
-    if ((a->n >= WIDE && !p->h_wide) || (a->n >= BLOCK && !p->h_narrow)) {
+    count_blocks(p);
+    if ((longest >= WIDE && !p->h_wide) || (longest >= BLOCK && !p->h_narrow)) {
         frx_openmp_product_free(s, p);
         return frx_error(FRX_ENOTSUP, "libxsmm cannot make a kernel for this "
                          "%zu x %zu operator on this CPU", a->m, a->k);
@@ -117,10 +188,10 @@ static void execute(int dbl, void *h, const char *b, char *c)
 
 /* Columns [j0, n) that no handle takes. */
 static void leftover(const struct xsmm_plan *p, const char *b, char *c,
-                     size_t j0)
+                     size_t j0, size_t n)
 {
     for (size_t r = 0; r < p->m; r++)
-        for (size_t j = j0; j < p->n; j++) {
+        for (size_t j = j0; j < n; j++) {
             double acc = 0;
             for (size_t k = 0; k < p->k; k++)
                 acc += p->dbl ? ((const double *)p->a)[r * p->k + k] *
@@ -137,26 +208,33 @@ static void leftover(const struct xsmm_plan *p, const char *b, char *c,
         }
 }
 
-/* One run on the team of the caller's parallel region, no barrier. */
+/* One run on the team of the caller's parallel region, no barrier: each
+ * thread its blocks of the stretches, in order, so that with matrices in
+ * parts a thread takes its own part's columns. */
 static void product_team(const void *plan, const frx_product_exec *e)
 {
     const struct xsmm_plan *p = plan;
-    size_t fs = p->dbl ? 8 : 4;
+    size_t fs = p->dbl ? 8 : 4, g = 0;
     const char *b = (const char *)e->b + e->b_off * fs;
     char *c = (char *)e->c + e->c_off * fs;
-    long nwide = p->h_wide ? (long)(p->n / WIDE) : 0;
-    size_t base = (size_t)nwide * WIDE;
-    long nnarrow = (long)((p->n - base) / BLOCK);
 #pragma omp for schedule(static) nowait
-    for (long i = 0; i < nwide + nnarrow; i++) {
-        size_t j = i < nwide ? (size_t)i * WIDE
-                             : base + (size_t)(i - nwide) * BLOCK;
-        execute(p->dbl, i < nwide ? p->h_wide : p->h_narrow, b + j * fs,
-                c + j * fs);
+    for (long i = 0; i < p->nitems; i++) {
+        while (i >= p->seg[g].first + p->seg[g].nitems)
+            g++; /* each thread's items go up */
+        const struct xsmm_seg *sg = &p->seg[g];
+        const char *bs = b + sg->bo * fs;
+        char *cs = c + sg->co * fs;
+        long t = i - sg->first;
+        size_t j = t < sg->nwide ? (size_t)t * WIDE
+                                 : (size_t)sg->nwide * WIDE +
+                                       (size_t)(t - sg->nwide) * BLOCK;
+        if (t < sg->nwide)
+            execute(p->dbl, p->h_wide, bs + j * fs, cs + j * fs);
+        else if (t < sg->nwide + sg->nnarrow)
+            execute(p->dbl, p->h_narrow, bs + j * fs, cs + j * fs);
+        else
+            leftover(p, bs, cs, j, sg->n);
     }
-    /* other columns than the loop's: one thread, no waiting */
-#pragma omp single nowait
-    leftover(p, b, c, base + (size_t)nnarrow * BLOCK);
 }
 
 int frx_openmp_product_run(void *state, void *plan, const frx_product_exec *e)
@@ -178,6 +256,7 @@ void frx_openmp_product_free(void *state, void *plan)
         return;
     release(p->dbl, p->h_wide);
     release(p->dbl, p->h_narrow);
+    free(p->seg);
     free(p->a);
     free(p);
 }

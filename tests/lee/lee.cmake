@@ -87,6 +87,8 @@ frx_lee_test(mixed3d-opencl-tet mixed3d tet)
 # The element-local kernels a few elements at a time (solver.cache-block).
 frx_lee_test(cache-block-openmp cache-block openmp)
 frx_lee_test(cache-block-opencl cache-block opencl)
+# openmp's matrices in parts (backend.openmp.parts)
+frx_lee_test(parts parts)
 
 # The main job: errors, VTK output and the picture of p.
 frx_lee_test(main-job main ${PROJECT_SOURCE_DIR}/config/lee-acoustic.yaml)

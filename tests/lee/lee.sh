@@ -24,6 +24,11 @@
 #       ranks some parts were corrected before the wait for the peer;
 #       cache-block: auto equals it too, and a word that is not auto is
 #       refused with file:line:col
+#   lee.sh FRX MPIRUN DATA parts   openmp's matrices in 3 parts on 2
+#       threads (which then share a part), with the element-local
+#       kernels whole and 32 elements at a time (4 chunks, so slices
+#       cross the parts of 6), and with libxsmm's products: each equals
+#       one part to 1e-12
 #   lee.sh FRX MPIRUN DATA mixed   rank 1 on opencl: the same solution
 #       (77 where opencl cannot start)
 #   lee.sh FRX MPIRUN DATA main CASE   config/lee-acoustic.yaml on 2
@@ -207,6 +212,31 @@ ranks)
         h5diff -d 1e-12 one/end.h5 "np$np/end.h5" /solution/quad/u /solution/quad/u ||
             fail "$np rank(s) differ from 1 rank by more than 1e-12"
         echo "$np rank(s): equal to 1 rank within 1e-12"
+    done
+    ;;
+parts)
+    case_file one 2 12 upwind openmp 1000000
+    sed -i -e 's/^    threads: 1/    threads: 2\n    parts: 1/' one.yaml
+    run 1 one
+    for how in whole sliced libxsmm; do
+        case_file "$how" 2 12 upwind openmp 1000000
+        sed -i -e 's/^    threads: 1/    threads: 2\n    parts: 3/' "$how.yaml"
+        [ "$how" = whole ] &&
+            sed -i -e 's/^  order: 2/  order: 2\n  cache-block: 0/' "$how.yaml"
+        [ "$how" = sliced ] &&
+            sed -i -e "s/^  order: 2/  order: 2\\n  cache-block: 32/" "$how.yaml"
+        [ "$how" = libxsmm ] &&
+            sed -i -e '0,/products: generated\/r4/s//products: libxsmm/' \
+                "$how.yaml"
+        FRX_LOG=info
+        export FRX_LOG
+        run 1 "$how"
+        grep -q "host, 2 OpenMP threads, matrices in 3 parts" "$how.out" ||
+            { cat "$how.out"; fail "$how: the backend did not say 3 parts"; }
+        h5diff -d 1e-12 one/end.h5 "$how/end.h5" /solution/quad/u \
+            /solution/quad/u ||
+            fail "3 parts ($how) differ from one part by more than 1e-12"
+        echo "3 parts, $how: equal to one part within 1e-12"
     done
     ;;
 cache-block)

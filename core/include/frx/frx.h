@@ -24,7 +24,7 @@ extern "C" {
 /* ABI of the plugin interface (plugin.h). Bump the major on any change
  * that breaks a compiled plugin; the minor when fields are appended. */
 #define FRX_ABI_MAJOR 1
-#define FRX_ABI_MINOR 12
+#define FRX_ABI_MINOR 13
 #define FRX_VERSION "0.1.0"
 
 /* ---------------------------------------------------------------- errors */
@@ -222,6 +222,9 @@ FRX_EXTERN int frx_backend_precision(const frx_backend *be);
 FRX_EXTERN size_t frx_backend_fpsize(const frx_backend *be); /* 4 or 8 */
 FRX_EXTERN size_t frx_backend_soasz(const frx_backend *be);
 FRX_EXTERN size_t frx_backend_alignment(const frx_backend *be); /* bytes */
+/* ABI 1.13: the parts the backend stores a matrix of at least that many
+ * chunks in (the matrix layout, below; openmp: one a thread); 1: one. */
+FRX_EXTERN size_t frx_backend_parts(const frx_backend *be);
 FRX_EXTERN int frx_backend_sync(frx_backend *be);
 
 /* ---------------------------------------------------------------- matrix */
@@ -229,8 +232,12 @@ FRX_EXTERN int frx_backend_sync(frx_backend *be);
 /* A matrix holds nrow x nvar x neles values in AoSoA layout: elements in
  * chunks of soasz, value (r, v, e) at
  *   r*leaddim + (e/soasz)*nvar*soasz + v*soasz + e%soasz
- * with leaddim a multiple of the alignment. Host copies use the logical
- * dense layout [nrow][nvar][neles] in the backend's precision. */
+ * with leaddim a multiple of the alignment. On a backend that stores
+ * matrices in parts (openmp: one a thread), chunk c = e/soasz is in part
+ * c/pc, which holds its own rows:
+ *   (c/pc)*ps + r*leaddim + (c%pc)*nvar*soasz + v*soasz + e%soasz
+ * with pc chunks a part and ps = nrow*leaddim. Host copies use the
+ * logical dense layout [nrow][nvar][neles] in the backend's precision. */
 typedef struct frx_matrix_shape {
     size_t nrow, nvar, neles;
 } frx_matrix_shape;
@@ -264,6 +271,9 @@ FRX_EXTERN size_t frx_matrix_nrow(const frx_matrix *m);
 FRX_EXTERN size_t frx_matrix_nvar(const frx_matrix *m);
 FRX_EXTERN size_t frx_matrix_neles(const frx_matrix *m);
 FRX_EXTERN size_t frx_matrix_leaddim(const frx_matrix *m);
+/* ABI 1.13: pc, the chunks of soasz elements a part holds (the layout
+ * above), 0 where the matrix is one part. */
+FRX_EXTERN size_t frx_matrix_part_chunks(const frx_matrix *m);
 
 /* ------------------------------------------------------------------ view */
 

@@ -89,6 +89,12 @@ typedef struct frx_backend_info {
      * backend first, since the native host backend (openmp) runs the
      * same cores without the run-time compiler's start-up cost */
     int host_cpu_device;
+    /* ABI 1.13: parts a matrix's elements are stored in (0 or 1: one),
+     * each part's rows together (frx.h, matrix layout): a backend whose
+     * workers each take a part (openmp: one a thread) then touches
+     * memory of its own only. A backend that sets it takes the part
+     * parameters of kernels and products (pc, ps, c0) */
+    size_t parts;
 } frx_backend_info;
 
 typedef int32_t frx_ix_t; /* view offsets, in elements */
@@ -198,6 +204,13 @@ typedef struct frx_product_args {
     size_t a_off, lda;
     size_t ldb, ldc;
     double alpha, beta;
+    /* ABI 1.13, where the backend reports parts: B's and C's columns in
+     * parts of b_pc (c_pc) chunks of soasz elements, b_ps (c_ps) values
+     * apart, the first column in chunk b_c0 (c_c0) of its part (the
+     * offsets given to each run are that part's start); pc 0: one part.
+     * Column j of C is then at part (c_c0 + j/(nvar*soasz))/c_pc. */
+    size_t nvar;
+    size_t b_pc, b_ps, b_c0, c_pc, c_ps, c_c0;
 } frx_product_args;
 
 /* One run of a prepared product on B and C (mem handles, offsets in

@@ -10,6 +10,10 @@ const char *frx_backend_name(const frx_backend *be) { return be->name; }
 int frx_backend_precision(const frx_backend *be) { return be->precision; }
 size_t frx_backend_fpsize(const frx_backend *be) { return be->fpsize; }
 size_t frx_backend_soasz(const frx_backend *be) { return be->info.soasz; }
+size_t frx_backend_parts(const frx_backend *be)
+{
+    return be->info.parts > 1 ? be->info.parts : 1;
+}
 size_t frx_backend_alignment(const frx_backend *be)
 {
     return be->info.alignment;

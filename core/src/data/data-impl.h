@@ -123,7 +123,14 @@ struct frx_matrix {
     struct frx_alloc *alloc;
     size_t offset;             /* bytes from the allocation start */
     size_t nrow, nvar, neles;  /* logical shape */
-    size_t leaddim;            /* elements per row, padded */
+    size_t leaddim;            /* elements per row (of a part), padded */
+    /* Parts (a backend's info.parts): the chunks of elements are cut
+     * into parts of pc chunks, each part's rows stored together, parts
+     * ps values apart; offset is then the start of the part that holds
+     * the first element, and c0 that element's chunk within it. pc 0:
+     * one part (ps and c0 0). */
+    size_t pc, ps, c0;
+    size_t e0;                 /* a slice's first element in its root */
     int is_const;
     int refs;
     frx_matrix *parent;        /* slices keep their parent alive */
@@ -186,6 +193,13 @@ const double *frx__const_values(const frx_matrix *m);
 
 /* The elements of its allocation a matrix or a view spans, [lo, hi). */
 void frx__matrix_range(const frx_matrix *m, size_t *lo, size_t *hi);
+/* Value (r, v, e) of m, in values from m->offset. */
+size_t frx__matrix_index(const frx_matrix *m, size_t r, size_t v, size_t e);
+/* Piece k of m's storage: nrow rows, leaddim apart, of w values from
+ * *base (values from the allocation start), one for each part m
+ * touches; 0 past the last. */
+int frx__matrix_piece(const frx_matrix *m, size_t k, size_t *base,
+                      size_t *w);
 
 /* A pack (pack = 1) or unpack with frx_exec_flags. */
 int frx__xchg_move(frx_xchg_view *xv, int pack, uint32_t flags);

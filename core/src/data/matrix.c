@@ -19,18 +19,68 @@ struct frx_const_entry {
 static size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
 
 /* Padded row length in elements: whole chunks, then the alignment. */
-static size_t leaddim_of(const frx_backend *be, size_t nvar, size_t neles)
+static size_t leaddim_of(const frx_backend *be, size_t nvar, size_t chunks)
 {
-    size_t soasz = be->info.soasz;
-    size_t cols = round_up(neles, soasz) * nvar;
+    size_t cols = chunks * be->info.soasz * nvar;
     return round_up(cols, be->info.alignment / be->fpsize);
 }
 
 static int matrix_store(frx_matrix *m, const void *host);
 
-static size_t aos_index(size_t soasz, size_t nvar, size_t v, size_t e)
+/* The layout of a new matrix: in the backend's parts where it has more
+ * than one chunk a part (a part of every worker), else one part. */
+static void layout_of(const frx_backend *be, const frx_matrix_shape *sh,
+                      int whole, frx_matrix *m)
 {
-    return (e / soasz) * nvar * soasz + v * soasz + e % soasz;
+    size_t chunks = (sh->neles + be->info.soasz - 1) / be->info.soasz;
+    size_t parts = whole ? 1 : be->info.parts;
+    m->pc = m->ps = m->c0 = 0;
+    if (parts > 1 && chunks >= parts) {
+        m->pc = (chunks + parts - 1) / parts;
+        m->leaddim = leaddim_of(be, sh->nvar, m->pc);
+        m->ps = sh->nrow * m->leaddim;
+    } else {
+        m->leaddim = leaddim_of(be, sh->nvar, chunks);
+    }
+}
+
+/* Values the matrix's storage takes from its start. */
+static size_t stored_values(const frx_matrix *m, size_t chunks)
+{
+    if (!m->pc)
+        return m->nrow * m->leaddim;
+    return (chunks + m->pc - 1) / m->pc * m->ps;
+}
+
+size_t frx__matrix_index(const frx_matrix *m, size_t r, size_t v, size_t e)
+{
+    size_t S = m->be->info.soasz, c = m->c0 + e / S, part = 0;
+    if (m->pc) {
+        part = c / m->pc;
+        c %= m->pc;
+    }
+    return part * m->ps + r * m->leaddim + (c * m->nvar + v) * S + e % S;
+}
+
+int frx__matrix_piece(const frx_matrix *m, size_t k, size_t *base,
+                      size_t *w)
+{
+    size_t S = m->be->info.soasz, chunks = (m->neles + S - 1) / S;
+    size_t at = m->offset / m->be->fpsize;
+    if (!m->pc) {
+        *base = at;
+        *w = chunks * S * m->nvar;
+        return k == 0;
+    }
+    size_t first = k == 0 ? m->c0 : 0;       /* chunks within part k */
+    size_t before = k == 0 ? 0 : m->pc - m->c0 + (k - 1) * m->pc;
+    if (before >= chunks)
+        return 0;
+    size_t n = m->pc - first < chunks - before ? m->pc - first
+                                               : chunks - before;
+    *base = at + k * m->ps + first * S * m->nvar;
+    *w = n * S * m->nvar;
+    return 1;
 }
 
 static struct frx_alloc *alloc_new(frx_backend *be, size_t bytes)
@@ -66,8 +116,11 @@ static int check_shape(size_t nrow, size_t nvar, size_t neles)
     return FRX_OK;
 }
 
-int frx_matrix_create_group(frx_backend *be, size_t count,
-                            const frx_matrix_shape *shapes, frx_matrix **out)
+/* whole: one part whatever the backend's parts (const matrices, whose
+ * "elements" are an operator's columns). */
+static int create_group(frx_backend *be, size_t count,
+                        const frx_matrix_shape *shapes, int whole,
+                        frx_matrix **out)
 {
     if (!be || !shapes || !out || !count)
         return frx_error(FRX_EINVAL, "frx_matrix_create_group: NULL "
@@ -78,9 +131,13 @@ int frx_matrix_create_group(frx_backend *be, size_t count,
                              shapes[i].neles);
         if (rc)
             return rc;
-        size_t ld = leaddim_of(be, shapes[i].nvar, shapes[i].neles);
+        frx_matrix m = {.be = be, .nrow = shapes[i].nrow,
+                        .nvar = shapes[i].nvar};
+        layout_of(be, &shapes[i], whole, &m);
+        size_t chunks = (shapes[i].neles + be->info.soasz - 1) /
+                        be->info.soasz;
         total = round_up(total, be->info.alignment) +
-                shapes[i].nrow * ld * be->fpsize;
+                stored_values(&m, chunks) * be->fpsize;
     }
     struct frx_alloc *a = alloc_new(be, total);
     if (!a)
@@ -100,13 +157,20 @@ int frx_matrix_create_group(frx_backend *be, size_t count,
                           .offset = offset,
                           .nrow = shapes[i].nrow, .nvar = shapes[i].nvar,
                           .neles = shapes[i].neles, .refs = 1};
-        m->leaddim = leaddim_of(be, m->nvar, m->neles);
-        offset += m->nrow * m->leaddim * be->fpsize;
+        layout_of(be, &shapes[i], whole, m);
+        offset += stored_values(m, (m->neles + be->info.soasz - 1) /
+                                       be->info.soasz) * be->fpsize;
         a->refs++;
         out[i] = m;
     }
     frx__alloc_release(a); /* the matrices hold it now */
     return FRX_OK;
+}
+
+int frx_matrix_create_group(frx_backend *be, size_t count,
+                            const frx_matrix_shape *shapes, frx_matrix **out)
+{
+    return create_group(be, count, shapes, 0, out);
 }
 
 int frx_matrix_create(frx_backend *be, size_t nrow, size_t nvar,
@@ -119,9 +183,8 @@ int frx_matrix_create(frx_backend *be, size_t nrow, size_t nvar,
 /* Bytes from the matrix start to the end of its last row's data. */
 static size_t span_bytes(const frx_matrix *m)
 {
-    size_t last = aos_index(m->be->info.soasz, m->nvar, m->nvar - 1,
-                            m->neles - 1);
-    return ((m->nrow - 1) * m->leaddim + last + 1) * m->be->fpsize;
+    return (frx__matrix_index(m, m->nrow - 1, m->nvar - 1, m->neles - 1) +
+            1) * m->be->fpsize;
 }
 
 void frx__matrix_range(const frx_matrix *m, size_t *lo, size_t *hi)
@@ -155,7 +218,7 @@ int frx_matrix_write(frx_matrix *m, const void *host)
 static int matrix_store(frx_matrix *m, const void *host)
 {
     const frx_backend *be = m->be;
-    size_t fs = be->fpsize, soasz = be->info.soasz, span = span_bytes(m);
+    size_t fs = be->fpsize, span = span_bytes(m);
     unsigned char *buf = frx__calloc(span, 1, "a matrix staging buffer");
     if (!buf)
         return FRX_ENOMEM;
@@ -169,7 +232,7 @@ static int matrix_store(frx_matrix *m, const void *host)
     for (size_t r = 0; rc == FRX_OK && r < m->nrow; r++)
         for (size_t v = 0; v < m->nvar; v++)
             for (size_t e = 0; e < m->neles; e++) {
-                size_t d = r * m->leaddim + aos_index(soasz, m->nvar, v, e);
+                size_t d = frx__matrix_index(m, r, v, e);
                 memcpy(buf + d * fs, src + ((r * m->nvar + v) * m->neles + e) * fs,
                        fs);
             }
@@ -185,7 +248,7 @@ int frx_matrix_read(const frx_matrix *m, void *host)
     if (!m || !host)
         return frx_error(FRX_EINVAL, "frx_matrix_read: NULL argument");
     const frx_backend *be = m->be;
-    size_t fs = be->fpsize, soasz = be->info.soasz, span = span_bytes(m);
+    size_t fs = be->fpsize, span = span_bytes(m);
     unsigned char *buf = frx__calloc(span, 1, "a matrix staging buffer");
     if (!buf)
         return FRX_ENOMEM;
@@ -195,7 +258,7 @@ int frx_matrix_read(const frx_matrix *m, void *host)
     for (size_t r = 0; rc == FRX_OK && r < m->nrow; r++)
         for (size_t v = 0; v < m->nvar; v++)
             for (size_t e = 0; e < m->neles; e++) {
-                size_t s = r * m->leaddim + aos_index(soasz, m->nvar, v, e);
+                size_t s = frx__matrix_index(m, r, v, e);
                 memcpy(dst + ((r * m->nvar + v) * m->neles + e) * fs,
                        buf + s * fs, fs);
             }
@@ -222,8 +285,20 @@ int frx_matrix_slice(frx_matrix *m, size_t e0, size_t e1, frx_matrix **out)
     if (!s)
         return FRX_ENOMEM;
     *s = *m;
-    s->offset = m->offset + e0 * m->nvar * m->be->fpsize;
+    size_t c = m->c0 + e0 / soasz, fs = m->be->fpsize;
+    size_t chunks = (e1 - e0 + soasz - 1) / soasz;
+    if (m->pc) { /* from the start of the part of e0 */
+        s->offset = m->offset + c / m->pc * m->ps * fs;
+        s->c0 = c % m->pc;
+        if (s->c0 + chunks <= m->pc) { /* within it: one part */
+            s->offset += s->c0 * soasz * m->nvar * fs;
+            s->pc = s->ps = s->c0 = 0;
+        }
+    } else {
+        s->offset = m->offset + e0 * m->nvar * fs;
+    }
     s->neles = e1 - e0;
+    s->e0 = m->e0 + e0;
     s->refs = 1;
     s->parent = m;
     s->is_const = 0;
@@ -279,9 +354,10 @@ int frx_matrix_create_const(frx_backend *be, size_t nrow, size_t ncol,
     void *host = frx__calloc(count, be->fpsize, "const matrix data");
     rc = c && copy && host ? FRX_OK : FRX_ENOMEM;
     /* A const matrix is nrow x 1 x ncol: with one variable the AoSoA
-     * index is plain row-major. */
+     * index is plain row-major (in one part). */
+    frx_matrix_shape shape = {nrow, 1, ncol};
     if (rc == FRX_OK)
-        rc = frx_matrix_create(be, nrow, 1, ncol, &c->m);
+        rc = create_group(be, 1, &shape, 1, &c->m);
     if (rc == FRX_OK) {
         memcpy(copy, data, count * sizeof *data);
         for (size_t i = 0; i < count; i++) {
@@ -348,3 +424,4 @@ size_t frx_matrix_nrow(const frx_matrix *m) { return m->nrow; }
 size_t frx_matrix_nvar(const frx_matrix *m) { return m->nvar; }
 size_t frx_matrix_neles(const frx_matrix *m) { return m->neles; }
 size_t frx_matrix_leaddim(const frx_matrix *m) { return m->leaddim; }
+size_t frx_matrix_part_chunks(const frx_matrix *m) { return m->pc; }

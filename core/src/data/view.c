@@ -94,9 +94,8 @@ int frx_view_create(frx_backend *be, size_t n, frx_matrix *const *mats,
         rc = check_point(v, i, m, rows[i], eles[i], rs);
         if (rc)
             break;
-        size_t e = eles[i];
-        size_t off = m->offset / be->fpsize + rows[i] * m->leaddim +
-                     (e / soasz) * m->nvar * soasz + e % soasz;
+        size_t off = m->offset / be->fpsize +
+                     frx__matrix_index(m, rows[i], 0, eles[i]);
         size_t rse = rs * m->leaddim;
         if (off + (nvrow - 1) * rse + (nvcol - 1) * soasz > INT32_MAX)
             rc = frx_error(FRX_ERANGE,

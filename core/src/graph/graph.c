@@ -505,7 +505,8 @@ static int same_matrix(const frx_matrix *a, const frx_matrix *b)
 {
     return a->offset == b->offset && a->nrow == b->nrow &&
            a->nvar == b->nvar && a->neles == b->neles &&
-           a->leaddim == b->leaddim;
+           a->leaddim == b->leaddim && a->pc == b->pc && a->ps == b->ps &&
+           a->c0 == b->c0;
 }
 
 /* May b (item-wise, after a in a batch) skip waiting for a? Wherever

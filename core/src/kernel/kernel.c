@@ -435,7 +435,7 @@ static int check_arg(frx_backend *be, const frx__kspec *s,
 static size_t nparams_of(const frx__karg *a)
 {
     switch (a->kind) {
-    case FRX__K_MATRIX:
+    case FRX__K_MATRIX: return 6;
     case FRX__K_VIEW: return 3;
     case FRX__K_BROADCAST: return 2;
     default: return 1;
@@ -469,8 +469,12 @@ static void bind(frx_kernel *k, const frx__karg *a, const frx_arg *g,
         frx_matrix *m = g->obj;
         p[0] = mem(m->alloc->mem, access);
         p[1] = i64val(m->offset / fs);
-        if (a->kind == FRX__K_MATRIX)
+        if (a->kind == FRX__K_MATRIX) {
             p[2] = i64val(m->leaddim);
+            p[3] = i64val(m->pc); /* its parts (frx.h) */
+            p[4] = i64val(m->ps);
+            p[5] = i64val(m->c0);
+        }
         *acc = (frx__access){.res = m->alloc, .writes = writes, .m = m,
                              .by_item = a->kind == FRX__K_MATRIX};
         frx__matrix_range(m, &acc->lo, &acc->hi);
@@ -514,13 +518,13 @@ static void bind(frx_kernel *k, const frx__karg *a, const frx_arg *g,
 /* ---------------------------------------------------------- overlaps */
 
 /* The elements of its allocation an argument touches: rows of a matrix
- * (nrow runs of w elements, ld apart, from base), a view's points, or a
- * whole xchg matrix. */
+ * (nrow runs ld apart in each piece), a view's points, or a whole xchg
+ * matrix. */
 struct footprint {
     const void *res;         /* allocation or xchg matrix; NULL: none */
     size_t lo, hi;           /* span, [lo, hi) */
-    const frx_matrix *m;     /* matrices */
-    size_t base, nrow, ld, w;
+    const frx_matrix *m;     /* matrices: nrow rows, ld apart, a piece */
+    size_t nrow, ld;         /* of them a part (frx__matrix_piece) */
     const frx_view *v;       /* views */
 };
 
@@ -532,12 +536,9 @@ static struct footprint footprint_of(const frx_arg *g, size_t fs)
         f.hi = SIZE_MAX;
     } else if (g->kind == FRX_ARG_MATRIX && g->obj) {
         const frx_matrix *m = g->obj;
-        size_t soasz = m->be->info.soasz;
-        f = (struct footprint){.res = m->alloc, .m = m,
-                               .base = m->offset / fs, .nrow = m->nrow,
-                               .ld = m->leaddim,
-                               .w = (m->neles + soasz - 1) / soasz *
-                                    soasz * m->nvar};
+        (void)fs;
+        f = (struct footprint){.res = m->alloc, .m = m, .nrow = m->nrow,
+                               .ld = m->leaddim};
         frx__matrix_range(m, &f.lo, &f.hi);
     } else if (g->kind == FRX_ARG_VIEW && g->obj) {
         const frx_view *v = g->obj;
@@ -549,13 +550,36 @@ static struct footprint footprint_of(const frx_arg *g, size_t fs)
 
 static int in_matrix(const struct footprint *m, size_t e)
 {
-    if (e < m->base)
-        return 0;
-    size_t d = e - m->base;
-    return d / m->ld < m->nrow && d % m->ld < m->w;
+    size_t base, w;
+    for (size_t k = 0; frx__matrix_piece(m->m, k, &base, &w); k++)
+        if (e >= base && (e - base) / m->ld < m->nrow &&
+            (e - base) % m->ld < w)
+            return 1;
+    return 0;
 }
 
-/* Rows ld apart of two matrices: is some row of a on some row of b? */
+/* Rows ld apart, nrow of a from abase (aw wide) and of b: is some row of
+ * a on some row of b? Row i of a meets row j of b iff -bw < (bbase -
+ * abase) + (j-i)*ld < aw: only k = j - i near (abase - bbase)/ld can. */
+static int pieces_meet(size_t ld, size_t anrow, size_t abase, size_t aw,
+                       size_t bnrow, size_t bbase, size_t bw, size_t *at)
+{
+    long long l = (long long)ld, d = (long long)bbase - (long long)abase;
+    long long k0 = -d / l;
+    for (long long k = k0 - 1; k <= k0 + 1; k++) {
+        long long x = d + k * l;
+        if (k <= -(long long)anrow || k >= (long long)bnrow ||
+            x <= -(long long)bw || x >= (long long)aw)
+            continue;
+        long long i = k < 0 ? -k : 0; /* the first row pair at distance k */
+        *at = (size_t)((long long)abase + i * l + (x > 0 ? x : 0));
+        return 1;
+    }
+    return 0;
+}
+
+/* Do two matrices' rows meet? Each is a piece of rows for every part it
+ * touches (frx__matrix_piece). */
 static int rows_meet(const struct footprint *a, const struct footprint *b,
                      size_t *at)
 {
@@ -563,19 +587,11 @@ static int rows_meet(const struct footprint *a, const struct footprint *b,
         *at = a->lo > b->lo ? a->lo : b->lo;
         return 1;
     }
-    /* row i of a meets row j of b iff -b.w < (b.base - a.base) + (j-i)*ld
-     * < a.w: only k = j - i near (a.base - b.base)/ld can */
-    long long ld = (long long)a->ld, d = (long long)b->base - (long long)a->base;
-    long long k0 = -d / ld;
-    for (long long k = k0 - 1; k <= k0 + 1; k++) {
-        long long x = d + k * ld;
-        if (k <= -(long long)a->nrow || k >= (long long)b->nrow ||
-            x <= -(long long)b->w || x >= (long long)a->w)
-            continue;
-        long long i = k < 0 ? -k : 0; /* the first row pair at distance k */
-        *at = (size_t)((long long)a->base + i * ld + (x > 0 ? x : 0));
-        return 1;
-    }
+    size_t ab, aw, bb, bw;
+    for (size_t i = 0; frx__matrix_piece(a->m, i, &ab, &aw); i++)
+        for (size_t j = 0; frx__matrix_piece(b->m, j, &bb, &bw); j++)
+            if (pieces_meet(a->ld, a->nrow, ab, aw, b->nrow, bb, bw, at))
+                return 1;
     return 0;
 }
 

@@ -145,8 +145,9 @@ static void params(struct sbuf *b, const frx__kspec *s, const char *g,
         const char *n = a->name;
         switch (a->kind) {
         case FRX__K_MATRIX:
-            put(b, ", %s%sfpdtype_t *%s %s_b, frx_ix64 %s_o, frx_ix64 %s_ld",
-                g, c, r, n, n, n);
+            put(b, ", %s%sfpdtype_t *%s %s_b, frx_ix64 %s_o, frx_ix64 %s_ld"
+                   ", frx_ix64 %s_pc, frx_ix64 %s_ps, frx_ix64 %s_c0",
+                g, c, r, n, n, n, n, n, n);
             break;
         case FRX__K_BROADCAST:
             put(b, ", %sconst fpdtype_t *%s %s_b, frx_ix64 %s_o", g, r, n, n);
@@ -171,8 +172,8 @@ static void element(struct sbuf *b, const frx__karg *a, size_t soasz)
     switch (a->kind) {
     case FRX__K_MATRIX:
         put(b, "%s_b[%s_o + ((frx_ix64)_x*_nrows + _j)*%s_ld + "
-               "(frx_ix64)_ib*%zu + _v*%zu + _il]",
-            a->name, a->name, a->name, a->ncol * soasz, soasz);
+               "%s_cb + _v*%zu + _il]",
+            a->name, a->name, a->name, a->name, soasz);
         break;
     case FRX__K_VIEW:
         put(b, "%s_b[%s_off[_i] + _x*%s_rs[_i] + _v*%zu]", a->name, a->name,
@@ -316,6 +317,29 @@ static int has_matrix(const frx__kspec *s, const unsigned char *named)
     return matrix_streams(s, named) > 0;
 }
 
+/* Where chunk _ib of each matrix argument the point touches starts in
+ * its rows (X_cb). On openmp a matrix may be in parts (frx.h): chunk k
+ * (from the start of the part at X_o) is in part k/X_pc; X_pc 0: one
+ * part. The GPU targets are never given parts. */
+static void chunk_bases(struct sbuf *b, const frx__kspec *s,
+                        const frx_codegen *cg, const unsigned char *named)
+{
+    for (size_t i = 0; i < s->nargs; i++) {
+        const frx__karg *a = &s->args[i];
+        if (a->kind != FRX__K_MATRIX || (!named[i] && a->intent == FRX__IN))
+            continue;
+        size_t w = a->ncol * cg->soasz;
+        if (cg->target == FRX_TARGET_C_OPENMP)
+            put(b, "    const frx_ix64 %1$s_k = _ib + %1$s_c0;\n"
+                   "    const frx_ix64 %1$s_cb = %1$s_pc ? %1$s_k / %1$s_pc*"
+                   "%1$s_ps + %1$s_k %% %1$s_pc*%2$zu : %1$s_k*%2$zu;\n",
+                a->name, w);
+        else
+            put(b, "    const frx_ix64 %s_cb = (frx_ix64)_ib*%zu;\n",
+                a->name, w);
+    }
+}
+
 /* Full chunks get a constant lane count, so the compiler turns the lane
  * loop into whole vectors; the last, partial chunk is the only one that
  * needs a run-time bound. The rows _j0 to _j1 of one chunk in turn. */
@@ -323,6 +347,7 @@ static void openmp_lanes(struct sbuf *b, const frx__kspec *s,
                          const frx_codegen *cg, const unsigned char *named,
                          const char *bound)
 {
+    chunk_bases(b, s, cg, named);
     put(b, "    for (int _j = _j0; _j < _j1; _j++) {\n"
            "#pragma omp simd\n"
            "    for (int _il = 0; _il < %s; _il++) {\n"
@@ -379,11 +404,13 @@ static void device_index(struct sbuf *b, const frx__kspec *s,
     put(b, "    if (_g >= %s_n || _j >= _nrows)\n        return;\n"
            "    const int _i = (int)_g;\n",
         cg->target == FRX_TARGET_OPENCL ? "(size_t)" : "");
-    if (has_matrix(s, named))
+    if (has_matrix(s, named)) {
         /* unsigned: _i is never negative, and some compilers (PoCL)
          * only vectorise the unsigned division */
         put(b, "    const int _ib = (unsigned)_i / %zuu, "
                "_il = (unsigned)_i %% %zuu;\n", cg->soasz, cg->soasz);
+        chunk_bases(b, s, cg, named);
+    }
     point(b, s, cg, named);
 }
 
@@ -403,8 +430,9 @@ static void openmp_entry(struct sbuf *b, const frx__kspec *s,
         const frx__karg *a = &s->args[i];
         switch (a->kind) {
         case FRX__K_MATRIX:
-            put(b, ", _p[%zu].p, _p[%zu].i, _p[%zu].i", k, k + 1, k + 2);
-            k += 3;
+            put(b, ", _p[%zu].p, _p[%zu].i, _p[%zu].i, _p[%zu].i, _p[%zu].i, "
+                   "_p[%zu].i", k, k + 1, k + 2, k + 3, k + 4, k + 5);
+            k += 6;
             break;
         case FRX__K_BROADCAST:
             put(b, ", _p[%zu].p, _p[%zu].i", k, k + 1);
@@ -622,9 +650,11 @@ static void device_reduce(struct sbuf *b, const frx__kspec *s,
                 reduce_identity(a->op));
     }
     put(b, "    if (_i < _n && _j < _nrows) {\n");
-    if (has_matrix(s, named))
+    if (has_matrix(s, named)) {
         put(b, "    const int _ib = (unsigned)_i / %zuu, "
                "_il = (unsigned)_i %% %zuu;\n", cg->soasz, cg->soasz);
+        chunk_bases(b, s, cg, named);
+    }
     point(b, s, cg, named);
     put(b, "    }\n");
     /* no barrier is needed between components: work-item 0 alone reads

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #define MAX_CANDS 32
+#define NPARAMS 21 /* of the generated code (product_gen.c, params) */
 #define TIMED_RUNS 5 /* rounds after a warm-up; the fastest counts */
 
 /* Past this many nonzeros the generated code loops over runs of nonzero
@@ -48,7 +49,7 @@ struct frx_product {
     size_t ncands;
     struct cand chosen;
     struct impl run;
-    frx_param params[15]; /* generated code's launch, on the real C */
+    frx_param params[NPARAMS]; /* generated code's launch, on the real C */
     frx__access acc[3];
     char name[48]; /* "m x k", for messages */
     int prof;      /* its profile entry; -1 before the first */
@@ -115,6 +116,15 @@ static size_t nonzeros(const double *a, size_t count)
     for (size_t i = 0; i < count; i++)
         nnz += a[i] != 0;
     return nnz;
+}
+
+/* Values from C's start to the end of its last chunk, whole (a library
+ * checks that much is there), in whatever parts C is stored. */
+static size_t c_values(const frx_product *p)
+{
+    const frx_matrix *c = p->c;
+    size_t S = p->be->info.soasz, last = (c->neles + S - 1) / S * S - 1;
+    return frx__matrix_index(c, c->nrow - 1, c->nvar - 1, last) + 1;
 }
 
 /* Variant rows of the generated code: every nonzero unrolled, or loops
@@ -209,7 +219,7 @@ static void generated_candidates(frx_product *p, const double *a, int every)
     const frx_backend *be = p->be;
     size_t chunk = be->info.soasz * be->fpsize;
     int stream = be->ops->target == FRX_TARGET_C_OPENMP && p->beta == 0 &&
-                 p->m * p->c->leaddim * be->fpsize >= STREAM_BYTES &&
+                 c_values(p) * be->fpsize >= STREAM_BYTES &&
                  chunk % 64 == 0 && be->info.alignment % 64 == 0;
     for (size_t i = 0; i < 4; i++) {
         add_generated(p, a, rows[i], stream, 0, 0);
@@ -379,14 +389,16 @@ static void gen_params(const frx_product *p, void *c_mem, size_t c_off,
 {
     size_t fs = p->be->fpsize;
     int c_access = FRX_ACCESS_WRITE | (p->beta == 0 ? 0 : FRX_ACCESS_READ);
-    frx_param v[15] = {
+    frx_param v[NPARAMS] = {
         ival(1), ival(p->ncols),
         mem(p->a->alloc->mem, FRX_ACCESS_READ), lval(p->a->offset / fs),
         lval(p->a->leaddim),
         mem(p->b->alloc->mem, FRX_ACCESS_READ), lval(p->b->offset / fs),
         lval(p->b->leaddim),
         mem(c_mem, c_access), lval(c_off), lval(p->c->leaddim),
-        ival(p->nfull), ival(p->rem), fval(p->alpha), fval(p->beta)};
+        ival(p->nfull), ival(p->rem), fval(p->alpha), fval(p->beta),
+        lval(p->b->pc), lval(p->b->ps), lval(p->b->c0),
+        lval(p->c->pc), lval(p->c->ps), lval(p->c->c0)};
     memcpy(out, v, sizeof v);
 }
 
@@ -404,7 +416,7 @@ static int run_impl(frx_product *p, const struct impl *im, void *c_mem,
     size_t vec = im->cand->gen.vec > 1 ? im->cand->gen.vec : 1;
     frx_launch l = {.size = sizeof l, .nrows = 1,
                     .n = (p->ncols + vec - 1) / vec,
-                    .nparams = 15, .params = params, .flags = flags};
+                    .nparams = NPARAMS, .params = params, .flags = flags};
     return be->ops->kernel_launch(be->state, im->prog, &l);
 }
 
@@ -428,7 +440,9 @@ static int impl_prepare(frx_product *p, const struct cand *c,
             .a = a, .a_mem = p->a->alloc->mem,
             .a_off = p->a->offset / be->fpsize, .lda = p->a->leaddim,
             .ldb = p->b->leaddim, .ldc = p->c->leaddim, .alpha = p->alpha,
-            .beta = p->beta};
+            .beta = p->beta, .nvar = p->c->nvar, .b_pc = p->b->pc,
+            .b_ps = p->b->ps, .b_c0 = p->b->c0, .c_pc = p->c->pc,
+            .c_ps = p->c->ps, .c_c0 = p->c->c0};
         return be->ops->product_prepare(be->state, c->lib, &args, &im->plan);
     }
     char *src, *entry;
@@ -455,7 +469,7 @@ struct timing {
 /* Seconds of one run on the scratch C; < 0 if it failed. */
 static double time_impl(frx_product *p, const struct impl *im, void *scratch)
 {
-    frx_param params[15];
+    frx_param params[NPARAMS];
     gen_params(p, scratch, 0, params);
     double t0 = frx__now();
     if (run_impl(p, im, scratch, 0, params, 0) || frx_backend_sync(p->be))
@@ -511,7 +525,7 @@ static int time_all(const char *path, void *ud)
     struct timing *t = ud;
     frx_product *p = t->p;
     frx_backend *be = p->be;
-    size_t bytes = ((p->m - 1) * p->c->leaddim + p->ncols) * be->fpsize;
+    size_t bytes = c_values(p) * be->fpsize; /* C's layout, parts and all */
     void *scratch;
     int rc = be->ops->mem_alloc(be->state, bytes, &scratch);
     if (rc)
@@ -642,8 +656,7 @@ static void layout(frx_product *p)
     const frx_matrix *c = p->c, *root = root_of(c);
     size_t soasz = p->be->info.soasz;
     size_t nchunks = (c->neles + soasz - 1) / soasz;
-    size_t e0 = (c->offset - root->offset) / (c->nvar * p->be->fpsize);
-    size_t e1 = e0 + c->neles;
+    size_t e1 = c->e0 + c->neles;
     p->ncols = nchunks * c->nvar * soasz;
     int owned = e1 % soasz == 0 || e1 == root->neles;
     p->nfull = owned ? p->ncols : (nchunks - 1) * c->nvar * soasz;

@@ -273,7 +273,9 @@ static void params(struct gen *s, const char *gl, const char *r)
                   "frx_ix64 a_o, frx_ix64 a_ld, %sconst fpdtype_t *%s b_b, "
                   "frx_ix64 b_o, frx_ix64 b_ld, %sfpdtype_t *%s c_b, "
                   "frx_ix64 c_o, frx_ix64 c_ld, int _nfull, "
-                  "int _rem, fpdtype_t alpha, fpdtype_t beta",
+                  "int _rem, fpdtype_t alpha, fpdtype_t beta, "
+                  "frx_ix64 b_pc, frx_ix64 b_ps, frx_ix64 b_c0, "
+                  "frx_ix64 c_pc, frx_ix64 c_ps, frx_ix64 c_c0",
             gl, r, gl, r, gl, r);
 }
 
@@ -333,7 +335,7 @@ static void openmp_body(struct gen *s)
 {
     const frx__pgen *g = s->g;
     FILE *f = s->f;
-    size_t S = g->soasz, W = g->width * S;
+    size_t S = g->soasz;
     size_t V = (g->nvar ? g->nvar : 1) * S; /* columns a chunk of elements */
     s->host = 1;
     host_vectors(s);
@@ -347,6 +349,16 @@ static void openmp_body(struct gen *s)
                "    (void)a, (void)lda, (void)alpha, (void)beta;\n");
     column(s, "    ");
     fprintf(f, "}\n");
+    /* B and C may be in parts (frx.h): chunk k of a matrix whose first
+     * chunk is chunk k0 of a part, parts of pc chunks ps values apart */
+    fprintf(f, "\nstatic inline frx_ix64 frx_part_at(int k, frx_ix64 pc, "
+               "frx_ix64 ps, frx_ix64 k0,\n"
+               "                                   int *run)\n{\n"
+               "    if (!pc)\n        return (frx_ix64)k*%zu;\n"
+               "    const frx_ix64 q = k + k0, left = pc - q %% pc;\n"
+               "    if (left < *run) /* chunks before the part's end */\n"
+               "        *run = (int)left;\n"
+               "    return q / pc*ps + q %% pc*%zu;\n}\n", V, V);
     fprintf(f, "\nvoid frx_product(");
     params(s, "", "restrict");
     fprintf(f, ");\nvoid frx_product(");
@@ -367,30 +379,44 @@ static void openmp_body(struct gen *s)
                "            c0 = ic;\n"
                "        c1 = ic + 1;\n"
                "    }\n"
-               "    const int j1 = c1*%zu < _nfull ? c1*%zu : _nfull;\n"
-               "    for (int j0 = c0*%zu; j0 < j1; j0 += %zu) {\n"
-               "        const int nq = (j1 - j0) / %zu;\n"
-               "        frx_cols(a, lda, b + j0, c + j0, nq < %zu ? nq : "
-               "%zu, alpha, beta);\n"
+               "    const int k1 = c1*%zu < _nfull ? c1 : _nfull / %zu;\n"
+               "    for (int k = c0; k < k1;) {\n"
+               "        int run = k1 - k; /* chunks in one part of B and C */\n"
+               "        const frx_ix64 bo = frx_part_at(k, b_pc, b_ps, b_c0, "
+               "&run);\n"
+               "        const frx_ix64 co = frx_part_at(k, c_pc, c_ps, c_c0, "
+               "&run);\n"
+               "        /* frx_cols takes up to %zu vectors of %zu columns */\n"
+               "        const int nq = run*%zu;\n"
+               "        for (int q = 0; q < nq; q += %zu)\n"
+               "            frx_cols(a, lda, b + bo + q*%zu, c + co + q*%zu, "
+               "nq - q < %zu ? nq - q : %zu, alpha, beta);\n"
+               "        k += run;\n"
                "    }\n"
                "    FRX_FENCE(); /* this thread's streaming stores */\n",
-            V, V, V, V, W, S, g->width, g->width);
+            V, V, V, g->width, S, V / S, g->width, S, S, g->width, g->width);
     /* the last chunk, where it is partly C's, by the thread that has it */
     fprintf(f, "    if (_rem <= 0 || c1 != nc || c1 == 0)\n"
                "        return;\n"
                "    {\n"
                "    fpdtype_t keep[%zu];\n"
-               "    for (int j0 = _nfull; j0 < _n; j0 += %zu) {\n"
+               "    int run = 1;\n"
+               "    const frx_ix64 bo = frx_part_at(_nfull / %zu, b_pc, b_ps, "
+               "b_c0, &run);\n"
+               "    const frx_ix64 co = frx_part_at(_nfull / %zu, c_pc, c_ps, "
+               "c_c0, &run);\n"
+               "    for (int u = 0; u < _n - _nfull; u += %zu) {\n"
                "        for (int r = 0; r < %zu; r++)\n"
                "            for (int l = _rem; l < %zu; l++)\n"
                "                keep[r*%zu + l] = "
-               "c[j0 + (frx_ix64)r*%zu + l];\n"
-               "        frx_cols(a, lda, b + j0, c + j0, 1, alpha, beta);\n",
-            g->m * S, S, g->m, S, S, g->ldc);
+               "c[co + u + (frx_ix64)r*%zu + l];\n"
+               "        frx_cols(a, lda, b + bo + u, c + co + u, 1, alpha, "
+               "beta);\n",
+            g->m * S, V, V, S, g->m, S, S, g->ldc);
     fprintf(f, "        FRX_FENCE();\n"
                "        for (int r = 0; r < %zu; r++)\n"
                "            for (int l = _rem; l < %zu; l++)\n"
-               "                c[j0 + (frx_ix64)r*%zu + l] = "
+               "                c[co + u + (frx_ix64)r*%zu + l] = "
                "keep[r*%zu + l];\n"
                "    }\n    }\n}\n", g->m, S, g->ldc, S);
     /* the backend calls every kernel through one function type */
@@ -400,7 +426,9 @@ static void openmp_body(struct gen *s)
                "(frx_ix64)_p[6].i, (frx_ix64)_p[7].i, _p[8].p, "
                "(frx_ix64)_p[9].i, (frx_ix64)_p[10].i, "
                "(int)_p[11].i, (int)_p[12].i, (fpdtype_t)_p[13].d, "
-               "(fpdtype_t)_p[14].d);\n}\n");
+               "(fpdtype_t)_p[14].d, (frx_ix64)_p[15].i, (frx_ix64)_p[16].i, "
+               "(frx_ix64)_p[17].i, (frx_ix64)_p[18].i, (frx_ix64)_p[19].i, "
+               "(frx_ix64)_p[20].i);\n}\n");
     fprintf(f, FRX__OPENMP_ENTRIES, "frx_product");
 }
 
