@@ -263,10 +263,16 @@ static int stretch(fr_system *s, frx_graph *g, size_t i, frx_matrix *u,
 
 /* solver.cache-block, or what makes about cblock_bytes of a stretch's
  * arrays (u, f, the flux at the solution points, the metric, the
- * auxiliary fields), whole chunks. */
+ * auxiliary fields), whole chunks. The default goes whole where each
+ * of the backend's parts (its threads, on openmp) is within it: a part
+ * of the stretch is then each thread's own part of the block's matrices
+ * (frx.h), where a cut through a part gave a thread the other's
+ * elements (20 x 20 quadrilaterals at p = 4, navier-stokes: 2 slices of
+ * 280 and 120 elements across the parts of 200). */
 size_t fr__stretch_elements(const fr_system *s, const struct fr_blk *b)
 {
     size_t n = s->cblock, sz = frx_backend_soasz(s->be);
+    size_t parts = frx_backend_parts(s->be);
     if (!n && s->cblock_bytes) {
         size_t nv = s->phys.nvars, nd = (size_t)s->ndims;
         size_t per = b->nupts * frx_backend_fpsize(s->be) *
@@ -275,6 +281,8 @@ size_t fr__stretch_elements(const fr_system *s, const struct fr_blk *b)
             per += frx_backend_fpsize(s->be) * nv *
                    (nd * b->nupts + (1 + nd) * b->nfpts);
         n = s->cblock_bytes / per;
+        if (n * parts >= b->neles)
+            n = 0;
     }
     if (!n || n >= b->neles)
         return b->neles;
