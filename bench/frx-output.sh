@@ -147,7 +147,7 @@ EOF
 # MESH.msh at order P (ICS: solver.ics, default the 2-D flow's)
 euler_case() {
     cat <<EOF
-backend: {name: openmp, precision: double, openmp: {threads: $3}}
+backend: {name: openmp, precision: double, openmp: {threads: $3${FRX_BENCH_OPENMP:+, $FRX_BENCH_OPENMP}}}
 mesh: {type: gmsh, file: $1.msh}
 solver:
   name: ${SYSTEM:-euler}

@@ -12,6 +12,8 @@
 # test. SYSTEM=navier-stokes: the same with the viscous terms (the
 # navier-stokes solvers of both; issue 42's target is 1.0).
 #
+# FRX_BENCH_OPENMP: more of frx's backend.openmp options ("parts: 1":
+# matrices in one part, the layout before issue 44's parts).
 # SIZES (default "20 80 160": N x N elements), ORDERS ("1 2 3 4"),
 # ROUNDS (5); each run's steps give it about 2e8 DOF-updates (at least
 # 10 timed steps); PyFR's first 3 steps and frx's first 3 are left out
