@@ -138,6 +138,59 @@ START_TEST(slice_aligned_writes_only_its_elements)
 }
 END_TEST
 
+/* frx_matrix_slice_parts: elements [k0, k1) of every part, in part
+ * order, read and written where they are; the rest left alone. On a
+ * matrix of one part, the slice [k0, k1). */
+START_TEST(slice_parts_reads_and_writes_each_part)
+{
+    uint64_t rng = 4;
+    size_t S = frx_backend_soasz(be);
+    struct hmat a = {.nrow = 2, .nvar = 3, .neles = 7 * S + 3};
+    make_group(&a, 1, &rng);
+    size_t pc = frx_matrix_part_chunks(a.m);
+    size_t P = pc ? pc * S : a.neles, k0 = pc > 1 ? S : 0;
+    size_t k1 = pc > 1 ? 2 * S : S; /* a chunk of each part */
+    frx_matrix *s;
+    ck_assert_int_eq(frx_matrix_slice_parts(a.m, k0, k1, &s), FRX_OK);
+    size_t *at = malloc(a.neles * sizeof *at), ns = 0; /* its elements */
+    for (size_t p0 = 0; p0 + k0 < a.neles; p0 += P)
+        for (size_t e = p0 + k0; e < p0 + k1 && e < a.neles; e++)
+            at[ns++] = e;
+    ck_assert_uint_eq(frx_matrix_neles(s), ns);
+    void *got = tu_alloc(be, 2 * 3 * ns);
+    ck_assert_int_eq(frx_matrix_read(s, got), FRX_OK);
+    for (size_t r = 0; r < 2; r++)
+        for (size_t v = 0; v < 3; v++)
+            for (size_t i = 0; i < ns; i++)
+                ck_assert_double_eq(tu_get(be, got, (r * 3 + v) * ns + i),
+                                    tu_get(be, a.h, hidx(&a, r, v, at[i])));
+    for (size_t i = 0; i < 2 * 3 * ns; i++)
+        tu_put(be, got, i, tu_value(&rng));
+    ck_assert_int_eq(frx_matrix_write(s, got), FRX_OK);
+    void *back = tu_alloc(be, 2 * 3 * a.neles);
+    ck_assert_int_eq(frx_matrix_read(a.m, back), FRX_OK);
+    for (size_t r = 0; r < 2; r++)
+        for (size_t v = 0; v < 3; v++)
+            for (size_t e = 0, i = 0; e < a.neles; e++) {
+                double want = i < ns && at[i] == e
+                    ? tu_get(be, got, (r * 3 + v) * ns + i++)
+                    : tu_get(be, a.h, hidx(&a, r, v, e));
+                ck_assert_double_eq(tu_get(be, back, hidx(&a, r, v, e)), want);
+            }
+    /* pieces of parts are not sliced again (one part: a plain slice);
+     * no pieces of a slice, past a part, or mid-chunk */
+    frx_matrix *t;
+    if (pc)
+        ck_assert_int_eq(frx_matrix_slice(s, 0, S, &t), FRX_EINVAL);
+    ck_assert_int_eq(frx_matrix_slice_parts(s, 0, S, &t), FRX_EINVAL);
+    ck_assert_int_eq(frx_matrix_slice_parts(a.m, 0, P + S, &t), FRX_ERANGE);
+    ck_assert_int_eq(frx_matrix_slice_parts(a.m, 1, S, &t), FRX_ERANGE);
+    frx_matrix_destroy(s);
+    free(at), free(got), free(back);
+    free_group(&a, 1);
+}
+END_TEST
+
 START_TEST(slice_misaligned_refused)
 {
     size_t soasz = frx_backend_soasz(be);
@@ -548,6 +601,7 @@ static Suite *datamodel_suite(void)
     tcase_add_test(tc, matrix_group_members_do_not_overlap);
     tcase_add_test(tc, matrix_bad_shape_refused);
     tcase_add_test(tc, slice_aligned_writes_only_its_elements);
+    tcase_add_test(tc, slice_parts_reads_and_writes_each_part);
     tcase_add_test(tc, slice_misaligned_refused);
     tcase_add_test(tc, const_matrices_deduplicated);
     tcase_add_test(tc, const_matrices_refuse_nonfinite_values);

@@ -257,6 +257,15 @@ FRX_EXTERN int frx_matrix_create_const(frx_backend *be, size_t nrow,
  * soasz (FRX_EALIGN otherwise). */
 FRX_EXTERN int frx_matrix_slice(frx_matrix *m, size_t e0, size_t e1,
                                 frx_matrix **out);
+/* ABI 1.13: elements [k0, k1) of each part of m (a whole matrix, not a
+ * slice), as one matrix sharing its storage: part 0's piece first, then
+ * part 1's, and so on, each piece the part of the result that lies in
+ * the part of m (the pieces of a part that is shorter may be shorter or
+ * absent). k0 a multiple of soasz, k1 too unless it is the part's size
+ * in elements (frx_matrix_part_chunks x soasz). On a matrix of one part
+ * it is the slice [k0, k1). The result cannot be sliced again. */
+FRX_EXTERN int frx_matrix_slice_parts(frx_matrix *m, size_t k0, size_t k1,
+                                      frx_matrix **out);
 /* Drops one reference (Lifetimes, above). */
 FRX_EXTERN void frx_matrix_destroy(frx_matrix *m);
 /* host: [nrow][nvar][neles] values in the backend's precision (double

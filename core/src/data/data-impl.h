@@ -130,7 +130,8 @@ struct frx_matrix {
      * the first element, and c0 that element's chunk within it. pc 0:
      * one part (ps and c0 0). */
     size_t pc, ps, c0;
-    size_t e0;                 /* a slice's first element in its root */
+    size_t eend;               /* one past its last element in its root */
+    int strided;               /* frx_matrix_slice_parts made it */
     int is_const;
     int refs;
     frx_matrix *parent;        /* slices keep their parent alive */

@@ -158,6 +158,7 @@ static int create_group(frx_backend *be, size_t count,
                           .nrow = shapes[i].nrow, .nvar = shapes[i].nvar,
                           .neles = shapes[i].neles, .refs = 1};
         layout_of(be, &shapes[i], whole, m);
+        m->eend = m->neles;
         offset += stored_values(m, (m->neles + be->info.soasz - 1) /
                                        be->info.soasz) * be->fpsize;
         a->refs++;
@@ -275,6 +276,11 @@ int frx_matrix_slice(frx_matrix *m, size_t e0, size_t e1, frx_matrix **out)
         return frx_error(FRX_ERANGE,
                          "slice [%zu, %zu) of a matrix with %zu elements: "
                          "need e0 < e1 <= %zu", e0, e1, m->neles, m->neles);
+    if (m->strided)
+        return frx_error(FRX_EINVAL, "frx_matrix_slice: the matrix is "
+                         "pieces of parts (frx_matrix_slice_parts), whose "
+                         "elements are not one run of its root's: slice "
+                         "the root");
     if (e0 % soasz)
         return frx_error(FRX_EALIGN,
                          "slice [%zu, %zu) starts at element %zu, which is "
@@ -298,7 +304,47 @@ int frx_matrix_slice(frx_matrix *m, size_t e0, size_t e1, frx_matrix **out)
         s->offset = m->offset + e0 * m->nvar * fs;
     }
     s->neles = e1 - e0;
-    s->e0 = m->e0 + e0;
+    s->eend = m->eend - m->neles + e1;
+    s->refs = 1;
+    s->parent = m;
+    s->is_const = 0;
+    m->refs++;
+    m->alloc->refs++;
+    *out = s;
+    return FRX_OK;
+}
+
+int frx_matrix_slice_parts(frx_matrix *m, size_t k0, size_t k1,
+                           frx_matrix **out)
+{
+    if (!m || !out)
+        return frx_error(FRX_EINVAL, "frx_matrix_slice_parts: NULL argument");
+    size_t S = m->be->info.soasz, fs = m->be->fpsize;
+    size_t P = m->pc ? m->pc * S : m->neles; /* elements a part */
+    if (m->parent || m->c0)
+        return frx_error(FRX_EINVAL, "frx_matrix_slice_parts: the matrix is "
+                         "a slice: take pieces of a whole matrix's parts");
+    if (k0 >= k1 || k1 > P || k0 % S || (k1 % S && k1 != P))
+        return frx_error(FRX_ERANGE, "frx_matrix_slice_parts: elements [%zu, "
+                         "%zu) of each part of %zu: need k0 < k1 <= %zu, k0 "
+                         "a multiple of the chunk width %zu, and k1 too "
+                         "unless it is %zu", k0, k1, P, P, S, P);
+    if (!m->pc)
+        return frx_matrix_slice(m, k0, k1 < m->neles ? k1 : m->neles, out);
+    /* the parts whose piece is not empty (only the last part is short) */
+    size_t np = (m->neles - k0 + P - 1) / P, last = np - 1;
+    size_t last_len = m->neles - last * P - k0;
+    if (last_len > k1 - k0)
+        last_len = k1 - k0;
+    frx_matrix *s = frx__calloc(1, sizeof *s, "a matrix slice");
+    if (!s)
+        return FRX_ENOMEM;
+    *s = *m;
+    s->offset = m->offset + k0 / S * S * m->nvar * fs;
+    s->pc = (k1 - k0 + S - 1) / S;
+    s->neles = last * (k1 - k0) + last_len;
+    s->eend = last * P + k0 + last_len;
+    s->strided = 1;
     s->refs = 1;
     s->parent = m;
     s->is_const = 0;

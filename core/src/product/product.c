@@ -656,7 +656,7 @@ static void layout(frx_product *p)
     const frx_matrix *c = p->c, *root = root_of(c);
     size_t soasz = p->be->info.soasz;
     size_t nchunks = (c->neles + soasz - 1) / soasz;
-    size_t e1 = c->e0 + c->neles;
+    size_t e1 = c->eend;
     p->ncols = nchunks * c->nvar * soasz;
     int owned = e1 % soasz == 0 || e1 == root->neles;
     p->nfull = owned ? p->ncols : (nchunks - 1) * c->nvar * soasz;

@@ -70,6 +70,20 @@ static int block_kernel(fr_system *s, frx_graph *g, const char *name,
     return g ? frx_graph_add_kernel(g, k, NULL, 0, NULL) : FRX_OK;
 }
 
+/* Room for one more slice in the system's list. */
+static int slice_room(fr_system *s)
+{
+    if (s->nslices < s->slices_cap)
+        return FRX_OK;
+    size_t cap = s->slices_cap ? 2 * s->slices_cap : 64; /* thousands */
+    frx_matrix **v = realloc(s->slices, cap * sizeof *v);
+    if (!v)
+        return frx_error(FRX_ENOMEM, "fr: out of memory");
+    s->slices = v;
+    s->slices_cap = cap;
+    return FRX_OK;
+}
+
 /* Elements [e0, e1) of m, kept until the system goes (NULL stays NULL). */
 static int slice(fr_system *s, frx_matrix *m, size_t e0, size_t e1,
                  frx_matrix **out)
@@ -81,60 +95,92 @@ static int slice(fr_system *s, frx_matrix *m, size_t e0, size_t e1,
         *out = m;
         return FRX_OK;
     }
-    if (s->nslices == s->slices_cap) { /* thousands on a large mesh */
-        size_t cap = s->slices_cap ? 2 * s->slices_cap : 64;
-        frx_matrix **v = realloc(s->slices, cap * sizeof *v);
-        if (!v)
-            return frx_error(FRX_ENOMEM, "fr: out of memory");
-        s->slices = v;
-        s->slices_cap = cap;
-    }
-    int rc = frx_matrix_slice(m, e0, e1, out);
+    int rc = slice_room(s);
+    if (!rc)
+        rc = frx_matrix_slice(m, e0, e1, out);
     if (!rc)
         s->slices[s->nslices++] = *out;
     return rc;
 }
 
-/* Elements [e0, e1) of a block and of its registers u and f: what a
+/* The elements of a stretch: [k0, k1) of each part of the block's
+ * matrices (parts of P elements, frx.h; P = neles where they are one
+ * part), so that with a part a thread each thread takes its own
+ * part's piece (frx_matrix_slice_parts). */
+struct fr_range {
+    size_t k0, k1, P;
+};
+
+static size_t range_neles(const struct fr_blk *b, const struct fr_range *r)
+{
+    size_t n = 0;
+    for (size_t p0 = 0; p0 + r->k0 < b->neles; p0 += r->P) {
+        size_t e1 = p0 + r->k1 < b->neles ? p0 + r->k1 : b->neles;
+        n += e1 - (p0 + r->k0);
+    }
+    return n;
+}
+
+/* The range's elements of m (a matrix of the block's elements). */
+static int slice_range(fr_system *s, frx_matrix *m, const struct fr_range *r,
+                       frx_matrix **out)
+{
+    *out = NULL;
+    if (!m)
+        return FRX_OK;
+    if (r->k0 == 0 && r->k1 >= r->P) {
+        *out = m;
+        return FRX_OK;
+    }
+    int rc = slice_room(s);
+    if (!rc)
+        rc = frx_matrix_slice_parts(m, r->k0, r->k1, out);
+    if (!rc)
+        s->slices[s->nslices++] = *out;
+    return rc;
+}
+
+/* The range of a block and of its registers u and f: what a
  * stretch (late 0 or 1, below) reads and writes. The block's other
  * element matrices are left NULL, so that a node given one fails
  * loudly rather than reading the whole block. */
 static int part(fr_system *s, size_t i, frx_matrix *u, frx_matrix *f,
-                size_t e0, size_t e1, int late, struct fr_blk *p,
+                const struct fr_range *r, int late, struct fr_blk *p,
                 frx_matrix **pu, frx_matrix **pf)
 {
     const struct fr_blk *b = &s->blk[i];
     *p = *b;
-    p->neles = e1 - e0;
+    size_t n = range_neles(b, r);
+    p->neles = n;
     p->smats = p->rcpdjac = p->invh = p->ploc = p->aux = p->ufp = NULL;
     p->auxfp = p->tf = p->gu = p->dufp = p->gfp = NULL;
     int src = late && s->phys.source;
-    int rc = slice(s, f, e0, e1, pf);
+    int rc = slice_range(s, f, r, pf);
     if (!rc && (!late || src))
-        rc = slice(s, u, e0, e1, pu);
+        rc = slice_range(s, u, r, pu);
     if (!rc && (!late || src))
-        rc = slice(s, b->aux, e0, e1, &p->aux);
+        rc = slice_range(s, b->aux, r, &p->aux);
     if (!rc && !late)
-        rc = slice(s, b->smats, e0, e1, &p->smats);
+        rc = slice_range(s, b->smats, r, &p->smats);
     /* viscous: the gradient of the part (one part long, reused as tf
      * is), the jump to the common solution and the gradient at its flux
      * points */
     if (!rc && !late)
-        rc = slice(s, b->gu, 0, e1 - e0, &p->gu);
+        rc = slice(s, b->gu, 0, n, &p->gu);
     if (!rc && !late)
-        rc = slice(s, b->dufp, e0, e1, &p->dufp);
+        rc = slice_range(s, b->dufp, r, &p->dufp);
     if (!rc && !late)
-        rc = slice(s, b->gfp, e0, e1, &p->gfp);
+        rc = slice_range(s, b->gfp, r, &p->gfp);
     if (!rc && !late && s->viscous)
-        rc = slice(s, b->rcpdjac, e0, e1, &p->rcpdjac);
+        rc = slice_range(s, b->rcpdjac, r, &p->rcpdjac);
     if (!rc && !late) /* every part reuses tf's first elements */
-        rc = slice(s, b->tf, 0, e1 - e0, &p->tf);
+        rc = slice(s, b->tf, 0, n, &p->tf);
     if (!rc && late)
-        rc = slice(s, b->ufp, e0, e1, &p->ufp);
+        rc = slice_range(s, b->ufp, r, &p->ufp);
     if (!rc && late)
-        rc = slice(s, b->rcpdjac, e0, e1, &p->rcpdjac);
+        rc = slice_range(s, b->rcpdjac, r, &p->rcpdjac);
     if (!rc && src)
-        rc = slice(s, b->ploc, e0, e1, &p->ploc);
+        rc = slice_range(s, b->ploc, r, &p->ploc);
     return rc;
 }
 
@@ -207,13 +253,14 @@ static int gradient_part(fr_system *s, frx_graph *g, const struct fr_blk *p,
     return rc;
 }
 
-/* Does a part [e0, e1) of block b hold an element with a face shared
- * with a peer rank? */
-static int part_at_peer(const struct fr_blk *b, size_t e0, size_t e1)
+/* Does a range of block b hold an element with a face shared with a
+ * peer rank? */
+static int part_at_peer(const struct fr_blk *b, const struct fr_range *r)
 {
-    for (size_t e = e0; b->at_peer && e < e1; e++)
-        if (b->at_peer[e])
-            return 1;
+    for (size_t p0 = 0; b->at_peer && p0 + r->k0 < b->neles; p0 += r->P)
+        for (size_t e = p0 + r->k0; e < p0 + r->k1 && e < b->neles; e++)
+            if (b->at_peer[e])
+                return 1;
     return 0;
 }
 
@@ -225,30 +272,30 @@ static int part_at_peer(const struct fr_blk *b, size_t e0, size_t e1)
  * before the exchanges start). */
 enum { STRETCH_FLUX, STRETCH_CORRECT, STRETCH_INTERP, STRETCH_M0 };
 
-/* ufp = M0 u over elements [e0, e1) of block i. */
+/* ufp = M0 u over a range of block i. */
 static int interp_part(fr_system *s, frx_graph *g, size_t i, frx_matrix *u,
-                       size_t e0, size_t e1)
+                       const struct fr_range *r)
 {
     frx_matrix *pu, *pufp;
-    int rc = slice(s, u, e0, e1, &pu);
+    int rc = slice_range(s, u, r, &pu);
     if (!rc)
-        rc = slice(s, s->blk[i].ufp, e0, e1, &pufp);
+        rc = slice_range(s, s->blk[i].ufp, r, &pufp);
     return rc ? rc : product(s, g, s->blk[i].m0, pu, pufp, 0);
 }
 
-/* An element-local stretch of the RHS over elements [e0, e1) of
- * block i (what: STRETCH_*). */
+/* An element-local stretch of the RHS over a range of block i (what:
+ * STRETCH_*). */
 static int stretch(fr_system *s, frx_graph *g, size_t i, frx_matrix *u,
-                   frx_matrix *f, size_t e0, size_t e1, int what)
+                   frx_matrix *f, const struct fr_range *r, int what)
 {
     if (what == STRETCH_M0)
-        return interp_part(s, g, i, u, e0, e1);
+        return interp_part(s, g, i, u, r);
     struct fr_blk p;
     frx_matrix *pu = NULL, *pf;
     int late = what == STRETCH_CORRECT;
-    int rc = part(s, i, u, f, e0, e1, late, &p, &pu, &pf);
-    if (!rc && what == STRETCH_INTERP && !part_at_peer(&s->blk[i], e0, e1))
-        rc = interp_part(s, g, i, u, e0, e1);
+    int rc = part(s, i, u, f, r, late, &p, &pu, &pf);
+    if (!rc && what == STRETCH_INTERP && !part_at_peer(&s->blk[i], r))
+        rc = interp_part(s, g, i, u, r);
     if (rc)
         return rc;
     if (!late && s->viscous && (rc = gradient_part(s, g, &p, pu)))
@@ -269,7 +316,7 @@ static int stretch(fr_system *s, frx_graph *g, size_t i, frx_matrix *u,
  * (frx.h), where a cut through a part gave a thread the other's
  * elements (20 x 20 quadrilaterals at p = 4, navier-stokes: 2 slices of
  * 280 and 120 elements across the parts of 200). */
-size_t fr__stretch_elements(const fr_system *s, const struct fr_blk *b)
+static size_t stretch_step(const fr_system *s, const struct fr_blk *b)
 {
     size_t n = s->cblock, sz = frx_backend_soasz(s->be);
     size_t parts = frx_backend_parts(s->be);
@@ -289,6 +336,18 @@ size_t fr__stretch_elements(const fr_system *s, const struct fr_blk *b)
     return (n + sz - 1) / sz * sz;
 }
 
+/* The most elements a stretch holds (tf and gu are that long): its step,
+ * and up to a chunk more in each part where the step is cut in pieces
+ * of the parts (stretches, below). */
+size_t fr__stretch_elements(const fr_system *s, const struct fr_blk *b)
+{
+    size_t step = stretch_step(s, b);
+    if (step >= b->neles)
+        return b->neles;
+    size_t most = step + frx_backend_parts(s->be) * frx_backend_soasz(s->be);
+    return most < b->neles ? most : b->neles;
+}
+
 /* Which parts a call of stretches takes. */
 enum { PARTS_ALL, PARTS_OFF_PEERS, PARTS_AT_PEERS };
 
@@ -301,19 +360,28 @@ static int stretches(fr_system *s, frx_graph *g, size_t i, frx_matrix *u,
                      frx_matrix *f, int what, int which)
 {
     const struct fr_blk *b = &s->blk[i];
-    size_t n = b->neles, step = fr__stretch_elements(s, b), taken = 0;
+    size_t n = b->neles, step = stretch_step(s, b), taken = 0;
+    size_t sz = frx_backend_soasz(s->be), P = frx_matrix_part_chunks(u) * sz;
+    if (!P || P > n)
+        P = n;
+    /* each stretch about step elements: a piece of step / parts of each
+     * of the matrices' parts, whole chunks */
+    size_t nparts = (n + P - 1) / P, piece = (step + nparts - 1) / nparts;
+    piece = (piece + sz - 1) / sz * sz;
+    if (piece > P)
+        piece = P;
     int rc = FRX_OK;
-    for (size_t e0 = 0; e0 < n && !rc; e0 += step) {
-        size_t e1 = e0 + step < n ? e0 + step : n;
+    for (size_t k0 = 0; k0 < P && !rc; k0 += piece) {
+        struct fr_range r = {k0, k0 + piece < P ? k0 + piece : P, P};
         if (which == PARTS_ALL ||
-            part_at_peer(b, e0, e1) == (which == PARTS_AT_PEERS))
-            rc = stretch(s, g, i, u, f, e0, e1, what), taken++;
+            part_at_peer(b, &r) == (which == PARTS_AT_PEERS))
+            rc = stretch(s, g, i, u, f, &r, what), taken++;
     }
     if (!rc && which == PARTS_OFF_PEERS && what == STRETCH_CORRECT &&
         b->at_peer && !s->parts_logged) {
         frx_log(FRX_LOG_INFO, "fr: block %zu: %zu of its %zu parts are "
                 "corrected before the wait for the peers' flux points", i,
-                taken, (n + step - 1) / step);
+                taken, (P + piece - 1) / piece);
         s->parts_logged = 1;
     }
     return rc;
