@@ -267,6 +267,22 @@ int frx_matrix_read(const frx_matrix *m, void *host)
     return rc;
 }
 
+/* A new matrix sharing m's storage, its layout m's until the caller
+ * narrows it; it holds m (and m's allocation) while it lives. */
+static frx_matrix *child_of(frx_matrix *m)
+{
+    frx_matrix *s = frx__calloc(1, sizeof *s, "a matrix slice");
+    if (!s)
+        return NULL;
+    *s = *m;
+    s->refs = 1;
+    s->parent = m;
+    s->is_const = 0;
+    m->refs++;
+    m->alloc->refs++;
+    return s;
+}
+
 int frx_matrix_slice(frx_matrix *m, size_t e0, size_t e1, frx_matrix **out)
 {
     if (!m || !out)
@@ -287,10 +303,9 @@ int frx_matrix_slice(frx_matrix *m, size_t e0, size_t e1, frx_matrix **out)
                          "not a multiple of backend '%s''s chunk width %zu: "
                          "start slices at a multiple of %zu",
                          e0, e1, e0, m->be->name, soasz, soasz);
-    frx_matrix *s = frx__calloc(1, sizeof *s, "a matrix slice");
+    frx_matrix *s = child_of(m);
     if (!s)
         return FRX_ENOMEM;
-    *s = *m;
     size_t c = m->c0 + e0 / soasz, fs = m->be->fpsize;
     size_t chunks = (e1 - e0 + soasz - 1) / soasz;
     if (m->pc) { /* from the start of the part of e0 */
@@ -305,11 +320,6 @@ int frx_matrix_slice(frx_matrix *m, size_t e0, size_t e1, frx_matrix **out)
     }
     s->neles = e1 - e0;
     s->eend = m->eend - m->neles + e1;
-    s->refs = 1;
-    s->parent = m;
-    s->is_const = 0;
-    m->refs++;
-    m->alloc->refs++;
     *out = s;
     return FRX_OK;
 }
@@ -336,20 +346,14 @@ int frx_matrix_slice_parts(frx_matrix *m, size_t k0, size_t k1,
     size_t last_len = m->neles - last * P - k0;
     if (last_len > k1 - k0)
         last_len = k1 - k0;
-    frx_matrix *s = frx__calloc(1, sizeof *s, "a matrix slice");
+    frx_matrix *s = child_of(m);
     if (!s)
         return FRX_ENOMEM;
-    *s = *m;
     s->offset = m->offset + k0 / S * S * m->nvar * fs;
     s->pc = (k1 - k0 + S - 1) / S;
     s->neles = last * (k1 - k0) + last_len;
     s->eend = last * P + k0 + last_len;
     s->strided = 1;
-    s->refs = 1;
-    s->parent = m;
-    s->is_const = 0;
-    m->refs++;
-    m->alloc->refs++;
     *out = s;
     return FRX_OK;
 }
