@@ -27,8 +27,8 @@ static size_t leaddim_of(const frx_backend *be, size_t nvar, size_t chunks)
 
 static int matrix_store(frx_matrix *m, const void *host);
 
-/* The layout of a new matrix: in the backend's parts where it has more
- * than one chunk a part (a part of every worker), else one part. */
+/* The layout of a new matrix: in the backend's parts where it has at
+ * least a chunk for each (a part of every worker), else one part. */
 static void layout_of(const frx_backend *be, const frx_matrix_shape *sh,
                       int whole, frx_matrix *m)
 {
@@ -45,8 +45,9 @@ static void layout_of(const frx_backend *be, const frx_matrix_shape *sh,
 }
 
 /* Values the matrix's storage takes from its start. */
-static size_t stored_values(const frx_matrix *m, size_t chunks)
+static size_t stored_values(const frx_matrix *m)
 {
+    size_t chunks = (m->neles + m->be->info.soasz - 1) / m->be->info.soasz;
     if (!m->pc)
         return m->nrow * m->leaddim;
     return (chunks + m->pc - 1) / m->pc * m->ps;
@@ -132,12 +133,10 @@ static int create_group(frx_backend *be, size_t count,
         if (rc)
             return rc;
         frx_matrix m = {.be = be, .nrow = shapes[i].nrow,
-                        .nvar = shapes[i].nvar};
+                        .nvar = shapes[i].nvar, .neles = shapes[i].neles};
         layout_of(be, &shapes[i], whole, &m);
-        size_t chunks = (shapes[i].neles + be->info.soasz - 1) /
-                        be->info.soasz;
         total = round_up(total, be->info.alignment) +
-                stored_values(&m, chunks) * be->fpsize;
+                stored_values(&m) * be->fpsize;
     }
     struct frx_alloc *a = alloc_new(be, total);
     if (!a)
@@ -159,8 +158,7 @@ static int create_group(frx_backend *be, size_t count,
                           .neles = shapes[i].neles, .refs = 1};
         layout_of(be, &shapes[i], whole, m);
         m->eend = m->neles;
-        offset += stored_values(m, (m->neles + be->info.soasz - 1) /
-                                       be->info.soasz) * be->fpsize;
+        offset += stored_values(m) * be->fpsize;
         a->refs++;
         out[i] = m;
     }

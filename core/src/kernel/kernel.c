@@ -528,7 +528,7 @@ struct footprint {
     const frx_view *v;       /* views */
 };
 
-static struct footprint footprint_of(const frx_arg *g, size_t fs)
+static struct footprint footprint_of(const frx_arg *g)
 {
     struct footprint f = {0};
     if (g->kind == FRX_ARG_XCHG && g->obj) {
@@ -536,7 +536,6 @@ static struct footprint footprint_of(const frx_arg *g, size_t fs)
         f.hi = SIZE_MAX;
     } else if (g->kind == FRX_ARG_MATRIX && g->obj) {
         const frx_matrix *m = g->obj;
-        (void)fs;
         f = (struct footprint){.res = m->alloc, .m = m, .nrow = m->nrow,
                                .ld = m->leaddim};
         frx__matrix_range(m, &f.lo, &f.hi);
@@ -686,24 +685,23 @@ int frx__matrices_meet(const frx_matrix *a, const frx_matrix *b, size_t *at)
 {
     frx_arg x = frx_arg_matrix((frx_matrix *)a);
     frx_arg y = frx_arg_matrix((frx_matrix *)b);
-    struct footprint fa = footprint_of(&x, a->be->fpsize);
-    struct footprint fb = footprint_of(&y, b->be->fpsize);
+    struct footprint fa = footprint_of(&x);
+    struct footprint fb = footprint_of(&y);
     return meets(&fa, &fb, at);
 }
 
 /* A written argument may not share memory with any other: each point
  * loads its inputs and stores its outputs, and the buffers are restrict,
  * so an overlap gives results that differ by backend. */
-static int check_overlaps(const frx_backend *be, const frx__kspec *s,
-                          const frx_arg *args)
+static int check_overlaps(const frx__kspec *s, const frx_arg *args)
 {
     for (size_t i = 0; i < s->nargs; i++) {
-        struct footprint fi = footprint_of(&args[i], be->fpsize);
+        struct footprint fi = footprint_of(&args[i]);
         for (size_t j = i + 1; fi.res && j < s->nargs; j++) {
             const frx__karg *a = &s->args[i], *b = &s->args[j];
             if (a->intent == FRX__IN && b->intent == FRX__IN)
                 continue;
-            struct footprint fj = footprint_of(&args[j], be->fpsize);
+            struct footprint fj = footprint_of(&args[j]);
             size_t at;
             if (!meets(&fi, &fj, &at))
                 continue;
@@ -884,7 +882,7 @@ int frx_kernel_create(frx_backend *be, const char *name, size_t nrows,
         if (rc)
             return rc;
     }
-    rc0 = check_overlaps(be, s, args);
+    rc0 = check_overlaps(s, args);
     if (rc0)
         return rc0;
 
