@@ -2,8 +2,9 @@
 /* libfrx-fr, reference elements: sizes and refusals, quadrature at
  * the solution points (Williams-Shunn on triangles), flux points and
  * normals, M0/M1/M2/M4/vis exact on polynomials, the FR divergence, and
- * the correction M3 against a DG lifting built from a mass matrix, and
- * the plugins' own small inverse against LAPACK's. */
+ * the correction M3 against a DG lifting built from a mass matrix,
+ * operators free of round-off where they mean zero, and the plugins'
+ * own small inverse against LAPACK's. */
 #include "frtest.h"
 #include "fr-internal.h"
 
@@ -312,6 +313,41 @@ START_TEST(operators_exact_on_polynomials)
             free(u);
             free(y);
             free(ref);
+            fr_element_destroy(e);
+        }
+}
+END_TEST
+
+/* No operator holds round-off where it means zero (a product skips
+ * only exact zeros); a prism's M0 has the zeros of its tensor structure:
+ * a triangle face's point takes the p + 1 points of its line, a side
+ * face's point the triangle's points of its layer. */
+START_TEST(operators_hold_exact_zeros)
+{
+    for (size_t c = 0; c < NCASES; c++)
+        for (int p = cases[c].lo; p <= cases[c].hi; p++) {
+            fr_element *e = ft_element(cases[c].etype, p);
+            for (int op = 0; op < FR_NOPS; op++) {
+                size_t nr, nc;
+                const double *a = fr_element_op(e, op, &nr, &nc);
+                double amax = 0;
+                for (size_t i = 0; i < nr * nc; i++)
+                    amax = fmax(amax, fabs(a[i]));
+                for (size_t i = 0; i < nr * nc; i++)
+                    ck_assert_msg(a[i] == 0 || fabs(a[i]) >= 1e-10 * amax,
+                                  "etype %d, p = %d, operator %d, [%zu][%zu] = %g "
+                                  "of at most %g: round-off left in place of a zero",
+                                  cases[c].etype, p, op, i / nc, i % nc, a[i], amax);
+            }
+            if (cases[c].etype == FR_PRI) {
+                size_t nr, nc, nz = 0, nt = (size_t)(p + 1) * (size_t)(p + 2) / 2;
+                const double *m0 = fr_element_op(e, FR_M0, &nr, &nc);
+                for (size_t i = 0; i < nr * nc; i++)
+                    nz += m0[i] != 0;
+                size_t most = 2 * nt * (size_t)(p + 1) + 3 * (size_t)(p + 1) * (size_t)(p + 1) * nt;
+                ck_assert_msg(nz <= most, "prism p = %d: M0 has %zu nonzeros, at most %zu expected",
+                              p, nz, most);
+            }
             fr_element_destroy(e);
         }
 }
@@ -776,6 +812,7 @@ static Suite *element_suite(void)
     tcase_add_test(tc, solution_point_quadrature);
     tcase_add_test(tc, flux_points_and_normals);
     tcase_add_test(tc, operators_exact_on_polynomials);
+    tcase_add_test(tc, operators_hold_exact_zeros);
     tcase_add_test(tc, fr_divergence_exact);
     tcase_add_test(tc, correction_is_dg_lifting);
     tcase_add_test(tc, basis_at_points);
