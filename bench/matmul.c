@@ -99,8 +99,9 @@ static void run_kernel(void *ctx)
         die("run");
 }
 
-/* The host copies the libraries work on: the same values, the same
- * leading dimensions as frx's matrices. */
+/* The host copies the libraries work on: the same values in frx's
+ * column order, one plain row of every column (as PyFR's matrices; frx's
+ * own on openmp are in parts, a row of each part together). */
 struct host {
     const fr_operator *op;
     size_t n, ldb, ldc;
@@ -302,8 +303,7 @@ static void measure(frx_backend *be, const fr_operator *op, size_t mbytes,
                      frx_backend_soasz(be) * frx_backend_soasz(be));
 
     /* the libraries called directly, on host copies */
-    struct host h = {.op = op, .n = row->n, .ldb = frx_matrix_leaddim(b),
-                     .ldc = frx_matrix_leaddim(c)};
+    struct host h = {.op = op, .n = row->n, .ldb = row->n, .ldc = row->n};
     int host = strcmp(frx_backend_name(be), "openmp") == 0;
 #if defined(FRX_BENCH_LIBXSMM) || defined(FRX_BENCH_OPENBLAS)
     if (host)
