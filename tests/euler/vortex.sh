@@ -33,8 +33,11 @@
 #       prism: t = 0.25, half the cost, orders 0.1-0.2 lower: p = 3
 #       prisms 3.96 against 4.13; pyramids, cheap on their smaller
 #       meshes and with less to spare at t = 0.25, stay at 0.5): the
-#       density error must fall at order >= P + 0.5 between each two
-#       meshes
+#       density error must fall at order >= P + 0.8 between each two
+#       meshes; >= P + 0.5 on pyramids (10 -> 20: 1.76 at p = 1) and at
+#       p = 4 on triangles, tetrahedra and prisms (20 -> 40: 4.72, 4.67,
+#       4.75; quadrilaterals and hexahedra 5.02, 5.09): still short of
+#       the asymptotic order there, and a finer pair takes minutes
 #   uniform MPIEXEC FRX ETYPE        a uniform flow through boundaries
 #       (supersonic along the slip walls: sup-in-fa, sup-out-fn; subsonic:
 #       char-riem-inv all round) stays uniform to 1e-12; ETYPE hex, tet
@@ -216,7 +219,8 @@ END
 order)
     p=$1 etype=$2 rs=$3
     shift 3
-    prev=""
+    prev="" margin=0.8
+    case $etype/$p in pyramid/*|tri/4|tet/4|prism/4) margin=0.5 ;; esac
     for n in "$@"; do
         # dt in proportion to h: 0.015 at p = 3 on 20 x 20, so that RK4's
         # error stays below the space error (PyFR's 0.005 gave the same
@@ -234,11 +238,11 @@ order)
         [ -n "$e" ] || { cat "n$n.txt"; echo "vortex.sh: no error" >&2; exit 1; }
         if [ -n "$prev" ]; then
             awk -v p="$p" -v e0="$prev" -v e1="$e" -v n0="$n0" -v n1="$n" \
-                -v et="$etype $rs" 'BEGIN {
+                -v et="$etype $rs" -v m="$margin" 'BEGIN {
                 q = log(e0 / e1) / log(n1 / n0)
                 printf "vortex.sh: p = %d %s: %dx%d %.4e -> %dx%d %.4e: order %.2f (at least %.1f)\n",
-                       p, et, n0, n0, e0, n1, n1, e1, q, p + 0.5
-                exit !(q >= p + 0.5) }'
+                       p, et, n0, n0, e0, n1, n1, e1, q, p + m
+                exit !(q >= p + m) }'
         else
             echo "vortex.sh: p = $p $etype $rs: ${n}x$n density error $e"
         fi
