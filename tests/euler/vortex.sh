@@ -111,6 +111,15 @@ box() { # n etype (hex: n x n x 2, 4 deep; tet, prism, pyramid: n x n x 1
     fi
 }
 
+# halving_order WHAT A B LEAST: WHAT, A on a mesh and B on one twice as
+# fine, at order log2(A / B) >= LEAST (prints the order).
+halving_order() {
+    awk -v w="$1" -v a="$2" -v b="$3" -v m="$4" 'BEGIN {
+        q = log(a / b) / log(2)
+        printf "vortex.sh: %s at order %.2f (at least %d)\n", w, q, m
+        exit !(q >= m) }'
+}
+
 # The density's L2 error from a run's summary.
 rho_error() {
     sed -n 's/^frx: L2 error at t = [^:]*: rho \([^ ]*\) .*/\1/p' "$1"
@@ -198,10 +207,7 @@ END
                 echo "vortex.sh: the kinetic energy at t = 0.5 rose by $d of the initial from $((n / 2))^3 to ${n}^3"
                 awk -v d="$d" 'BEGIN { exit !(d > 0) }' ||
                     { echo "vortex.sh: FAIL: it did not rise toward the exact flow's"; exit 1; }
-                [ -z "$prevd" ] || awk -v a="$prevd" -v b="$d" -v p="$p" 'BEGIN {
-                    q = log(a / b) / log(2)
-                    printf "vortex.sh: the differences fall at order %.2f (at least %d)\n", q, p + 1
-                    exit !(q >= p + 1) }'
+                [ -z "$prevd" ] || halving_order "the differences fall" "$prevd" "$d" $((p + 1))
                 prevd=$d
             fi
             prevke=$ke
@@ -209,10 +215,7 @@ END
         fi
         awk -v l="$loss" 'BEGIN { exit !(l > 0) }' ||
             { echo "vortex.sh: FAIL: the kinetic energy grew"; exit 1; }
-        [ -z "$prev" ] || awk -v a="$prev" -v b="$loss" -v p="$p" 'BEGIN {
-            q = log(a / b) / log(2)
-            printf "vortex.sh: the loss falls at order %.2f (at least %d)\n", q, p + 1
-            exit !(q >= p + 1) }'
+        [ -z "$prev" ] || halving_order "the loss falls" "$prev" "$loss" $((p + 1))
         prev=$loss
     done
     ;;
