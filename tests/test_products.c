@@ -625,6 +625,43 @@ START_TEST(libraries_at_offsets)
 }
 END_TEST
 
+/* Products of one operator by a library, each its own: destroying one
+ * leaves the others whole (openmp's libxsmm shares its handles between
+ * them), and another alpha or beta is a product of its own. */
+START_TEST(library_products_of_one_operator)
+{
+    const char *libs[16];
+    size_t nlibs = libraries(libs);
+    fr_operator op = fr_make(3, 2, FR_GRAD); /* 81 x 27 */
+    uint64_t rng = 209;
+    for (size_t l = 0; l < nlibs; l++) {
+        struct pcase t1, t2;
+        pcase_make(&t1, &op, 2, 3 * frx_backend_soasz(be) + 2, &rng, 0);
+        pcase_make(&t2, &op, 2, 3 * frx_backend_soasz(be) + 2, &rng, 0);
+        frx_product *p1, *p2, *p3;
+        ck_assert_int_eq(frx_product_create_using(t1.a, t1.b, t1.c, 1, 0,
+                                                  libs[l], &p1), FRX_OK);
+        ck_assert_int_eq(frx_product_create_using(t2.a, t2.b, t2.c, 1, 0,
+                                                  libs[l], &p2), FRX_OK);
+        ck_assert_int_eq(frx_product_run(p1), FRX_OK);
+        check_c(&t1, 1, 0, libs[l]);
+        frx_product_destroy(p1);
+        ck_assert_int_eq(frx_product_create_using(t2.a, t2.b, t2.c, 0.5, 1,
+                                                  libs[l], &p3), FRX_OK);
+        ck_assert_int_eq(frx_product_run(p2), FRX_OK);
+        check_c(&t2, 1, 0, libs[l]);
+        frx_product_destroy(p2);
+        ck_assert_int_eq(frx_matrix_write(t2.c, t2.hc), FRX_OK);
+        ck_assert_int_eq(frx_product_run(p3), FRX_OK);
+        check_c(&t2, 0.5, 1, libs[l]);
+        frx_product_destroy(p3);
+        pcase_free(&t1);
+        pcase_free(&t2);
+    }
+    free(op.a);
+}
+END_TEST
+
 START_TEST(shapes_checked)
 {
     fr_operator op = fr_make(2, 1, FR_INTERP); /* 8 x 4 */
@@ -1128,6 +1165,7 @@ static Suite *products_suite(void)
     tcase_add_test(tc, group_members_and_overlap);
     tcase_add_test(tc, slices_side_by_side_overlap_and_const_c);
     tcase_add_test(tc, libraries_at_offsets);
+    tcase_add_test(tc, library_products_of_one_operator);
     tcase_add_test(tc, graph_orders_products);
     tcase_add_test(tc, graph_chain_by_every_provider);
     tcase_add_test(tc, case_forces_a_provider);

@@ -30,6 +30,9 @@ struct omp_state {
     size_t nheld, held_cap;
     omp_kp *held_kp;
     size_t nkp, kp_cap;
+    /* product.c: libxsmm handles shared by the plans of one operator and
+     * shape; empty once every product is freed */
+    struct xsmm_shared *xsmm;
 };
 
 /* batch.c */

@@ -114,12 +114,90 @@ static void *make(int dbl, size_t m, size_t n, size_t k, size_t ldb,
                                            (float)beta, nt, a) : NULL;
 }
 
-static void release(int dbl, void *h)
+static void destroy_handle(int dbl, void *h)
 {
     if (h && dbl)
         libxsmm_dfsspmdm_destroy(h);
     else if (h)
         libxsmm_sfsspmdm_destroy(h);
+}
+
+/* Handles are shared by every plan of one operator, block width and
+ * leading dimensions (openmp.h): a block's stretches make a product
+ * each, all of the same A, and libxsmm makes and times kernels for each
+ * handle and keeps a copy of A in it. A tetrahedron block at p = 4 made
+ * about a thousand handles, 6 s of an 8.5 s start-up. */
+struct xsmm_shared {
+    struct xsmm_shared *next;
+    int dbl, nt;
+    size_t m, n, k, ldb, ldc;
+    double beta;
+    void *a; /* the values the handle was made of, compared bytewise */
+    void *h;
+    size_t refs;
+};
+
+static int same_handle(const struct xsmm_shared *x, int dbl, size_t m,
+                       size_t n, size_t k, size_t ldb, size_t ldc,
+                       double beta, int nt, const void *a)
+{
+    return x->dbl == dbl && x->m == m && x->n == n && x->k == k &&
+           x->ldb == ldb && x->ldc == ldc && x->beta == beta &&
+           x->nt == nt && !memcmp(x->a, a, m * k * (dbl ? 8 : 4));
+}
+
+/* A handle for these values and sizes, shared; NULL where libxsmm
+ * cannot make one (*oom set where memory ran out instead). */
+static void *get_handle(struct omp_state *s, int dbl, size_t m, size_t n,
+                        size_t k, size_t ldb, size_t ldc, double beta, int nt,
+                        const void *a, int *oom)
+{
+    void *h = NULL;
+    *oom = 0;
+#pragma omp critical(frx_openmp_xsmm_handles)
+    {
+        for (struct xsmm_shared *x = s->xsmm; x && !h; x = x->next)
+            if (same_handle(x, dbl, m, n, k, ldb, ldc, beta, nt, a)) {
+                x->refs++;
+                h = x->h;
+            }
+        if (!h && (h = make(dbl, m, n, k, ldb, ldc, beta, nt, a))) {
+            size_t bytes = m * k * (dbl ? 8 : 4);
+            struct xsmm_shared *x = malloc(sizeof *x);
+            void *copy = malloc(bytes);
+            if (x && copy) {
+                memcpy(copy, a, bytes);
+                *x = (struct xsmm_shared){s->xsmm, dbl, nt, m, n, k, ldb,
+                                          ldc, beta, copy, h, 1};
+                s->xsmm = x;
+            } else {
+                free(x), free(copy);
+                destroy_handle(dbl, h);
+                h = NULL;
+                *oom = 1;
+            }
+        }
+    }
+    return h;
+}
+
+/* One plan's hold on h let go; the last destroys it. */
+static void put_handle(struct omp_state *s, int dbl, void *h)
+{
+    if (!h)
+        return;
+#pragma omp critical(frx_openmp_xsmm_handles)
+    for (struct xsmm_shared **at = &s->xsmm; *at; at = &(*at)->next)
+        if ((*at)->h == h) {
+            struct xsmm_shared *x = *at;
+            if (--x->refs == 0) {
+                *at = x->next;
+                destroy_handle(dbl, h);
+                free(x->a);
+                free(x);
+            }
+            break;
+        }
 }
 
 int frx_openmp_product_prepare(void *state, const char *lib,
@@ -162,13 +240,18 @@ int frx_openmp_product_prepare(void *state, const char *lib,
     size_t longest = 0; /* the handles the stretches need */
     for (size_t i = 0; i < p->nseg; i++)
         longest = p->seg[i].n > longest ? p->seg[i].n : longest;
+    int oom = 0, oom2 = 0;
     if (longest >= WIDE)
-        p->h_wide = make(dbl, a->m, WIDE, a->k, a->ldb, a->ldc, a->beta, nt,
-                         scaled);
+        p->h_wide = get_handle(s, dbl, a->m, WIDE, a->k, a->ldb, a->ldc,
+                               a->beta, nt, scaled, &oom);
     if (longest >= BLOCK)
-        p->h_narrow = make(dbl, a->m, BLOCK, a->k, a->ldb, a->ldc, a->beta,
-                           nt, scaled);
+        p->h_narrow = get_handle(s, dbl, a->m, BLOCK, a->k, a->ldb, a->ldc,
+                                 a->beta, nt, scaled, &oom2);
     count_blocks(p);
+    if (oom || oom2) {
+        frx_openmp_product_free(s, p);
+        return frx_error(FRX_ENOMEM, "openmp: out of memory");
+    }
     if ((longest >= WIDE && !p->h_wide) || (longest >= BLOCK && !p->h_narrow)) {
         frx_openmp_product_free(s, p);
         return frx_error(FRX_ENOTSUP, "libxsmm cannot make a kernel for this "
@@ -254,8 +337,8 @@ void frx_openmp_product_free(void *state, void *plan)
     struct xsmm_plan *p = plan;
     if (!p)
         return;
-    release(p->dbl, p->h_wide);
-    release(p->dbl, p->h_narrow);
+    put_handle(state, p->dbl, p->h_wide);
+    put_handle(state, p->dbl, p->h_narrow);
     free(p->seg);
     free(p->a);
     free(p);
