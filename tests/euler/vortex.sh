@@ -34,10 +34,10 @@
 #       prisms 3.96 against 4.13; pyramids, cheap on their smaller
 #       meshes and with less to spare at t = 0.25, stay at 0.5): the
 #       density error must fall at order >= P + 0.8 between each two
-#       meshes; >= P + 0.5 on pyramids (10 -> 20: 1.76 at p = 1) and at
-#       p = 4 on triangles, tetrahedra and prisms (20 -> 40: 4.72, 4.67,
-#       4.75; quadrilaterals and hexahedra 5.02, 5.09): still short of
-#       the asymptotic order there, and a finer pair takes minutes
+#       meshes; >= P + 0.5 at p = 4 on triangles, tetrahedra and prisms
+#       (20 -> 40: 4.72, 4.67, 4.75; quadrilaterals and hexahedra 5.02,
+#       5.09): still short of the asymptotic order there, and a finer
+#       pair takes minutes
 #   uniform MPIEXEC FRX ETYPE        a uniform flow through boundaries
 #       (supersonic along the slip walls: sup-in-fa, sup-out-fn; subsonic:
 #       char-riem-inv all round) stays uniform to 1e-12; ETYPE hex, tet
@@ -223,7 +223,7 @@ order)
     p=$1 etype=$2 rs=$3
     shift 3
     prev="" margin=0.8
-    case $etype/$p in pyramid/*|tri/4|tet/4|prism/4) margin=0.5 ;; esac
+    case $etype/$p in tri/4|tet/4|prism/4) margin=0.5 ;; esac
     for n in "$@"; do
         # dt in proportion to h: 0.015 at p = 3 on 20 x 20, so that RK4's
         # error stays below the space error (PyFR's 0.005 gave the same
