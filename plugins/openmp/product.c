@@ -91,27 +91,36 @@ static void count_blocks(struct xsmm_plan *p)
     }
 }
 
-static void *make(int dbl, size_t m, size_t n, size_t k, size_t ldb,
-                  size_t ldc, double beta, int nt, const void *a)
+/* What a libxsmm handle is made of: A's values (alpha folded in, in the
+ * backend precision), its sizes and leading dimensions, beta and the
+ * streaming-store hint. */
+struct xsmm_key {
+    int dbl, nt;
+    size_t m, n, k, ldb, ldc;
+    double beta;
+    const void *a;
+};
+
+static void *make(const struct xsmm_key *y)
 {
-    libxsmm_blasint M = (libxsmm_blasint)m, N = (libxsmm_blasint)n,
-                    K = (libxsmm_blasint)k, LDB = (libxsmm_blasint)ldb,
-                    LDC = (libxsmm_blasint)ldc;
+    libxsmm_blasint M = (libxsmm_blasint)y->m, N = (libxsmm_blasint)y->n,
+                    K = (libxsmm_blasint)y->k, LDB = (libxsmm_blasint)y->ldb,
+                    LDC = (libxsmm_blasint)y->ldc;
     int flags = LIBXSMM_GEMM_FLAGS('N', 'N') |
-                (beta == 0 && nt ? LIBXSMM_GEMM_FLAG_ALIGN_C_NTS_HINT : 0);
+                (y->beta == 0 && y->nt ? LIBXSMM_GEMM_FLAG_ALIGN_C_NTS_HINT : 0);
     int dense; /* the kernel the handle falls back to */
-    if (dbl) {
-        const double one = 1, b = beta;
+    if (y->dbl) {
+        const double one = 1, b = y->beta;
         dense = libxsmm_dmmdispatch(BLOCK, M, K, &LDB, &K, &LDC, &one, &b,
                                     &flags, NULL) != NULL;
         return dense ? libxsmm_dfsspmdm_create(M, N, K, K, LDB, LDC, 1.0,
-                                               beta, nt, a) : NULL;
+                                               y->beta, y->nt, y->a) : NULL;
     }
-    const float one = 1, b = (float)beta;
+    const float one = 1, b = (float)y->beta;
     dense = libxsmm_smmdispatch(BLOCK, M, K, &LDB, &K, &LDC, &one, &b,
                                 &flags, NULL) != NULL;
     return dense ? libxsmm_sfsspmdm_create(M, N, K, K, LDB, LDC, 1.0f,
-                                           (float)beta, nt, a) : NULL;
+                                           (float)y->beta, y->nt, y->a) : NULL;
 }
 
 static void destroy_handle(int dbl, void *h)
@@ -129,50 +138,48 @@ static void destroy_handle(int dbl, void *h)
  * about a thousand handles, 6 s of an 8.5 s start-up. */
 struct xsmm_shared {
     struct xsmm_shared *next;
-    int dbl, nt;
-    size_t m, n, k, ldb, ldc;
-    double beta;
-    void *a; /* the values the handle was made of, compared bytewise */
+    struct xsmm_key key; /* key.a: a copy of the values */
     void *h;
     size_t refs;
 };
 
-static int same_handle(const struct xsmm_shared *x, int dbl, size_t m,
-                       size_t n, size_t k, size_t ldb, size_t ldc,
-                       double beta, int nt, const void *a)
+static size_t key_bytes(const struct xsmm_key *y)
 {
-    return x->dbl == dbl && x->m == m && x->n == n && x->k == k &&
-           x->ldb == ldb && x->ldc == ldc && x->beta == beta &&
-           x->nt == nt && !memcmp(x->a, a, m * k * (dbl ? 8 : 4));
+    return y->m * y->k * (y->dbl ? 8 : 4);
 }
 
-/* A handle for these values and sizes, shared; NULL where libxsmm
- * cannot make one (*oom set where memory ran out instead). */
-static void *get_handle(struct omp_state *s, int dbl, size_t m, size_t n,
-                        size_t k, size_t ldb, size_t ldc, double beta, int nt,
-                        const void *a, int *oom)
+static int same_key(const struct xsmm_key *x, const struct xsmm_key *y)
+{
+    return x->dbl == y->dbl && x->nt == y->nt && x->m == y->m &&
+           x->n == y->n && x->k == y->k && x->ldb == y->ldb &&
+           x->ldc == y->ldc && x->beta == y->beta &&
+           !memcmp(x->a, y->a, key_bytes(y));
+}
+
+/* A handle made of y, shared; NULL where libxsmm cannot make one (*oom
+ * set where memory ran out instead). */
+static void *get_handle(struct omp_state *s, const struct xsmm_key *y,
+                        int *oom)
 {
     void *h = NULL;
-    *oom = 0;
 #pragma omp critical(frx_openmp_xsmm_handles)
     {
         for (struct xsmm_shared *x = s->xsmm; x && !h; x = x->next)
-            if (same_handle(x, dbl, m, n, k, ldb, ldc, beta, nt, a)) {
+            if (same_key(&x->key, y)) {
                 x->refs++;
                 h = x->h;
             }
-        if (!h && (h = make(dbl, m, n, k, ldb, ldc, beta, nt, a))) {
-            size_t bytes = m * k * (dbl ? 8 : 4);
+        if (!h && (h = make(y))) {
             struct xsmm_shared *x = malloc(sizeof *x);
-            void *copy = malloc(bytes);
+            void *copy = malloc(key_bytes(y));
             if (x && copy) {
-                memcpy(copy, a, bytes);
-                *x = (struct xsmm_shared){s->xsmm, dbl, nt, m, n, k, ldb,
-                                          ldc, beta, copy, h, 1};
+                memcpy(copy, y->a, key_bytes(y));
+                *x = (struct xsmm_shared){s->xsmm, *y, h, 1};
+                x->key.a = copy;
                 s->xsmm = x;
             } else {
                 free(x), free(copy);
-                destroy_handle(dbl, h);
+                destroy_handle(y->dbl, h);
                 h = NULL;
                 *oom = 1;
             }
@@ -182,7 +189,7 @@ static void *get_handle(struct omp_state *s, int dbl, size_t m, size_t n,
 }
 
 /* One plan's hold on h let go; the last destroys it. */
-static void put_handle(struct omp_state *s, int dbl, void *h)
+static void put_handle(struct omp_state *s, void *h)
 {
     if (!h)
         return;
@@ -192,8 +199,8 @@ static void put_handle(struct omp_state *s, int dbl, void *h)
             struct xsmm_shared *x = *at;
             if (--x->refs == 0) {
                 *at = x->next;
-                destroy_handle(dbl, h);
-                free(x->a);
+                destroy_handle(x->key.dbl, h);
+                free((void *)x->key.a);
                 free(x);
             }
             break;
@@ -240,15 +247,16 @@ int frx_openmp_product_prepare(void *state, const char *lib,
     size_t longest = 0; /* the handles the stretches need */
     for (size_t i = 0; i < p->nseg; i++)
         longest = p->seg[i].n > longest ? p->seg[i].n : longest;
-    int oom = 0, oom2 = 0;
+    struct xsmm_key wide = {dbl, nt, a->m, WIDE, a->k, a->ldb, a->ldc,
+                            a->beta, scaled}, narrow = wide;
+    narrow.n = BLOCK;
+    int oom = 0;
     if (longest >= WIDE)
-        p->h_wide = get_handle(s, dbl, a->m, WIDE, a->k, a->ldb, a->ldc,
-                               a->beta, nt, scaled, &oom);
+        p->h_wide = get_handle(s, &wide, &oom);
     if (longest >= BLOCK)
-        p->h_narrow = get_handle(s, dbl, a->m, BLOCK, a->k, a->ldb, a->ldc,
-                                 a->beta, nt, scaled, &oom2);
+        p->h_narrow = get_handle(s, &narrow, &oom);
     count_blocks(p);
-    if (oom || oom2) {
+    if (oom) {
         frx_openmp_product_free(s, p);
         return frx_error(FRX_ENOMEM, "openmp: out of memory");
     }
@@ -337,8 +345,8 @@ void frx_openmp_product_free(void *state, void *plan)
     struct xsmm_plan *p = plan;
     if (!p)
         return;
-    put_handle(state, p->dbl, p->h_wide);
-    put_handle(state, p->dbl, p->h_narrow);
+    put_handle(state, p->h_wide);
+    put_handle(state, p->h_narrow);
     free(p->seg);
     free(p->a);
     free(p);
