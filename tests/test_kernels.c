@@ -1690,5 +1690,8 @@ int main(int argc, char **argv)
         return child_main(argv[4]);
     }
     srand((unsigned)getpid());
+    /* the disk-cache tests are about frx's cache: opencl keeps its
+     * programs' binaries there even on PoCL (test_opencl.c checks auto) */
+    setenv("FRX_TEST_OPENCL_BINARIES", "on", 0);
     return tu_run_per_precision(backend_name, kernels_suite, &be, &precision);
 }

@@ -654,20 +654,88 @@ static void run_scale(const frx_kernel_decl *d, frx_backend_stats *st)
     frx_config_free(cfg);
 }
 
-/* The second backend loads the binary the first one built. */
-START_TEST(binary_reloaded_from_the_cache)
+/* scale with a body no other run has built */
+static frx_kernel_decl unique_scale(char *body, size_t n)
 {
-    char body[256];
-    snprintf(body, sizeof body, "/* %ld-%d */\n%s", (long)getpid(), rand(),
+    snprintf(body, n, "/* %ld-%d */\n%s", (long)getpid(), rand(),
              scale.body);
     frx_kernel_decl d = scale;
     d.body = body;
+    return d;
+}
+
+/* With backend.opencl.binaries: on, the second backend loads the binary
+ * the first one built. */
+START_TEST(binary_reloaded_from_the_cache)
+{
+    char body[256];
+    frx_kernel_decl d = unique_scale(body, sizeof body);
     frx_backend_stats st;
+    setenv("FRX_TEST_OPENCL_BINARIES", "on", 1);
     run_scale(&d, &st);
     ck_assert_uint_eq(st.compiles, 1);
     run_scale(&d, &st);
+    unsetenv("FRX_TEST_OPENCL_BINARIES");
     ck_assert_uint_eq(st.compiles, 0);
     ck_assert_uint_eq(st.cache_loads, 1);
+}
+END_TEST
+
+/* The .clbin files under dir. */
+static size_t binaries_under(const char *dir)
+{
+    char cmd[4400];
+    snprintf(cmd, sizeof cmd, "find '%s' -name '*.clbin' 2>/dev/null | wc -l",
+             dir);
+    FILE *f = popen(cmd, "r");
+    ck_assert_ptr_nonnull(f);
+    size_t n = 0;
+    ck_assert_int_eq(fscanf(f, "%zu", &n), 1);
+    pclose(f);
+    return n;
+}
+
+/* binaries: off builds from source every time and writes nothing to
+ * frx's cache; auto does the same on PoCL with its kernel cache on (a
+ * binary costs PoCL a second compile of every kernel), and keeps
+ * binaries elsewhere. */
+START_TEST(binaries_left_to_a_platform_that_caches_builds)
+{
+    char body[256], own[4200];
+    const char *shared = getenv("FRX_CACHE_DIR");
+    snprintf(own, sizeof own, "%s/binaries-%ld", shared ? shared : "/tmp",
+             (long)getpid());
+    char *old = shared ? strdup(shared) : NULL;
+    setenv("FRX_CACHE_DIR", own, 1);
+    const char *pocl_cache = getenv("POCL_KERNEL_CACHE");
+    int pocl = strstr(pname, "Portable Computing Language") &&
+               !(pocl_cache && strcmp(pocl_cache, "0") == 0);
+    const char *modes[] = {"off", "auto"};
+    for (int m = 0; m < 2; m++) {
+        frx_kernel_decl d = unique_scale(body, sizeof body);
+        int keeps = m == 1 && !pocl;
+        frx_backend_stats st;
+        setenv("FRX_TEST_OPENCL_BINARIES", modes[m], 1);
+        run_scale(&d, &st);
+        ck_assert_uint_eq(st.compiles, 1);
+        run_scale(&d, &st);
+        ck_assert_uint_eq(st.compiles, keeps ? 0 : 1);
+        ck_assert_uint_eq(st.cache_loads, keeps ? 1 : 0);
+    }
+    unsetenv("FRX_TEST_OPENCL_BINARIES");
+    ck_assert_uint_eq(binaries_under(own), pocl ? 0 : 1);
+    if (old)
+        setenv("FRX_CACHE_DIR", old, 1);
+    else
+        unsetenv("FRX_CACHE_DIR");
+    free(old);
+}
+END_TEST
+
+START_TEST(bad_binaries_is_a_config_error)
+{
+    refused("    binaries: sometimes\n", FRX_ECONFIG, "case.yaml:5:15",
+            "backend.opencl.binaries", "auto, on, off", NULL);
 }
 END_TEST
 
@@ -675,10 +743,12 @@ START_TEST(cache_off_builds_every_time)
 {
     frx_backend_stats st;
     setenv("FRX_CACHE", "off", 1);
+    setenv("FRX_TEST_OPENCL_BINARIES", "on", 1); /* not left to PoCL */
     run_scale(&scale, &st);
     ck_assert_uint_eq(st.compiles, 1);
     run_scale(&scale, &st);
     unsetenv("FRX_CACHE");
+    unsetenv("FRX_TEST_OPENCL_BINARIES");
     ck_assert_uint_eq(st.compiles, 1);
 }
 END_TEST
@@ -756,6 +826,8 @@ static Suite *opencl_suite(void)
     tcase_add_test(tc, chains_right_on_an_in_order_queue);
     tcase_add_test(tc, events_only_where_a_later_node_waits);
     tcase_add_test(tc, binary_reloaded_from_the_cache);
+    tcase_add_test(tc, binaries_left_to_a_platform_that_caches_builds);
+    tcase_add_test(tc, bad_binaries_is_a_config_error);
     tcase_add_test(tc, cache_off_builds_every_time);
     tcase_add_test(tc, build_error_shows_log_and_kept_source);
     tcase_add_test(tc, bad_build_options_refused);

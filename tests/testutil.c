@@ -12,12 +12,15 @@
 frx_backend *tu_backend_or_skip(const char *name, const char *precision,
                                 frx_config **cfg)
 {
-    char text[256];
-    /* FRX_TEST_OPENMP_PARTS: openmp's matrices in that many parts */
+    char text[320];
+    /* FRX_TEST_OPENMP_PARTS: openmp's matrices in that many parts;
+     * FRX_TEST_OPENCL_BINARIES: opencl's binaries (auto, on, off) */
     const char *parts = getenv("FRX_TEST_OPENMP_PARTS");
+    const char *binaries = getenv("FRX_TEST_OPENCL_BINARIES");
     snprintf(text, sizeof text, "backend:\n  name: %s\n  precision: %s\n"
-             "  openmp:\n    parts: %s\n", name, precision,
-             parts ? parts : "0");
+             "  openmp:\n    parts: %s\n  opencl:\n    binaries: %s\n",
+             name, precision, parts ? parts : "0",
+             binaries ? binaries : "auto");
     if (frx_config_parse(text, strlen(text), "test.yaml", cfg)) {
         fprintf(stderr, "config: %s\n", frx_errmsg());
         exit(1);

@@ -29,9 +29,34 @@ static const frx_option ocl_options[] = {
      .help = "auto: an out-of-order queue where the device has one, "
              "commands ordered by the buffers they share; in-order: every "
              "command after the one before"},
+    {.key = "binaries", .type = FRX_OPT_ENUM, .choices = "auto|on|off",
+     .def = "auto",
+     .help = "keep each built program's binary in frx's disk cache: auto "
+             "(on, except on PoCL with its own kernel cache on: PoCL "
+             "compiles every kernel a second time to give out a binary, "
+             "and its cache finds the build again anyway), on, off"},
     {0}};
 
 enum { QUEUE_AUTO, QUEUE_IN_ORDER };
+enum { BINARIES_AUTO, BINARIES_ON, BINARIES_OFF };
+
+/* PoCL keeps a cache of its builds unless POCL_KERNEL_CACHE is 0. */
+static int caches_own_builds(const struct ocl_state *s)
+{
+    const char *env = getenv("POCL_KERNEL_CACHE");
+    return strstr(s->platform_name, "Portable Computing Language") &&
+           !(env && strcmp(env, "0") == 0);
+}
+
+static void choose_binaries(struct ocl_state *s, int mode)
+{
+    s->keep_binaries = mode == BINARIES_ON ||
+                       (mode == BINARIES_AUTO && !caches_own_builds(s));
+    if (mode == BINARIES_AUTO && !s->keep_binaries)
+        frx_log(FRX_LOG_DEBUG, "opencl: %s keeps its own cache of builds: "
+                "frx keeps no program binaries (backend.opencl.binaries)",
+                s->platform_name);
+}
 
 /* Work-items per group of pack/unpack and kernel launches (fewer where a
  * kernel allows fewer): a CPU device runs a group as one loop, so wider
@@ -114,11 +139,16 @@ static int ocl_create(const frx_backend_init *init, frx_backend_info *info,
     if (!s)
         return frx_error(FRX_ENOMEM, "opencl: out of memory");
     s->precision = init->precision;
-    int mode = QUEUE_AUTO;
+    int mode = QUEUE_AUTO, binaries = BINARIES_AUTO;
     int rc = frx_cfg_enum(init->options, "queue", "auto|in-order", QUEUE_AUTO,
                           &mode);
     if (rc == FRX_OK)
+        rc = frx_cfg_enum(init->options, "binaries", "auto|on|off",
+                          BINARIES_AUTO, &binaries);
+    if (rc == FRX_OK)
         rc = frx_opencl_choose(init, s);
+    if (rc == FRX_OK)
+        choose_binaries(s, binaries);
     if (rc == FRX_OK)
         rc = start_device(s, mode);
     cl_uint align_bits = 0;

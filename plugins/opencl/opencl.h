@@ -58,6 +58,7 @@ struct ocl_state {
     size_t npending, cappending;
     size_t nevents;         /* events made, for frx_backend_stats */
     size_t local_size;      /* work-items per group of kernel launches */
+    int keep_binaries;      /* programs' binaries in frx's disk cache */
     char platform_name[256], platform_version[256];
     char device_name[256], driver_version[256];
     struct ocl_pack_set pack_any;

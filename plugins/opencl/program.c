@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* opencl programs: OpenCL C built with clBuildProgram, its binary
  * cached in frx's disk cache and reloaded with
- * clCreateProgramWithBinary; a build that fails gives the compiler's
+ * clCreateProgramWithBinary (where backend.opencl.binaries keeps them:
+ * else built from source every time, for the platform's cache); a build that fails gives the compiler's
  * log with the kept source's path at each line:col. For kernels
  * (kernel.c) and the pack kernels (pack.c). */
 #include "opencl.h"
@@ -208,6 +209,8 @@ struct build {
     cl_program prog; /* built in this call */
 };
 
+/* b's program built from source; its binary written to out_path unless
+ * that is NULL. */
 static int build(const char *out_path, void *ud)
 {
     struct build *b = ud;
@@ -219,9 +222,9 @@ static int build(const char *out_path, void *ud)
         return frx_opencl_fail(err, "clCreateProgramWithSource",
                                "kernel '%s'", b->name);
     err = clBuildProgram(prog, 1, &s->device, s->build_options, NULL, NULL);
-    int rc = err == CL_SUCCESS
-                 ? write_binary(s, prog, b->name, out_path)
-                 : build_failed(s, prog, err, b->name, b->source);
+    int rc = err != CL_SUCCESS ? build_failed(s, prog, err, b->name, b->source)
+             : out_path        ? write_binary(s, prog, b->name, out_path)
+                               : FRX_OK;
     if (rc) {
         clReleaseProgram(prog);
         return rc;
@@ -237,6 +240,12 @@ int frx_opencl_program(struct ocl_state *s, const char *name,
                            s->device_name, s->driver_version,
                            s->build_options, source};
     struct build b = {s, name, source, NULL};
+    if (!s->keep_binaries) {
+        int rc = build(NULL, &b);
+        *prog = b.prog;
+        *built = 1;
+        return rc;
+    }
     frx_cache_entry e;
     int rc = frx_cache_fetch(parts, sizeof parts / sizeof *parts, ".clbin",
                              build, &b, &e);
