@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* opencl programs: OpenCL C built with clBuildProgram, its binary
- * cached in frx's disk cache and reloaded with
- * clCreateProgramWithBinary (where backend.opencl.binaries keeps them:
- * else built from source every time, for the platform's cache); a build that fails gives the compiler's
- * log with the kept source's path at each line:col. For kernels
- * (kernel.c) and the pack kernels (pack.c). */
+ * cached in frx's disk cache and reloaded with clCreateProgramWithBinary
+ * (where backend.opencl.binaries keeps binaries; else built from source
+ * every time, for the platform's own cache); a build that fails gives
+ * the compiler's log with the kept source's path at each line:col. For
+ * kernels (kernel.c) and the pack kernels (pack.c). */
 #include "opencl.h"
 
 #include <ctype.h>

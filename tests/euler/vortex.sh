@@ -38,6 +38,14 @@
 #       (20 -> 40: 4.72, 4.67, 4.75; quadrilaterals and hexahedra 5.02,
 #       5.09): still short of the asymptotic order there, and a finer
 #       pair takes minutes
+#   wave MPIEXEC FRX P ETYPE TOOL N...  a density wave (rho = 1 + 0.2
+#       sin 2 pi x sin 2 pi y sin 2 pi z, carried by the flow (1, 0.5,
+#       0.25) at pressure 1) across [0, 1]^3, periodic, on N^3 cubes:
+#       ETYPE tet or prism, the box's; mixed, TOOL's (write-mixed-mesh)
+#       columns of hexahedra, prisms and pyramids with tetrahedra in
+#       turn along x (every type, every pair of types' faces); HLLC, RK4
+#       with dt in proportion to h, to t = 0.25: the density error falls
+#       at order >= P + 0.8 between each two meshes
 #   uniform MPIEXEC FRX ETYPE        a uniform flow through boundaries
 #       (supersonic along the slip walls: sup-in-fa, sup-out-fn; subsonic:
 #       char-riem-inv all round) stays uniform to 1e-12; ETYPE hex, tet
@@ -116,7 +124,7 @@ box() { # n etype (hex: n x n x 2, 4 deep; tet, prism, pyramid: n x n x 1
 halving_order() {
     awk -v w="$1" -v a="$2" -v b="$3" -v m="$4" 'BEGIN {
         q = log(a / b) / log(2)
-        printf "vortex.sh: %s at order %.2f (at least %d)\n", w, q, m
+        printf "vortex.sh: %s at order %.2f (at least %g)\n", w, q, m
         exit !(q >= m) }'
 }
 
@@ -217,6 +225,48 @@ END
             { echo "vortex.sh: FAIL: the kinetic energy grew"; exit 1; }
         [ -z "$prev" ] || halving_order "the loss falls" "$prev" "$loss" $((p + 1))
         prev=$loss
+    done
+    ;;
+wave)
+    p=$1 etype=$2 tool=$3
+    shift 3
+    prev=""
+    for n in "$@"; do
+        if [ "$etype" = mixed ]; then
+            "$tool" "wave$n.msh" "$n" all periodic-z
+            mesh="{type: gmsh, file: wave$n.msh}"
+        else
+            mesh="{type: box, n: [$n, $n, $n], periodic: [true, true, true], etype: $etype}"
+        fi
+        # dt in proportion to h, and to 1/(2p + 1) as the stable one
+        dt=$(awk -v n="$n" -v p="$p" 'BEGIN { printf "%.10g", 0.036 / n * 3 / (2*p + 1) }')
+        cat > "wave$n.yaml" <<END
+backend: {name: openmp, precision: double, $one_variant}
+mesh: $mesh
+solver:
+  name: euler
+  order: $p
+  riemann-solver: hllc
+  constants: {gamma: 1.4, a: 0.2, u0: 1, v0: 0.5, w0: 0.25}
+  ics: {rho: 1 + a*sin(2*pi*x)*sin(2*pi*y)*sin(2*pi*z), u: u0, v: v0,
+        w: w0, p: 1}
+  exact:
+    rho: 1 + a*sin(2*pi*(x - u0*t))*sin(2*pi*(y - v0*t))*sin(2*pi*(z - w0*t))
+    u: u0
+    v: v0
+    w: w0
+    p: 1
+time: {scheme: rk4, dt: $dt, t-end: 0.25}
+progress: {mode: off}
+END
+        "$mpiexec" -n 1 "$frx" run "wave$n.yaml" > "wave$n.txt" ||
+            { cat "wave$n.txt"; exit 1; }
+        e=$(rho_error "wave$n.txt")
+        [ -n "$e" ] || { cat "wave$n.txt"; echo "vortex.sh: no error" >&2; exit 1; }
+        echo "vortex.sh: p = $p, $etype, ${n}^3 cubes: density error $e"
+        [ -z "$prev" ] ||
+            halving_order "p = $p on $etype: the density error falls" "$prev" "$e" "$p.8"
+        prev=$e
     done
     ;;
 order)

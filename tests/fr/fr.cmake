@@ -40,7 +40,10 @@ set_tests_properties(fr-expr-kernels-fakegpu PROPERTIES TIMEOUT 600
 # -DFRX_LONG_TESTS=ON, label `long`),
 # the solution on 1 to 4 ranks, on opencl and on openmp + opencl (rank 1
 # on opencl, weight 2) against 1 rank on openmp, and the refusals.
-frx_check_test(test_advection fr/test_advection.c testutil.c)
+frx_check_test(test_advection fr/test_advection.c fr/mixed_mesh.c testutil.c)
+# its mixed meshes as files, for tests that run `frx run` (euler)
+add_executable(write-mixed-mesh fr/write_mixed_mesh.c fr/mixed_mesh.c)
+frx_target_defaults(write-mixed-mesh)
 target_link_libraries(test_advection PRIVATE PkgConfig::HDF5_MPI)
 add_dependencies(test_advection frx-advection)
 set(advection_runs openmp:1 openmp:2 openmp:3 openmp:4 opencl:1 opencl:2

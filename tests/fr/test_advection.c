@@ -29,6 +29,7 @@
  *                 with a wrong condition: each a clear error, and
  *                 nothing written */
 #include "../testutil.h"
+#include "mixed_mesh.h"
 
 #include <check.h>
 #include <dirent.h>
@@ -568,30 +569,6 @@ START_TEST(turned_hexes)
 }
 END_TEST
 
-/* Tetrahedron q (0..5) of the box's cut of cube (i, j, k): its corners
- * as lattice points, right-handed (the lower corner, a step along one
- * axis, then another, the upper corner; odd orders of the axes with
- * corners 1 and 2 swapped). */
-static void kuhn_tet(int i, int j, int k, int q, int v[4][3])
-{
-    static const int axes[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1},
-                                   {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
-    for (int m = 0; m < 4; m++) {
-        v[m][0] = i + (m == 3);
-        v[m][1] = j + (m == 3);
-        v[m][2] = k + (m == 3);
-    }
-    v[1][axes[q][0]]++;
-    v[2][axes[q][0]]++;
-    v[2][axes[q][1]]++;
-    if (q >= 3) /* an odd order of the axes: left-handed */
-        for (int e = 0; e < 3; e++) {
-            int t = v[1][e];
-            v[1][e] = v[2][e];
-            v[2][e] = t;
-        }
-}
-
 /* A Gmsh 2.2 file of the box's tetrahedra (n^3 cubes of [0,1]^3, each
  * cut into 6 around its diagonal from (0,0,0) to (1,1,1) as the box
  * cuts it) whose elements list their 4 corners in each of the 12 orders
@@ -638,7 +615,7 @@ static void write_turned_tets(const char *path, int n, int periodic)
             for (int i = 0; i < n; i++)
                 for (int q = 0; q < 6; q++) {
                     int v[4][3];
-                    kuhn_tet(i, j, k, q, v);
+                    mixed_mesh_kuhn_tet(i, j, k, q, v);
                     const int *o = even[turn++ % 12];
                     fprintf(f, "%d 4 2 2 2", id++);
                     for (int m = 0; m < 4; m++)
@@ -659,174 +636,11 @@ END_TEST
 
 /* -------------------------------------------------------- mixed meshes */
 
-/* A Gmsh 2.2 file of n^3 cubes of [0,1]^3, each cut into one element
- * type or another: kind 0 hexahedra where x < 1/2 beside prisms (their
- * squares meet), kind 1 the box's 6 tetrahedra a cube where z < 1/2
- * under prisms (their triangles meet); a prism cube holds the two prisms
- * either side of its xy square's (0,0)-(1,1) diagonal, as the
- * tetrahedra's tops are cut. Kind 2: hexahedra where x < 1/2 beside
- * cubes cut about their centre into four pyramids on their x and y
- * faces (squares meeting the hexahedra's and each other's) and four
- * tetrahedra, the pyramids on their z faces cut along that diagonal
- * (their triangles meet the pyramids' and the next cube's in z).
- * Periodic in x and y (periodic_x_l/_r, y), the z = 0 and z = 1 sides
- * "bottom" and "top". */
-enum { MX_HEX, MX_TET, MX_PRI, MX_PYR };
-
-static int mixed_kind(int kind, int n, int i, int k)
-{
-    if (kind == 2)
-        return i < n / 2 ? MX_HEX : MX_PYR;
-    return kind == 0 ? (i < n / 2 ? MX_HEX : MX_PRI) : (k < n / 2 ? MX_TET : MX_PRI);
-}
-
-/* The volume sign of corners a, b, c, d: (b - a) x (c - a) . (d - a). */
-static double orient(const double *a, const double *b, const double *c,
-                     const double *d)
-{
-    double u[3], v[3], w[3];
-    for (int m = 0; m < 3; m++)
-        u[m] = b[m] - a[m], v[m] = c[m] - a[m], w[m] = d[m] - a[m];
-    return (u[1] * v[2] - u[2] * v[1]) * w[0] + (u[2] * v[0] - u[0] * v[2]) * w[1] +
-           (u[0] * v[1] - u[1] * v[0]) * w[2];
-}
-
-/* A pyramid cube's elements (MX_PYR): node numbers from grid (i, j, k)
- * corners and the centre node c; each right-handed (a pyramid's base
- * counter-clockwise seen from its apex: (1-0) x (3-0) . (apex-0) > 0). */
-static void write_pyr_cube(FILE *e, int *id, int i, int j, int k, int L, int c)
-{
-    double ctr[3] = {i + 0.5, j + 0.5, k + 0.5};
-    for (int d = 0; d < 3; d++)
-        for (int side = 0; side < 2; side++) {
-            int q[4][3]; /* the face's corners, round it */
-            for (int m = 0; m < 4; m++) {
-                int a = m == 1 || m == 2, b = m >= 2;
-                q[m][d] = side;
-                q[m][(d + 1) % 3] = a;
-                q[m][(d + 2) % 3] = b;
-            }
-            double x[4][3];
-            int nd[4];
-            for (int m = 0; m < 4; m++) {
-                for (int r = 0; r < 3; r++)
-                    x[m][r] = (r == 0 ? i : r == 1 ? j : k) + q[m][r];
-                nd[m] = 1 + (i + q[m][0]) + L * ((j + q[m][1]) + L * (k + q[m][2]));
-            }
-            if (d != 2) {
-                int flip = orient(x[0], x[1], x[3], ctr) < 0;
-                fprintf(e, "%d 7 2 1 1 %d %d %d %d %d\n", (*id)++, nd[0],
-                        nd[flip ? 3 : 1], nd[2], nd[flip ? 1 : 3], c);
-                continue;
-            }
-            /* z faces: two tetrahedra either side of the (0,0)-(1,1)
-             * diagonal, which is corners 0 and 2 here */
-            for (int t = 0; t < 2; t++) {
-                int o = t ? 3 : 1;
-                int flip = orient(x[0], x[o], x[2], ctr) < 0;
-                fprintf(e, "%d 4 2 1 1 %d %d %d %d\n", (*id)++, nd[0],
-                        nd[flip ? 2 : o], nd[flip ? o : 2], c);
-            }
-        }
-}
-
+/* write_mixed's meshes (mixed_mesh.h), the z sides bottom and top. */
 static void write_mixed(const char *path, int n, int kind)
 {
-    int L = n + 1, nel = 0, nside = 0;
-    for (int k = 0; k < n; k++)
-        for (int i = 0; i < n; i++) {
-            int t = mixed_kind(kind, n, i, k);
-            nel += n * (t == MX_HEX ? 1 : t == MX_TET ? 6 : t == MX_PYR ? 8 : 2);
-        }
-    char *body = NULL;
-    size_t len = 0;
-    FILE *e = open_memstream(&body, &len);
-    ck_assert_ptr_nonnull(e);
-#define NODE(i, j, k) (1 + (i) + L * ((j) + L * (k)))
-    int id = 1;
-    for (int d = 0; d < 3; d++) /* the sides, normal to axis d */
-        for (int side = 0; side < 2; side++)
-            for (int a = 0; a < n; a++)
-                for (int b = 0; b < n; b++) {
-                    int c[4][3], cube[3];
-                    cube[d] = side ? n - 1 : 0;
-                    cube[(d + 1) % 3] = a;
-                    cube[(d + 2) % 3] = b;
-                    int t = mixed_kind(kind, n, cube[0], cube[2]), tag = 2 + 2 * d + side;
-                    for (int m = 0; m < 4; m++) { /* lowest, +a, +b, highest */
-                        c[m][d] = side * n;
-                        c[m][(d + 1) % 3] = a + (m == 1 || m == 3);
-                        c[m][(d + 2) % 3] = b + (m >= 2);
-                    }
-                    if (t == MX_HEX || ((t == MX_PRI || t == MX_PYR) && d != 2)) {
-                        fprintf(e, "%d 3 2 %d %d %d %d %d %d\n", id++, tag, tag,
-                                NODE(c[0][0], c[0][1], c[0][2]), NODE(c[1][0], c[1][1], c[1][2]),
-                                NODE(c[3][0], c[3][1], c[3][2]), NODE(c[2][0], c[2][1], c[2][2]));
-                        nside++;
-                    } else { /* cut along the lowest-to-highest diagonal */
-                        for (int q = 1; q <= 2; q++)
-                            fprintf(e, "%d 2 2 %d %d %d %d %d\n", id++, tag, tag,
-                                    NODE(c[0][0], c[0][1], c[0][2]),
-                                    NODE(c[q][0], c[q][1], c[q][2]),
-                                    NODE(c[3][0], c[3][1], c[3][2]));
-                        nside += 2;
-                    }
-                }
-    for (int k = 0; k < n; k++)
-        for (int j = 0; j < n; j++)
-            for (int i = 0; i < n; i++) {
-                int t = mixed_kind(kind, n, i, k);
-                if (t == MX_PRI) { /* two prisms, right-handed */
-                    static const int tri[2][3][2] = {{{0, 0}, {1, 0}, {1, 1}},
-                                                     {{0, 0}, {1, 1}, {0, 1}}};
-                    for (int q = 0; q < 2; q++) {
-                        fprintf(e, "%d 6 2 1 1", id++);
-                        for (int z = 0; z < 2; z++)
-                            for (int m = 0; m < 3; m++)
-                                fprintf(e, " %d", NODE(i + tri[q][m][0], j + tri[q][m][1], k + z));
-                        fprintf(e, "\n");
-                    }
-                } else if (t == MX_PYR) {
-                    write_pyr_cube(e, &id, i, j, k, L, L * L * L + 1 + i + n * (j + n * k));
-                } else if (t == MX_HEX) {
-                    fprintf(e, "%d 5 2 1 1 %d %d %d %d %d %d %d %d\n", id++,
-                            NODE(i, j, k), NODE(i + 1, j, k), NODE(i + 1, j + 1, k),
-                            NODE(i, j + 1, k), NODE(i, j, k + 1), NODE(i + 1, j, k + 1),
-                            NODE(i + 1, j + 1, k + 1), NODE(i, j + 1, k + 1));
-                } else {
-                    for (int q = 0; q < 6; q++) {
-                        int v[4][3];
-                        kuhn_tet(i, j, k, q, v);
-                        fprintf(e, "%d 4 2 1 1", id++);
-                        for (int m = 0; m < 4; m++)
-                            fprintf(e, " %d", NODE(v[m][0], v[m][1], v[m][2]));
-                        fprintf(e, "\n");
-                    }
-                }
-            }
-    ck_assert_int_eq(fclose(e), 0);
-    ck_assert_int_eq(id - 1, nside + nel);
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fprintf(f, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n7\n"
-            "3 1 \"fluid\"\n2 2 \"periodic_x_l\"\n2 3 \"periodic_x_r\"\n"
-            "2 4 \"periodic_y_l\"\n2 5 \"periodic_y_r\"\n2 6 \"bottom\"\n"
-            "2 7 \"top\"\n$EndPhysicalNames\n$Nodes\n%d\n",
-            L * L * L + (kind == 2 ? n * n * n : 0));
-    for (int k = 0; k < L; k++)
-        for (int j = 0; j < L; j++)
-            for (int i = 0; i < L; i++)
-                fprintf(f, "%d %.17g %.17g %.17g\n", NODE(i, j, k),
-                        (double)i / n, (double)j / n, (double)k / n);
-    for (int k = 0; kind == 2 && k < n; k++) /* the cubes' centres */
-        for (int j = 0; j < n; j++)
-            for (int i = 0; i < n; i++)
-                fprintf(f, "%d %.17g %.17g %.17g\n", L * L * L + 1 + i + n * (j + n * k),
-                        (i + 0.5) / n, (j + 0.5) / n, (k + 0.5) / n);
-#undef NODE
-    fprintf(f, "$EndNodes\n$Elements\n%d\n%s$EndElements\n", id - 1, body);
-    free(body);
-    ck_assert_int_eq(fclose(f), 0);
+    ck_assert_msg(mixed_mesh_write(path, n, (enum mixed_kind)kind, 0) == 0,
+                  "cannot write %s: %m", path);
 }
 
 /* The L2 error at t = 0.25 of order p on write_mixed's mesh of n^3
