@@ -236,16 +236,16 @@ static int build(const char *out_path, void *ud)
 int frx_opencl_program(struct ocl_state *s, const char *name,
                        const char *source, cl_program *prog, int *built)
 {
+    struct build b = {s, name, source, NULL};
+    if (!s->keep_binaries) { /* the platform's own cache finds it */
+        int rc = build(NULL, &b);
+        if (rc == FRX_OK)
+            *prog = b.prog, *built = 1;
+        return rc;
+    }
     const char *parts[] = {"opencl", s->platform_name, s->platform_version,
                            s->device_name, s->driver_version,
                            s->build_options, source};
-    struct build b = {s, name, source, NULL};
-    if (!s->keep_binaries) {
-        int rc = build(NULL, &b);
-        *prog = b.prog;
-        *built = 1;
-        return rc;
-    }
     frx_cache_entry e;
     int rc = frx_cache_fetch(parts, sizeof parts / sizeof *parts, ".clbin",
                              build, &b, &e);
