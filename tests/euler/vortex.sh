@@ -133,6 +133,14 @@ rho_error() {
     sed -n 's/^frx: L2 error at t = [^:]*: rho \([^ ]*\) .*/\1/p' "$1"
 }
 
+# run_error NAME: NAME.yaml on 1 rank, its density error in $e (else
+# its output shown, and the script fails).
+run_error() {
+    "$mpiexec" -n 1 "$frx" run "$1.yaml" > "$1.txt" || { cat "$1.txt"; exit 1; }
+    e=$(rho_error "$1.txt")
+    [ -n "$e" ] || { cat "$1.txt"; echo "vortex.sh: no error" >&2; exit 1; }
+}
+
 case $mode in
 pyfr)
     case=$1 msh=$2 np=$3
@@ -259,10 +267,7 @@ solver:
 time: {scheme: rk4, dt: $dt, t-end: 0.25}
 progress: {mode: off}
 END
-        "$mpiexec" -n 1 "$frx" run "wave$n.yaml" > "wave$n.txt" ||
-            { cat "wave$n.txt"; exit 1; }
-        e=$(rho_error "wave$n.txt")
-        [ -n "$e" ] || { cat "wave$n.txt"; echo "vortex.sh: no error" >&2; exit 1; }
+        run_error "wave$n"
         echo "vortex.sh: p = $p, $etype, ${n}^3 cubes: density error $e"
         [ -z "$prev" ] ||
             halving_order "p = $p on $etype: the density error falls" "$prev" "$e" "$p.8"
@@ -286,9 +291,7 @@ order)
           solver "$p" "$rs" "$etype"
           echo "time: {scheme: rk4, dt: $dt, t-end: $tend}"
           echo "progress: {mode: off}"; } > "n$n.yaml"
-        "$mpiexec" -n 1 "$frx" run "n$n.yaml" > "n$n.txt"
-        e=$(rho_error "n$n.txt")
-        [ -n "$e" ] || { cat "n$n.txt"; echo "vortex.sh: no error" >&2; exit 1; }
+        run_error "n$n"
         if [ -n "$prev" ]; then
             awk -v p="$p" -v e0="$prev" -v e1="$e" -v n0="$n0" -v n1="$n" \
                 -v et="$etype $rs" -v m="$margin" 'BEGIN {
