@@ -258,18 +258,26 @@ static void metric_3d_nodes(size_t nm, const double *dmn, const double *xm, doub
         for (size_t c = 0; c < 3; c++) {
             double *v = xd + (a * 3 + c) * 3;
             v[0] = v[1] = v[2] = 0.0;
-            for (size_t k = 0; k < nm; k++)
+            for (size_t k = 0; k < nm; k++) {
+                double w = dmn[(a * 3 + c) * nm + k];
+                if (w == 0) /* most are on tensor lattices: skip them */
+                    continue;
                 for (size_t r = 0; r < 3; r++)
-                    v[r] += dmn[(a * 3 + c) * nm + k] * xm[k * 3 + r];
+                    v[r] += w * xm[k * 3 + r];
+            }
             cross(xm + a * 3, v, tt + (a * 3 + c) * 3); /* x cross x_c */
         }
     for (size_t a = 0; a < nm; a++) {
         double dtt[3][3][3] = {{{0}}}; /* [c][d][r] = d/dxi_d (x cross x_c) */
-        for (size_t c = 0; c < 3; c++)
-            for (size_t d = 0; d < 3; d++)
-                for (size_t k = 0; k < nm; k++)
+        for (size_t d = 0; d < 3; d++)
+            for (size_t k = 0; k < nm; k++) {
+                double w = dmn[(a * 3 + d) * nm + k];
+                if (w == 0)
+                    continue;
+                for (size_t c = 0; c < 3; c++)
                     for (size_t r = 0; r < 3; r++)
-                        dtt[c][d][r] += dmn[(a * 3 + d) * nm + k] * tt[(k * 3 + c) * 3 + r];
+                        dtt[c][d][r] += w * tt[(k * 3 + c) * 3 + r];
+            }
         double *s = sm + a * 9;
         for (size_t r = 0; r < 3; r++) {
             s[0 * 3 + r] = 0.5 * (dtt[2][1][r] - dtt[1][2][r]);
@@ -358,6 +366,8 @@ static int one_element(const fr_element *e, const struct tables *t, size_t el,
             memset(sm, 0, 9 * sizeof *sm);
             for (size_t a = 0; a < nm; a++) {
                 double c = t->m_up[i * nm + a];
+                if (c == 0)
+                    continue;
                 dj += c * djn[a];
                 for (size_t k = 0; k < 9; k++)
                     sm[k] += c * smn[a * 9 + k];
@@ -378,6 +388,8 @@ static int one_element(const fr_element *e, const struct tables *t, size_t el,
             memset(smf, 0, sizeof smf);
             for (size_t a = 0; a < nm; a++) {
                 double c = t->m_fp[f * nm + a];
+                if (c == 0) /* a point on a face of a tensor lattice */
+                    continue;
                 dj += c * djn[a];
                 for (size_t k = 0; k < 9; k++)
                     smf[k] += c * smn[a * 9 + k];
