@@ -662,6 +662,57 @@ START_TEST(library_products_of_one_operator)
 }
 END_TEST
 
+/* Generated products that would make the same source share one program
+ * without making it again (frx__program_set_key: A's values, its shape,
+ * the leading dimensions...): the second of two equal products compiles
+ * nothing; another A of the same shape, or the same A over other
+ * leading dimensions, gets its own program; each computes its own C. */
+START_TEST(generated_products_share_programs)
+{
+    fr_operator op = fr_make(3, 2, FR_GRAD); /* 81 x 27 */
+    fr_operator other = op;
+    other.a = malloc(op.m * op.k * sizeof *other.a);
+    ck_assert_ptr_nonnull(other.a);
+    for (size_t i = 0; i < op.m * op.k; i++)
+        other.a[i] = op.a[i] == 0 ? 0 : 0.5 * op.a[i] + 0.25;
+    uint64_t rng = 311;
+    size_t n = 3 * frx_backend_soasz(be) + 2;
+    struct pcase t[4];
+    pcase_make(&t[0], &op, 2, n, &rng, 0);
+    pcase_make(&t[1], &op, 2, n, &rng, 0);
+    pcase_make(&t[2], &other, 2, n, &rng, 0);
+    pcase_make(&t[3], &op, 2, n + 4 * frx_backend_soasz(be), &rng, 0);
+    /* programs each product adds: none where it shares t[0]'s; the
+     * other leading dimensions are in the code on openmp (one more), not
+     * on opencl (t[0]'s source again) */
+    const size_t fresh[4] = {1, 0, 1, 1};
+    frx_product *p[4];
+    for (int i = 0; i < 4; i++) {
+        frx_backend_stats s0, s1;
+        frx_backend_get_stats(be, &s0);
+        ck_assert_int_eq(frx_product_create_using(t[i].a, t[i].b, t[i].c, 1,
+                                                  0, "generated/r4", &p[i]),
+                         FRX_OK);
+        frx_backend_get_stats(be, &s1);
+        size_t made = s1.compiles + s1.cache_loads -
+                      s0.compiles - s0.cache_loads;
+        if (i == 0 || i == 3) /* i == 0: may be made already */
+            ck_assert_uint_le(made, fresh[i]);
+        else
+            ck_assert_msg(made == fresh[i], "product %d: %zu programs made, "
+                          "%zu expected", i, made, fresh[i]);
+    }
+    for (int i = 0; i < 4; i++) {
+        ck_assert_int_eq(frx_product_run(p[i]), FRX_OK);
+        check_c(&t[i], 1, 0, "generated/r4");
+        frx_product_destroy(p[i]);
+        pcase_free(&t[i]);
+    }
+    free(op.a);
+    free(other.a);
+}
+END_TEST
+
 START_TEST(shapes_checked)
 {
     fr_operator op = fr_make(2, 1, FR_INTERP); /* 8 x 4 */
@@ -1166,6 +1217,7 @@ static Suite *products_suite(void)
     tcase_add_test(tc, slices_side_by_side_overlap_and_const_c);
     tcase_add_test(tc, libraries_at_offsets);
     tcase_add_test(tc, library_products_of_one_operator);
+    tcase_add_test(tc, generated_products_share_programs);
     tcase_add_test(tc, graph_orders_products);
     tcase_add_test(tc, graph_chain_by_every_provider);
     tcase_add_test(tc, case_forces_a_provider);

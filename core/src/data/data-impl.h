@@ -191,6 +191,8 @@ int frx__refuse_const(const struct frx_alloc *a, const char *what);
 /* The values a constant matrix was made from (nrow x ncol doubles), or
  * NULL if m is not one. */
 const double *frx__const_values(const frx_matrix *m);
+/* The sha256 (hex) of those values, computed once; NULL as above. */
+const char *frx__const_sha256(const frx_matrix *m);
 
 /* The elements of its allocation a matrix or a view spans, [lo, hi). */
 void frx__matrix_range(const frx_matrix *m, size_t *lo, size_t *hi);

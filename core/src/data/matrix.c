@@ -12,6 +12,7 @@ struct frx_const_entry {
     uint64_t hash;
     size_t nrow, ncol;
     double *data;
+    char sha[65];                  /* sha256 of data, "" until asked */
     frx_matrix *m;
     struct frx_const_entry *next;
 };
@@ -441,6 +442,19 @@ const double *frx__const_values(const frx_matrix *m)
     for (const struct frx_const_entry *c = m->be->consts; c; c = c->next)
         if (c->m == m)
             return c->data;
+    return NULL;
+}
+
+const char *frx__const_sha256(const frx_matrix *m)
+{
+    for (struct frx_const_entry *c = m->be->consts; c; c = c->next)
+        if (c->m == m) {
+            if (!c->sha[0]) /* once: products of the same operator ask
+                             * again for every stretch of elements */
+                frx_sha256_hex(c->data, c->nrow * c->ncol * sizeof *c->data,
+                               c->sha);
+            return c->sha;
+        }
     return NULL;
 }
 

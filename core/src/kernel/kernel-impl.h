@@ -76,6 +76,12 @@ size_t frx__const_leaddim(size_t ncol, size_t soasz, size_t alignment,
 int frx__program(frx_backend *be, const char *name, const char *src,
                  const char *entry, int ndim, size_t local_size,
                  void **prog);
+/* A program also known by key (a hash of what its source is made
+ * from), so that a caller that would make the same source again (a
+ * product's, with every literal of its operator) finds it without:
+ * find gives it (NULL: not known), set names prog by key. */
+void *frx__program_find_key(frx_backend *be, const char key[65]);
+void frx__program_set_key(frx_backend *be, void *prog, const char key[65]);
 
 /* C with OpenMP: the two entries of a kernel or product whose loop is an
  * orphaned `omp for nowait` and whose static <fn>_call takes the launch

@@ -16,6 +16,7 @@ struct frx__kreg {
 
 struct frx__prog {
     char hash[65];
+    char key[65];                  /* frx__program_set_key's, or "" */
     void *prog;
     struct frx__prog *next;
 };
@@ -754,6 +755,25 @@ static int check_space(const frx_backend *be, const char *name,
                          target == FRX_TARGET_CUDA ? "CUDA" : "HIP",
                          GPU_GRID_Y_MAX);
     return FRX_OK;
+}
+
+void *frx__program_find_key(frx_backend *be, const char key[65])
+{
+    for (struct frx__prog *p = be->progs; p; p = p->next)
+        if (strcmp(p->key, key) == 0) {
+            be->stats.reuses++;
+            return p->prog;
+        }
+    return NULL;
+}
+
+void frx__program_set_key(frx_backend *be, void *prog, const char key[65])
+{
+    for (struct frx__prog *p = be->progs; p; p = p->next)
+        if (p->prog == prog) {
+            memcpy(p->key, key, sizeof p->key);
+            return;
+        }
 }
 
 /* Compile (or reuse) src on be: programs are kept by the hash of their

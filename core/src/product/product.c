@@ -428,6 +428,23 @@ static void impl_free(frx_product *p, struct impl *im)
     im->prog = NULL; /* compiled code belongs to the backend */
 }
 
+/* A key for the source g makes: every field of g but the values of A,
+ * which its hash stands for. A field added to frx__pgen must be added
+ * here too, or two sources would share a key (the size check says so
+ * on 64-bit hosts). */
+_Static_assert(sizeof(void *) != 8 || sizeof(frx__pgen) == 112,
+               "frx__pgen changed: add its new field to pgen_key");
+static void pgen_key(const frx_product *p, const frx__pgen *g, char key[65])
+{
+    char d[512];
+    snprintf(d, sizeof d, "pgen 1 %s %d %d %zu %zu %zu %d %zu %zu %zu %zu "
+             "%zu %d %d %d %zu", frx__const_sha256(p->a), g->target,
+             g->precision, g->soasz, g->m, g->k, g->beta0, g->rows, g->ldb,
+             g->ldc, g->width, g->nvar, g->stream, g->loops, g->phased,
+             g->vec);
+    frx_sha256_hex(d, strlen(d), key);
+}
+
 /* Compile or plan candidate c. FRX_ENOTSUP: a library cannot do it. */
 static int impl_prepare(frx_product *p, const struct cand *c,
                         const double *a, struct impl *im)
@@ -445,6 +462,12 @@ static int impl_prepare(frx_product *p, const struct cand *c,
             .c_ps = p->c->ps, .c_c0 = p->c->c0};
         return be->ops->product_prepare(be->state, c->lib, &args, &im->plan);
     }
+    /* the source holds every value of A: made (and hashed) once for
+     * all the products that would make the same */
+    char key[65];
+    pgen_key(p, &c->gen, key);
+    if ((im->prog = frx__program_find_key(be, key)))
+        return FRX_OK;
     char *src, *entry;
     int rc = frx__pgen_source(&c->gen, &src, &entry);
     if (rc)
@@ -453,6 +476,8 @@ static int impl_prepare(frx_product *p, const struct cand *c,
     snprintf(name, sizeof name, "product_%zux%zu", p->m, p->k);
     rc = frx__program(be, name, src, entry, 1, 0, &im->prog);
     free(src), free(entry);
+    if (rc == FRX_OK)
+        frx__program_set_key(be, im->prog, key);
     return rc;
 }
 
@@ -586,7 +611,7 @@ static int select_impl(frx_product *p, const double *a)
 {
     frx_backend *be = p->be;
     char ahash[65], shape[256], ids[MAX_CANDS * 48 + 1] = "";
-    frx_sha256_hex(a, p->m * p->k * sizeof *a, ahash);
+    memcpy(ahash, frx__const_sha256(p->a), sizeof ahash);
     snprintf(shape, sizeof shape, "%zu %zu %zu %zu %zu %zu %zu %a %a",
              p->m, p->k, p->ncols, p->nfull, p->rem, p->b->leaddim,
              p->c->leaddim, p->alpha, p->beta);
