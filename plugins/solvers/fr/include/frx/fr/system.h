@@ -242,8 +242,8 @@ typedef struct fr_bc_viscous {
      .choices = "auto", .def = "auto",                                      \
      .help = "elements at a time through the element-local kernels, so "   \
              "that what one writes is in cache when the next reads it "    \
-             "(0: all at once; auto: about 2 MiB of their arrays on "       \
-             "openmp, 0 elsewhere)"},                                       \
+             "(0: all at once; auto: about 2 MiB of their arrays, at "      \
+             "least 8 chunks a thread, on openmp; 0 elsewhere)"},           \
     {.key = "boundaries", .type = FRX_OPT_MAP,                              \
      .help = "boundary conditions by mesh boundary name: "                  \
              "{<name>: {type: <kind>, ...}}"}
