@@ -308,6 +308,8 @@ static int stretch(fr_system *s, frx_graph *g, size_t i, frx_matrix *u,
                                                                 pf);
 }
 
+#define STRETCH_MIN_CHUNKS 8 /* the least of a thread's piece (below) */
+
 /* solver.cache-block, or what makes about cblock_bytes of a stretch's
  * arrays (u, f, the flux at the solution points, the metric, the
  * auxiliary fields), whole chunks. The default goes whole where each
@@ -316,8 +318,6 @@ static int stretch(fr_system *s, frx_graph *g, size_t i, frx_matrix *u,
  * (frx.h), where a cut through a part gave a thread the other's
  * elements (20 x 20 quadrilaterals at p = 4, navier-stokes: 2 slices of
  * 280 and 120 elements across the parts of 200). */
-#define STRETCH_MIN_CHUNKS 8
-
 static size_t stretch_step(const fr_system *s, const struct fr_blk *b)
 {
     size_t n = s->cblock, sz = frx_backend_soasz(s->be);
