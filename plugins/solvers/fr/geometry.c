@@ -37,6 +37,10 @@ struct tables {
     double *mnodes;                  /* [nm][ndims] metric node coords */
     double *ns_mn;                   /* 3-D: [nm][nsh] shape at them */
     double *lvinv;                   /* tetrahedra: [nm][nm] the lattice's V^-1 */
+    /* 3-D: dm_node's nonzeros, row by row (rows [nm][ndims]): on tensor
+     * lattices p + 1 of each row's nm */
+    size_t *dn_start, *dn_col;       /* [nm*3 + 1], [nonzeros] */
+    double *dn_val;
 };
 
 static void tables_free(struct tables *t)
@@ -52,6 +56,33 @@ static void tables_free(struct tables *t)
     free(t->mnodes);
     free(t->ns_mn);
     free(t->lvinv);
+    free(t->dn_start);
+    free(t->dn_col);
+    free(t->dn_val);
+}
+
+/* dm_node's nonzeros (tables.dn_*), in each row's order. */
+static int sparse_dm_node(struct tables *t)
+{
+    size_t rows = t->nm * 3, nz = 0;
+    for (size_t i = 0; i < rows * t->nm; i++)
+        nz += t->dm_node[i] != 0;
+    t->dn_start = malloc((rows + 1) * sizeof *t->dn_start);
+    t->dn_col = malloc((nz + 1) * sizeof *t->dn_col);
+    t->dn_val = malloc((nz + 1) * sizeof *t->dn_val);
+    if (!t->dn_start || !t->dn_col || !t->dn_val)
+        return frx_error(FRX_ENOMEM, "fr_geometry_compute: no memory for shape tables");
+    nz = 0;
+    for (size_t r = 0; r < rows; r++) {
+        t->dn_start[r] = nz;
+        for (size_t k = 0; k < t->nm; k++)
+            if (t->dm_node[r * t->nm + k] != 0) {
+                t->dn_col[nz] = k;
+                t->dn_val[nz++] = t->dm_node[r * t->nm + k];
+            }
+    }
+    t->dn_start[rows] = nz;
+    return FRX_OK;
 }
 
 /* 1-D Lagrange polynomial k of the q + 1 equispaced nodes of [-1, 1] at
@@ -248,45 +279,60 @@ static void cross(const double *a, const double *b, double *c)
     c[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-/* 3-D: Kopriva's smats [nm][3][3] and |J| [nm] at the metric nodes.
- * work holds 2 * nm * 9 doubles. */
-static void metric_3d_nodes(size_t nm, const double *dmn, const double *xm, double *sm,
-                            double *dj, double *work)
+/* 3-D: Kopriva's smats and |J| at the metric nodes, [nm][10]: each
+ * node's smats [3][3] then |J| (one row of 10, which the interpolation
+ * to the points sums as whole vectors), by the derivatives' nonzeros
+ * (t->dn_*). work holds 2 * nm * 9 doubles. */
+static void metric_3d_nodes(const struct tables *t, const double *xm, double *sm,
+                            double *work)
 {
+    size_t nm = t->nm;
     double *xd = work, *tt = work + nm * 9; /* [nm][c][3] */
     for (size_t a = 0; a < nm; a++)
         for (size_t c = 0; c < 3; c++) {
             double *v = xd + (a * 3 + c) * 3;
             v[0] = v[1] = v[2] = 0.0;
-            for (size_t k = 0; k < nm; k++) {
-                double w = dmn[(a * 3 + c) * nm + k];
-                if (w == 0) /* most are on tensor lattices: skip them */
-                    continue;
+            for (size_t z = t->dn_start[a * 3 + c]; z < t->dn_start[a * 3 + c + 1]; z++)
                 for (size_t r = 0; r < 3; r++)
-                    v[r] += w * xm[k * 3 + r];
-            }
+                    v[r] += t->dn_val[z] * xm[t->dn_col[z] * 3 + r];
             cross(xm + a * 3, v, tt + (a * 3 + c) * 3); /* x cross x_c */
         }
     for (size_t a = 0; a < nm; a++) {
         double dtt[3][3][3] = {{{0}}}; /* [c][d][r] = d/dxi_d (x cross x_c) */
         for (size_t d = 0; d < 3; d++)
-            for (size_t k = 0; k < nm; k++) {
-                double w = dmn[(a * 3 + d) * nm + k];
-                if (w == 0)
-                    continue;
+            for (size_t z = t->dn_start[a * 3 + d]; z < t->dn_start[a * 3 + d + 1]; z++) {
+                double w = t->dn_val[z];
+                size_t k = t->dn_col[z];
                 for (size_t c = 0; c < 3; c++)
                     for (size_t r = 0; r < 3; r++)
                         dtt[c][d][r] += w * tt[(k * 3 + c) * 3 + r];
             }
-        double *s = sm + a * 9;
+        double *s = sm + a * 10;
         for (size_t r = 0; r < 3; r++) {
             s[0 * 3 + r] = 0.5 * (dtt[2][1][r] - dtt[1][2][r]);
             s[1 * 3 + r] = 0.5 * (dtt[0][2][r] - dtt[2][0][r]);
             s[2 * 3 + r] = 0.5 * (dtt[1][0][r] - dtt[0][1][r]);
         }
         const double *x0 = xd + a * 9; /* dx/dxi_0 */
-        dj[a] = x0[0] * s[0] + x0[1] * s[1] + x0[2] * s[2];
+        s[9] = x0[0] * s[0] + x0[1] * s[1] + x0[2] * s[2];
     }
+}
+
+/* 3-D: smats [9] and |J| (returned) at a point, from the metric nodes'
+ * [nm][10] by the lattice's values there (m [nm]; most are zero at a
+ * point on a face of a tensor lattice: skipped). */
+static double metric_at(size_t nm, const double *m, const double *smn, double *sm)
+{
+    double acc[10] = {0};
+    for (size_t a = 0; a < nm; a++) {
+        double c = m[a];
+        if (c == 0)
+            continue;
+        for (size_t k = 0; k < 10; k++)
+            acc[k] += c * smn[a * 10 + k];
+    }
+    memcpy(sm, acc, 9 * sizeof *sm);
+    return acc[9];
 }
 
 static int inverted(const fr_element *e, size_t el, const uint64_t *gid, const char *where,
@@ -343,16 +389,17 @@ static int one_element(const fr_element *e, const struct tables *t, size_t el,
 
     /* the metric nodes: in 2-D the first nm shape points (corners
      * first); in 3-D the pseudo grid, where the shape puts it */
-    double *smn = work, *djn = work + nm * 9, *scratch = djn + nm, smf[9];
+    double *smn = work, *scratch = work + nm * 10, smf[9];
     const double *xm = x;
     if (nd == 3) {
         double *at = scratch + 2 * nm * 9;
         interp(nm, t->nsh, 3, t->ns_mn, x, at);
         xm = at;
-        metric_3d_nodes(nm, t->dm_node, xm, smn, djn, scratch);
+        metric_3d_nodes(t, xm, smn, scratch);
     }
     for (size_t a = 0; a < nm; a++) {
-        double dj = nd == 2 ? metric_2d(nm, t->dm_node + a * 2 * nm, x, smf) : djn[a];
+        double dj = nd == 2 ? metric_2d(nm, t->dm_node + a * 2 * nm, x, smf)
+                            : smn[a * 10 + 9];
         if (!(dj > 0))
             return inverted(e, el, gid, nd == 3 ? "metric" : "shape", a,
                             t->mnodes + a * nd, xm + a * nd, dj);
@@ -362,16 +409,7 @@ static int one_element(const fr_element *e, const struct tables *t, size_t el,
         if (nd == 2) {
             dj = metric_2d(nm, t->dm_up + i * 2 * nm, x, sm);
         } else {
-            dj = 0.0;
-            memset(sm, 0, 9 * sizeof *sm);
-            for (size_t a = 0; a < nm; a++) {
-                double c = t->m_up[i * nm + a];
-                if (c == 0)
-                    continue;
-                dj += c * djn[a];
-                for (size_t k = 0; k < 9; k++)
-                    sm[k] += c * smn[a * 9 + k];
-            }
+            dj = metric_at(nm, t->m_up + i * nm, smn, sm);
         }
         if (!(dj > 0))
             return inverted(e, el, gid, "solution", i, e->upts + i * nd, xu + i * nd, dj);
@@ -384,16 +422,7 @@ static int one_element(const fr_element *e, const struct tables *t, size_t el,
         if (nd == 2) {
             dj = metric_2d(nm, t->dm_fp + f * 2 * nm, x, smf);
         } else {
-            dj = 0.0;
-            memset(smf, 0, sizeof smf);
-            for (size_t a = 0; a < nm; a++) {
-                double c = t->m_fp[f * nm + a];
-                if (c == 0) /* a point on a face of a tensor lattice */
-                    continue;
-                dj += c * djn[a];
-                for (size_t k = 0; k < 9; k++)
-                    smf[k] += c * smn[a * 9 + k];
-            }
+            dj = metric_at(nm, t->m_fp + f * nm, smn, smf);
         }
         /* physical normal: smats^T n_ref = |J| J^-T n_ref */
         const double *nr = e->norm_fpts + f * nd;
@@ -448,6 +477,8 @@ int fr_geometry_compute(const fr_element *e, size_t neles, size_t nshape, const 
     int rc = alloc_geometry(out);
     if (rc == FRX_OK)
         rc = tables_make(e, &t);
+    if (rc == FRX_OK && e->ndims == 3)
+        rc = sparse_dm_node(&t);
     double *work = rc == FRX_OK ? malloc((t.nm * 9 + t.nm + 2 * t.nm * 9 + t.nm * 3) *
                                          sizeof *work)
                                 : NULL;
