@@ -479,7 +479,9 @@ int fr_geometry_compute(const fr_element *e, size_t neles, size_t nshape, const 
         rc = tables_make(e, &t);
     if (rc == FRX_OK && e->ndims == 3)
         rc = sparse_dm_node(&t);
-    double *work = rc == FRX_OK ? malloc((t.nm * 9 + t.nm + 2 * t.nm * 9 + t.nm * 3) *
+    /* one_element's work: the nodes' rows of 10 (smats, |J|), the
+     * metric's scratch (2 x 9 a node) and the nodes' points (3 a node) */
+    double *work = rc == FRX_OK ? malloc((t.nm * 10 + 2 * t.nm * 9 + t.nm * 3) *
                                          sizeof *work)
                                 : NULL;
     if (rc == FRX_OK && !work)
