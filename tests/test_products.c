@@ -404,16 +404,18 @@ END_TEST
 /* Slices of B and C ending inside a chunk of their parents: the product
  * writes the slice and leaves the parent's other elements alone; a
  * library, which writes whole chunks, is refused there when named and
- * skipped by auto. */
-static void slice_by(const char *provider)
+ * skipped by auto. C's parent is cwider elements wider than B's: the
+ * two are read with their own leading dimensions. */
+static void slice_by(const char *provider, size_t cwider)
 {
     size_t soasz = frx_backend_soasz(be), nvar = 3;
     size_t neles = 4 * soasz + 5, e0 = soasz, e1 = 3 * soasz + 3;
+    size_t nc = neles + cwider; /* C's parent's elements */
     fr_operator op = fr_make(2, 2, FR_INTERP);
     uint64_t rng = 203;
     void *hbp, *hcp;
     frx_matrix *bp = filled(op.k, nvar, neles, &rng, 0, &hbp);
-    frx_matrix *cp = filled(op.m, nvar, neles, &rng, 0, &hcp);
+    frx_matrix *cp = filled(op.m, nvar, nc, &rng, 0, &hcp);
     frx_matrix *a, *b, *c;
     ck_assert_int_eq(frx_matrix_create_const(be, op.m, op.k, op.a, &a),
                      FRX_OK);
@@ -435,12 +437,12 @@ static void slice_by(const char *provider)
     frx_product_destroy(p);
 
     size_t w = e1 - e0;
-    void *got = tu_alloc(be, op.m * nvar * neles);
+    void *got = tu_alloc(be, op.m * nvar * nc);
     ck_assert_int_eq(frx_matrix_read(cp, got), FRX_OK);
     for (size_t r = 0; r < op.m; r++)
         for (size_t v = 0; v < nvar; v++)
-            for (size_t e = 0; e < neles; e++) {
-                size_t at = (r * nvar + v) * neles + e;
+            for (size_t e = 0; e < nc; e++) {
+                size_t at = (r * nvar + v) * nc + e;
                 double want = tu_get(be, hcp, at), scale = 1;
                 if (e >= e0 && e < e1) {
                     double s = 0;
@@ -470,12 +472,13 @@ static void slice_by(const char *provider)
 
 START_TEST(slice_ending_inside_a_chunk)
 {
-    slice_by("auto");
+    slice_by("auto", 0);
+    slice_by("generated/r4", 2 * frx_backend_soasz(be) + 1);
     /* opencl's vectors: the slice's last vector is C's in its first lanes
      * only */
     if (strcmp(backend_name, "opencl") == 0) {
-        slice_by("generated/r4v4");
-        slice_by("generated/r8pv16");
+        slice_by("generated/r4v4", 0);
+        slice_by("generated/r8pv16", 0);
     }
 }
 END_TEST
@@ -676,18 +679,24 @@ START_TEST(generated_products_share_programs)
     for (size_t i = 0; i < op.m * op.k; i++)
         other.a[i] = op.a[i] == 0 ? 0 : 0.5 * op.a[i] + 0.25;
     uint64_t rng = 311;
-    size_t n = 3 * frx_backend_soasz(be) + 2;
-    struct pcase t[4];
+    size_t S = frx_backend_soasz(be);
+    /* big: rows over 32 KiB in either precision, in up to 3 parts */
+    size_t n = 3 * S + 2, big = 16400 / S * S + 2;
+    struct pcase t[6];
     pcase_make(&t[0], &op, 2, n, &rng, 0);
     pcase_make(&t[1], &op, 2, n, &rng, 0);
     pcase_make(&t[2], &other, 2, n, &rng, 0);
-    pcase_make(&t[3], &op, 2, n + 4 * frx_backend_soasz(be), &rng, 0);
-    /* programs each product adds: none where it shares t[0]'s; the
-     * other leading dimensions are in the code on openmp (one more), not
-     * on opencl (t[0]'s source again) */
-    const size_t fresh[4] = {1, 0, 1, 1};
-    frx_product *p[4];
-    for (int i = 0; i < 4; i++) {
+    pcase_make(&t[3], &op, 2, n + 4 * S, &rng, 0);
+    pcase_make(&t[4], &op, 2, big, &rng, 0);
+    pcase_make(&t[5], &op, 2, big + 4 * S, &rng, 0);
+    /* programs each product adds: none where it shares one made before.
+     * Leading dimensions are in the code on openmp where B's and C's
+     * rows are over 32 KiB (t[5]: one more than t[4]); on smaller ones
+     * (t[3]) it reads them at run time, and on opencl always */
+    int openmp = strcmp(frx_backend_name(be), "openmp") == 0;
+    const size_t fresh[6] = {1, 0, 1, 0, 1, (size_t)openmp};
+    frx_product *p[6];
+    for (int i = 0; i < 6; i++) {
         frx_backend_stats s0, s1;
         frx_backend_get_stats(be, &s0);
         ck_assert_int_eq(frx_product_create_using(t[i].a, t[i].b, t[i].c, 1,
@@ -696,13 +705,13 @@ START_TEST(generated_products_share_programs)
         frx_backend_get_stats(be, &s1);
         size_t made = s1.compiles + s1.cache_loads -
                       s0.compiles - s0.cache_loads;
-        if (i == 0 || i == 3) /* i == 0: may be made already */
+        if (i == 0 || i == 4) /* may be made already */
             ck_assert_uint_le(made, fresh[i]);
         else
             ck_assert_msg(made == fresh[i], "product %d: %zu programs made, "
                           "%zu expected", i, made, fresh[i]);
     }
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 6; i++) {
         ck_assert_int_eq(frx_product_run(p[i]), FRX_OK);
         check_c(&t[i], 1, 0, "generated/r4");
         frx_product_destroy(p[i]);

@@ -17,7 +17,8 @@ typedef struct frx__pgen {
     int beta0;        /* beta == 0: C is never read */
     size_t rows;      /* rows of C accumulated together, 1 to 256 */
     size_t ldb, ldc;  /* C with OpenMP: B's and C's leading dimensions,
-                         written into the code */
+                         written into the code (both 0: read at run
+                         time) */
     size_t width;     /* C with OpenMP: chunks a thread takes at a time,
                          each block of rows going over all of them */
     size_t nvar;      /* C with OpenMP: B's and C's variables, so that the

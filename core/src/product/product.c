@@ -27,6 +27,16 @@
  * of a core's L2, as each block of rows of C reads them again. */
 #define WIDTH_BYTES (128u << 10)
 
+/* B and C whose rows are at most this many bytes long (a small mesh, or
+ * a rank's share of one): their generated code on the host reads the
+ * leading dimensions at run time rather than as literals, so that one
+ * compile of an operator serves every small mesh and partition. The
+ * compiles are most of a small case's start-up (3.7 s of 5.6 s for 4^3
+ * hexahedra at p = 3), each mesh size and rank count its own; the cost,
+ * an address computed for each row of B and C a block reads, is lost in
+ * a product this small. */
+#define LDRUN_BYTES (32u << 10)
+
 /* One way to compute the product. */
 struct cand {
     char id[48];     /* "generated/r4", "libxsmm": the cache and logs */
@@ -171,8 +181,11 @@ static void add_generated(frx_product *p, const double *a, size_t rows,
                       .soasz = be->info.soasz,
                       .alignment = be->info.alignment};
     c->gen = variant(&cg, p->m, p->k, a, p->beta == 0, rows);
-    c->gen.ldb = p->b->leaddim;
-    c->gen.ldc = p->c->leaddim;
+    int ldrun = cg.target == FRX_TARGET_C_OPENMP &&
+                p->b->leaddim * be->fpsize <= LDRUN_BYTES &&
+                p->c->leaddim * be->fpsize <= LDRUN_BYTES;
+    c->gen.ldb = ldrun ? 0 : p->b->leaddim; /* 0: read at run time */
+    c->gen.ldc = ldrun ? 0 : p->c->leaddim;
     c->gen.width = width_for(p);
     c->gen.nvar = p->c->nvar;
     c->gen.stream = stream;

@@ -44,6 +44,8 @@ struct gen {
     int dbl;
     int host; /* C with OpenMP: offsets from a chunk's start, as literals;
                  GPU targets: row numbers, leading dimensions parameters */
+    int ldrun; /* C with OpenMP, ldb = ldc = 0: row numbers too, the
+                  leading dimensions read at run time */
 };
 
 /* A literal of the backend precision that reads back exactly. */
@@ -64,11 +66,11 @@ static double a_at(const frx__pgen *g, size_t r, size_t c)
 /* What FRX_B() and FRX_C() take for row r of B or C. */
 static size_t brow(const struct gen *s, size_t r)
 {
-    return s->host ? r * s->g->ldb : r;
+    return s->host && !s->ldrun ? r * s->g->ldb : r;
 }
 static size_t crow(const struct gen *s, size_t r)
 {
-    return s->host ? r * s->g->ldc : r;
+    return s->host && !s->ldrun ? r * s->g->ldc : r;
 }
 
 /* acc (+)= v*x, with v = +-1 as an add or subtract. */
@@ -244,7 +246,7 @@ static void prelude(struct gen *s)
     FILE *f = s->f;
     fprintf(f, "/* frx product: a %zu x %zu operator with %zu nonzeros, "
                "%s, %s precision, chunk width %zu, rows in blocks of %zu, "
-               "%zu chunks a block, %s%s%s%s%s */\n", g->m, g->k,
+               "%zu chunks a block, %s%s%s%s%s%s */\n", g->m, g->k,
             nonzeros(g),
             names[g->target], s->dbl ? "double" : "single", g->soasz,
             g->rows, g->width,
@@ -253,7 +255,8 @@ static void prelude(struct gen *s)
             g->beta0 ? ", beta = 0" : "",
             g->stream ? ", streaming stores" : "",
             g->phased ? ", a barrier between blocks of rows" : "",
-            g->vec > 1 ? ", a vector of columns a work-item" : "");
+            g->vec > 1 ? ", a vector of columns a work-item" : "",
+            s->ldrun ? ", leading dimensions at run time" : "");
     if (g->target == FRX_TARGET_C_OPENMP)
         fprintf(f, "#include <stdint.h>\n"
                    "#ifdef _OPENMP\n#include <omp.h>\n#endif\n"
@@ -289,39 +292,45 @@ static void host_vectors(struct gen *s)
     FILE *f = s->f;
     size_t bytes = g->soasz * (s->dbl ? 8 : 4);
     const char *t = s->dbl ? "pd" : "ps";
+    /* FRX_BO, FRX_CO: where row o of B or C starts (an offset or a row) */
     fprintf(f, "typedef fpdtype_t frx_acc __attribute__((vector_size(%zu), "
                "aligned(sizeof(fpdtype_t)), may_alias));\n"
-               "#define FRX_B(o) (*(const frx_acc *)(b + (o)))\n"
-               "#define FRX_C(o) (*(const frx_acc *)(c + (o)))\n"
-               "#define FRX_ZERO ((frx_acc){0})\n", bytes);
+               "#define FRX_BO(o) %s\n#define FRX_CO(o) %s\n"
+               "#define FRX_B(o) (*(const frx_acc *)(b + FRX_BO(o)))\n"
+               "#define FRX_C(o) (*(const frx_acc *)(c + FRX_CO(o)))\n"
+               "#define FRX_ZERO ((frx_acc){0})\n", bytes,
+            s->ldrun ? "((o)*ldb)" : "(o)", s->ldrun ? "((o)*ldc)" : "(o)");
     if (g->stream && bytes % 32 == 0)
         fprintf(f, "#if defined(__AVX512F__) && %zu %% 64 == 0\n"
                    "#include <immintrin.h>\n"
                    "#define FRX_SET(o, v) do { frx_acc v_ = (v); "
                    "for (int q_ = 0; q_ < %zu; q_ += 64) "
-                   "_mm512_stream_%s((void *)((char *)(c + (o)) + q_), "
+                   "_mm512_stream_%s((void *)((char *)(c + FRX_CO(o)) + q_), "
                    "*(__m512%s *)((char *)&v_ + q_)); } while (0)\n"
                    "#define FRX_FENCE() _mm_sfence()\n"
                    "#elif defined(__AVX__)\n"
                    "#include <immintrin.h>\n"
                    "#define FRX_SET(o, v) do { frx_acc v_ = (v); "
                    "for (int q_ = 0; q_ < %zu; q_ += 32) "
-                   "_mm256_stream_%s((void *)((char *)(c + (o)) + q_), "
+                   "_mm256_stream_%s((void *)((char *)(c + FRX_CO(o)) + q_), "
                    "*(__m256%s *)((char *)&v_ + q_)); } while (0)\n"
                    "#define FRX_FENCE() _mm_sfence()\n"
                    "#else\n"
-                   "#define FRX_SET(o, v) (*(frx_acc *)(c + (o)) = (v))\n"
+                   "#define FRX_SET(o, v) (*(frx_acc *)(c + FRX_CO(o)) = (v))\n"
                    "#define FRX_FENCE() ((void)0)\n"
                    "#endif\n", bytes, bytes, t, s->dbl ? "d" : "", bytes, t,
                 s->dbl ? "d" : "");
     else
-        fprintf(f, "#define FRX_SET(o, v) (*(frx_acc *)(c + (o)) = (v))\n"
-                   "#define FRX_FENCE() ((void)0)\n");
+        fprintf(f, "#define FRX_SET(o, v) (*(frx_acc *)(c + FRX_CO(o)) = "
+                   "(v))\n#define FRX_FENCE() ((void)0)\n");
 }
 
 /* C with OpenMP: one function for a chunk, with the leading dimensions
  * as literals, so that every load and store is a register plus a
- * constant. One copy of it (GCC is kept from cloning it): a copy costs
+ * constant; or, where ldb = ldc = 0 (a small mesh's product, whose code
+ * then serves every small mesh: product.c), read at run time (GCC takes
+ * 1.7x as long over that code: 0.9 s against 0.5 s for a 64 x 192
+ * operator). One copy of it (GCC is kept from cloning it): a copy costs
  * the compiler as much time as the first. Without predictive commoning:
  * where a row is a few chunks long (a small matrix, or a part of one),
  * GCC 12 sees the stores of chunk q's row r + 1 and chunk q + 2's row r
@@ -343,6 +352,7 @@ static void openmp_body(struct gen *s)
     size_t S = g->soasz;
     size_t V = (g->nvar ? g->nvar : 1) * S; /* columns a chunk of elements */
     s->host = 1;
+    s->ldrun = !g->ldb;
     host_vectors(s);
     fprintf(f, "\n#if defined(__GNUC__) && !defined(__clang__)\n"
                "__attribute__((noinline, noclone, "
@@ -351,8 +361,9 @@ static void openmp_body(struct gen *s)
                "static void frx_cols(const fpdtype_t *restrict a, "
                "frx_ix64 lda, const fpdtype_t *restrict b0, "
                "fpdtype_t *restrict c0, int nq, fpdtype_t alpha, "
-               "fpdtype_t beta)\n{\n"
-               "    (void)a, (void)lda, (void)alpha, (void)beta;\n");
+               "fpdtype_t beta, frx_ix64 ldb, frx_ix64 ldc)\n{\n"
+               "    (void)a, (void)lda, (void)alpha, (void)beta, (void)ldb, "
+               "(void)ldc;\n");
     column(s, "    ");
     fprintf(f, "}\n");
     /* B and C may be in parts (frx.h): chunk k of a matrix whose first
@@ -370,7 +381,8 @@ static void openmp_body(struct gen *s)
     fprintf(f, ");\nvoid frx_product(");
     params(s, "", "restrict");
     fprintf(f, ")\n{\n"
-               "    (void)_nrows, (void)b_ld, (void)c_ld;\n"
+               "    (void)_nrows;\n"
+               "    const frx_ix64 ldb = b_ld, ldc = c_ld;\n"
                "    const fpdtype_t *a = a_b + a_o, *b = b_b + b_o;\n"
                "    fpdtype_t *c = c_b + c_o;\n"
                "    const frx_ix64 lda = a_ld;\n"
@@ -396,7 +408,7 @@ static void openmp_body(struct gen *s)
                "        const int nq = run*%zu;\n"
                "        for (int q = 0; q < nq; q += %zu)\n"
                "            frx_cols(a, lda, b + bo + q*%zu, c + co + q*%zu, "
-               "nq - q < %zu ? nq - q : %zu, alpha, beta);\n"
+               "nq - q < %zu ? nq - q : %zu, alpha, beta, ldb, ldc);\n"
                "        k += run;\n"
                "    }\n"
                "    FRX_FENCE(); /* this thread's streaming stores */\n",
@@ -414,17 +426,15 @@ static void openmp_body(struct gen *s)
                "    for (int u = 0; u < _n - _nfull; u += %zu) {\n"
                "        for (int r = 0; r < %zu; r++)\n"
                "            for (int l = _rem; l < %zu; l++)\n"
-               "                keep[r*%zu + l] = "
-               "c[co + u + (frx_ix64)r*%zu + l];\n"
+               "                keep[r*%zu + l] = c[co + u + r*ldc + l];\n"
                "        frx_cols(a, lda, b + bo + u, c + co + u, 1, alpha, "
-               "beta);\n",
-            g->m * S, V, V, S, g->m, S, S, g->ldc);
+               "beta, ldb, ldc);\n",
+            g->m * S, V, V, S, g->m, S, S);
     fprintf(f, "        FRX_FENCE();\n"
                "        for (int r = 0; r < %zu; r++)\n"
                "            for (int l = _rem; l < %zu; l++)\n"
-               "                c[co + u + (frx_ix64)r*%zu + l] = "
-               "keep[r*%zu + l];\n"
-               "    }\n    }\n}\n", g->m, S, g->ldc, S);
+               "                c[co + u + r*ldc + l] = keep[r*%zu + l];\n"
+               "    }\n    }\n}\n", g->m, S, S);
     /* the backend calls every kernel through one function type */
     fprintf(f, "\nstatic void frx_product_call(const frx_kp *_p)\n{\n"
                "    frx_product((int)_p[0].i, (int)_p[1].i, _p[2].p, "
@@ -536,7 +546,7 @@ int frx__pgen_source(const frx__pgen *g, char **src, char **entry)
     size_t bytes = g->soasz * (g->precision == FRX_DOUBLE ? 8 : 4);
     if (g->target < FRX_TARGET_C_OPENMP || g->target > FRX_TARGET_HIP ||
         !g->soasz || !g->rows || g->rows > 256 || !g->m || !g->k ||
-        (host && (!g->ldb || !g->ldc || !g->width ||
+        (host && (!g->ldb != !g->ldc || !g->width ||
                   (bytes & (bytes - 1)))) ||
         (g->vec > 1 && (g->target != FRX_TARGET_OPENCL || g->vec > 16 ||
                         g->soasz % g->vec)))
