@@ -29,12 +29,13 @@
 
 /* B and C whose rows are at most this many bytes long (a small mesh, or
  * a rank's share of one): their generated code on the host reads the
- * leading dimensions at run time rather than as literals, so that one
- * compile of an operator serves every small mesh and partition. The
- * compiles are most of a small case's start-up (3.7 s of 5.6 s for 4^3
- * hexahedra at p = 3), each mesh size and rank count its own; the cost,
- * an address computed for each row of B and C a block reads, is lost in
- * a product this small. */
+ * leading dimensions at run time rather than as literals (ld_at_run_time
+ * says where), so that one compile of an operator serves every small
+ * mesh and partition. The compiles are most of a small case's start-up
+ * (3.7 s of 5.6 s for 4^3 hexahedra at p = 3), each mesh size and rank
+ * count its own; the cost, an address computed for each row of B and C
+ * a block reads, is lost in a product this small (6^3 hexahedra at
+ * p = 3 and 20 x 20 quadrilaterals at p = 4 ran as fast). */
 #define LDRUN_BYTES (32u << 10)
 
 /* One way to compute the product. */
@@ -172,6 +173,19 @@ static size_t width_for(const frx_product *p)
     return w < 1 ? 1 : w > 64 ? 64 : w;
 }
 
+/* Does the generated host code of blocks of rows (more than one) read
+ * B's and C's leading dimensions at run time (LDRUN_BYTES)? Only where
+ * beta = 0: where C is read too, GCC cannot tell C's rows apart without
+ * the literal leading dimension, and took 48 s over the 375 x 125
+ * operator of hexahedra at p = 4 (against 1-2 s). */
+static int ld_at_run_time(const frx_product *p)
+{
+    const frx_backend *be = p->be;
+    return be->ops->target == FRX_TARGET_C_OPENMP && p->beta == 0 &&
+           p->b->leaddim * be->fpsize <= LDRUN_BYTES &&
+           p->c->leaddim * be->fpsize <= LDRUN_BYTES;
+}
+
 static void add_generated(frx_product *p, const double *a, size_t rows,
                           int stream, int phased, size_t vec)
 {
@@ -181,9 +195,7 @@ static void add_generated(frx_product *p, const double *a, size_t rows,
                       .soasz = be->info.soasz,
                       .alignment = be->info.alignment};
     c->gen = variant(&cg, p->m, p->k, a, p->beta == 0, rows);
-    int ldrun = cg.target == FRX_TARGET_C_OPENMP &&
-                p->b->leaddim * be->fpsize <= LDRUN_BYTES &&
-                p->c->leaddim * be->fpsize <= LDRUN_BYTES;
+    int ldrun = ld_at_run_time(p) && c->gen.rows > 1;
     c->gen.ldb = ldrun ? 0 : p->b->leaddim; /* 0: read at run time */
     c->gen.ldc = ldrun ? 0 : p->c->leaddim;
     c->gen.width = width_for(p);
@@ -234,7 +246,12 @@ static void generated_candidates(frx_product *p, const double *a, int every)
     int stream = be->ops->target == FRX_TARGET_C_OPENMP && p->beta == 0 &&
                  c_values(p) * be->fpsize >= STREAM_BYTES &&
                  chunk % 64 == 0 && be->info.alignment % 64 == 0;
-    for (size_t i = 0; i < 4; i++) {
+    /* r1 reloads each row of B for every row of C: with the leading
+     * dimensions at run time GCC took 2.5-3x as long over it as over
+     * the literal code (6.6 s for a 125 x 375 operator), so it keeps
+     * them literal, and a product that small, which times r1 within
+     * its noise of r4, does not time it (a compile for each mesh) */
+    for (size_t i = every || !ld_at_run_time(p) ? 0 : 1; i < 4; i++) {
         add_generated(p, a, rows[i], stream, 0, 0);
         if (stream && every) /* named by the caller: plain stores too */
             add_generated(p, a, rows[i], 0, 0, 0);
