@@ -500,8 +500,8 @@ FRX_EXTERN const char *frx_product_provider(const frx_product *p);
  * that compile GPU code without a GPU): A m x k, beta zero (C never read)
  * or not, rows of C accumulated together (the N of "generated/rN"); ldb
  * and ldc are written into C with OpenMP code (both 0 there: read at run
- * time; 0 elsewhere). *src and
- * *entry are malloc'd, like frx_kernel_generate's. */
+ * time; 0 elsewhere). *src and *entry are malloc'd, like
+ * frx_kernel_generate's. */
 FRX_EXTERN int frx_product_generate(const frx_codegen *cg, size_t m,
                                     size_t k, const double *a, int beta0,
                                     size_t rows, size_t ldb, size_t ldc,

@@ -329,8 +329,7 @@ static void host_vectors(struct gen *s)
  * as literals, so that every load and store is a register plus a
  * constant; or, where ldb = ldc = 0 (a small mesh's product, whose code
  * then serves every small mesh: product.c), read at run time (GCC takes
- * 1.7x as long over that code: 0.9 s against 0.5 s for a 64 x 192
- * operator). One copy of it (GCC is kept from cloning it): a copy costs
+ * 1.2-1.7x as long over that code). One copy of it (GCC is kept from cloning it): a copy costs
  * the compiler as much time as the first. Without predictive commoning:
  * where a row is a few chunks long (a small matrix, or a part of one),
  * GCC 12 sees the stores of chunk q's row r + 1 and chunk q + 2's row r
