@@ -251,7 +251,7 @@ START_TEST(every_provider_every_operator)
         size_t pick = ocl ? i / 2 : i; /* opencl: half the operators */
         size_t r = rows[pick % 4] < ops[i].m ? rows[pick % 4] : ops[i].m;
         /* not r1 on the hexahedron p = 4 gradient (375 x 125): GCC took
-         * 8-12 s over it with beta 1, half this test's compile time; r1
+         * 8-12 s over it with beta 1, a third of this test's compiles; r1
          * is the same code on the smaller operators */
         if (r == 1 && ops[i].m * ops[i].k > 40000)
             r = 4;
