@@ -30,8 +30,8 @@
 #       two would spin in MPI waiting for each other): every variable's
 #       L2 error must fall at order >= P + 0.8 from N1 to N2 for odd P.
 #       For even P this scheme (PyFR 1.15's, Rusanov and LDG with beta
-#       1/2) gives about P + 1/2 here, PyFR to 8 digits the same numbers (docs/navier-stokes.md): >= P +
-#       0.2, and where PYFR gives PyFR's errors on N1 then N2 (rho, rhou,
+#       1/2) gives about P + 1/2 here, PyFR to 8 digits the same
+#       numbers (docs/navier-stokes.md): >= P + 0.2, and where PYFR gives PyFR's errors on N1 then N2 (rho, rhou,
 #       rhov, E), each within 0.1% of them. $FRX_NS_MMS_RS=hllc: HLLC's
 #       flux instead of Rusanov's, with which even P too must reach
 #       >= P + 0.8 (docs/navier-stokes.md: Rusanov's flux is what costs
