@@ -22,20 +22,19 @@
 #       (2e-6), the velocity the flow has not below 1e-12; fluidforce's
 #       forces on the walls are the 2-D ones, turned, to 1e-9
 #   mms MPIEXEC FRX P ETYPE N1 N2 [PYFR...]  the steady manufactured
-#       solution of mms-2d.yaml (quad, tri: N x N on [0, 2]^2) or
-#       mms-3d.yaml (hex, tet: N^3 cubes on [0, 2]^3; mms.py made both)
-#       held by its source terms, from itself to t = 0.5 (or
-#       $FRX_NS_MMS_T; RK4, time.cfl 0.5) on 1 rank (the ranks mode
-#       checks partitions; one rank keeps ctest -j2's cores busy where
-#       two would spin in MPI waiting for each other): every variable's
-#       L2 error must fall at order >= P + 0.8 from N1 to N2 for odd P.
-#       For even P this scheme (PyFR 1.15's, Rusanov and LDG with beta
-#       1/2) gives about P + 1/2 here, PyFR to 8 digits the same
-#       numbers (docs/navier-stokes.md): >= P + 0.2, and where PYFR gives PyFR's errors on N1 then N2 (rho, rhou,
-#       rhov, E), each within 0.1% of them. $FRX_NS_MMS_RS=hllc: HLLC's
-#       flux instead of Rusanov's, with which even P too must reach
-#       >= P + 0.8 (docs/navier-stokes.md: Rusanov's flux is what costs
-#       the half order)
+#       solution of mms-2d.yaml (quad, tri: N x N on [0, 2]^2) or mms-3d.yaml
+#       (hex, tet: N^3 cubes on [0, 2]^3; mms.py made both) held by its source
+#       terms, from itself to t = 0.5 (or $FRX_NS_MMS_T; RK4, time.cfl 0.5) on
+#       1 rank (the ranks mode checks partitions; one rank keeps ctest -j2's
+#       cores busy where two would spin in MPI waiting for each other): every
+#       variable's L2 error must fall at order >= P + 0.8 from N1 to N2 for odd
+#       P. For even P this scheme (PyFR 1.15's, Rusanov and LDG with beta 1/2)
+#       gives about P + 1/2 here, PyFR to 8 digits the same numbers
+#       (docs/navier-stokes.md): >= P + 0.2, and where PYFR gives PyFR's errors
+#       on N1 then N2 (rho, rhou, rhov, E), each within 0.1% of them.
+#       $FRX_NS_MMS_RS=hllc: HLLC's flux instead of Rusanov's, with which even
+#       P too must reach >= P + 0.8 (docs/navier-stokes.md: Rusanov's flux is
+#       what costs the half order)
 #   ranks MPIEXEC FRX ETYPE P             a shear layer between a moving
 #       isothermal wall and an adiabatic wall (periodic in x, and z in
 #       3-D) with a bump of density, 4 elements a part (the gradient's
